@@ -1,0 +1,12 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Hashing } from '../../ports/crypto.ts';
+
+/** SHA-256 suits high-entropy secrets (API keys, license keys): no password stretching needed. */
+export const sha256Hashing: Hashing = {
+  hash: (secret) => createHash('sha256').update(secret).digest('base64url'),
+  equal: (a, b) => {
+    const x = Buffer.from(a);
+    const y = Buffer.from(b);
+    return x.length === y.length && timingSafeEqual(x, y);
+  },
+};

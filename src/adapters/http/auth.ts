@@ -1,0 +1,43 @@
+import { Elysia } from 'elysia';
+import { authenticateApiKey, requireSecret, type Caller } from '../../app/developers/authenticate.ts';
+import type { Deps } from '../../ports/deps.ts';
+
+export type AuthDeps = Pick<Deps, 'hashing' | 'developers'>;
+
+export function apiKeyFrom(request: Request): string | null {
+  return request.headers.get('x-api-key');
+}
+
+/** `Authorization: Bearer sk_…` — the spec's reference example for unbind. */
+export function bearerFrom(request: Request): string | null {
+  const value = request.headers.get('authorization');
+  const match = value && /^Bearer\s+(\S+)\s*$/i.exec(value);
+  return match ? match[1]! : null;
+}
+
+export function anyApiKey(deps: AuthDeps, request: Request): Promise<Caller> {
+  return authenticateApiKey(deps, apiKeyFrom(request));
+}
+
+export async function secretKey(deps: AuthDeps, request: Request, allowBearer = false): Promise<Caller> {
+  const key = apiKeyFrom(request) ?? (allowBearer ? bearerFrom(request) : null);
+  return requireSecret(await authenticateApiKey(deps, key));
+}
+
+/** OpenAPI security requirements, named after the schemes declared in server.ts. */
+export const SECURITY: Record<'secret' | 'secretOrBearer' | 'any' | 'none', Record<string, string[]>[]> = {
+  secret: [{ apiKey: [] }],
+  secretOrBearer: [{ apiKey: [] }, { bearerSecret: [] }],
+  any: [{ apiKey: [] }],
+  none: [],
+};
+
+/**
+ * Instances whose routes need a credential. `derive` runs before schema validation, so a caller
+ * without the right key hears 401/403 whatever its body holds.
+ */
+export const withSecretKey = (deps: AuthDeps, allowBearer = false) =>
+  new Elysia().derive(async ({ request }) => ({ caller: await secretKey(deps, request, allowBearer) }));
+
+export const withAnyApiKey = (deps: AuthDeps) =>
+  new Elysia().derive(async ({ request }) => ({ caller: await anyApiKey(deps, request) }));

@@ -1,0 +1,58 @@
+import { DomainError, type ErrorCode } from '../../domain/errors.ts';
+import type { Logger } from '../system/logger.ts';
+
+/** The one table from error code to HTTP status: a new code without a status fails the type check. */
+export const STATUS_OF: Record<ErrorCode, number> = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  email_taken: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+};
+
+export function errorResponse(status: number, code: string, message: string, details?: Record<string, unknown>): Response {
+  const error = details ? { code, message, details } : { code, message };
+  return new Response(JSON.stringify({ error }), { status, headers: { 'content-type': 'application/json' } });
+}
+
+interface ValidationIssue {
+  path?: string;
+  message?: string;
+  summary?: string;
+}
+
+/** Elysia's validation error, reduced to which field and what was wrong. */
+function validationDetails(error: unknown): Record<string, unknown> {
+  const e = error as { type?: string; all?: ValidationIssue[] };
+  const issues = (Array.isArray(e.all) ? e.all : []).slice(0, 10).map((i) => ({
+    field: (i.path ?? '').replace(/^\//, '').replace(/\//g, '.') || '(body)',
+    problem: i.summary ?? i.message ?? 'invalid',
+  }));
+  return { in: e.type ?? 'body', issues };
+}
+
+/** Maps whatever a request ended in to the contract's error shape. Unknown errors are logged, never shown. */
+export function toErrorResponse(code: string | number, error: unknown, log: Logger): Response {
+  // Elysia wraps whatever a parser throws; our own body checks travel as its cause.
+  const cause = (error as { cause?: unknown })?.cause;
+  if (code === 'PARSE' && cause instanceof DomainError) return toErrorResponse('UNKNOWN', cause, log);
+  if (error instanceof DomainError) return errorResponse(STATUS_OF[error.code], error.code, error.message, error.details);
+  switch (code) {
+    case 'VALIDATION':
+      return errorResponse(400, 'invalid_request', 'The request does not match its schema.', validationDetails(error));
+    case 'PARSE':
+      return errorResponse(400, 'invalid_request', 'The body is not valid JSON.');
+    case 'NOT_FOUND':
+      return errorResponse(404, 'not_found', 'No such route.');
+    case 'INVALID_COOKIE_SIGNATURE':
+    case 'INVALID_FILE_TYPE':
+      return errorResponse(400, 'invalid_request', 'The request is not acceptable.');
+  }
+  const status = (error as { status?: number })?.status;
+  if (status === 413) return errorResponse(413, 'payload_too_large', 'The body is larger than 64 KiB.');
+  log.error('unhandled error', { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+  return errorResponse(500, 'internal_error', 'Something went wrong on our side.');
+}

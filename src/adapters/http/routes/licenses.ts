@@ -1,0 +1,50 @@
+import { Elysia } from 'elysia';
+import { getLicense, revokeLicense, unbindLicense } from '../../../app/licenses/manage-license.ts';
+import { validateLicense } from '../../../app/licenses/validate-license.ts';
+import type { Deps } from '../../../ports/deps.ts';
+import { SECURITY, withAnyApiKey, withSecretKey } from '../auth.ts';
+import { errorsOf, IdParams, LicenseView, ValidateBody, ValidationResult } from '../schemas.ts';
+
+const tags = ['Licenses'];
+
+export function licenseRoutes(deps: Deps) {
+  return new Elysia({ name: 'licenses' })
+    .use(
+      withAnyApiKey(deps).post('/licenses/validate', ({ caller, body }) => validateLicense(deps, caller.developerId, body), {
+        body: ValidateBody,
+        response: { 200: ValidationResult, ...errorsOf(400, 401, 413) },
+        detail: {
+          tags,
+          summary: 'Validate a license online and bind it to a machine',
+          description:
+            'An invalid license is a 200 with valid=false and a reason, checked in this order: invalid_format, invalid_signature, not_found, revoked, expired, machine_mismatch. The first valid validation binds the license to its machineFingerprint. Secret or publishable key.',
+          security: SECURITY.any,
+        },
+      }),
+    )
+    .use(
+      withSecretKey(deps, true).post('/licenses/:id/unbind', ({ caller, params }) => unbindLicense(deps, caller.developerId, params.id), {
+        params: IdParams,
+        response: { 200: LicenseView, ...errorsOf(401, 403, 404) },
+        detail: {
+          tags,
+          summary: 'Remove the machine binding',
+          description: 'The next validation binds to the fingerprint it brings. Secret key in X-API-Key or as Authorization: Bearer sk_….',
+          security: SECURITY.secretOrBearer,
+        },
+      }),
+    )
+    .use(
+      withSecretKey(deps)
+        .get('/licenses/:id', ({ caller, params }) => getLicense(deps, { developerId: caller.developerId }, params.id), {
+          params: IdParams,
+          response: { 200: LicenseView, ...errorsOf(401, 403, 404) },
+          detail: { tags, summary: 'License details', description: 'For the owning developer’s secret key; anyone else gets 404.', security: SECURITY.secret },
+        })
+        .post('/licenses/:id/revoke', ({ caller, params }) => revokeLicense(deps, caller.developerId, params.id), {
+          params: IdParams,
+          response: { 200: LicenseView, ...errorsOf(401, 403, 404) },
+          detail: { tags, summary: 'Revoke a license', description: 'Final: validation answers revoked from now on.', security: SECURITY.secret },
+        }),
+    );
+}

@@ -1,0 +1,153 @@
+import { t } from 'elysia';
+
+/** TypeBox models: the one source of request/response types and of the OpenAPI document. */
+export const ErrorBody = t.Object(
+  {
+    error: t.Object({
+      code: t.String({ description: 'Stable snake_case code.' }),
+      message: t.String({ description: 'A human sentence.' }),
+      details: t.Optional(t.Record(t.String(), t.Unknown())),
+    }),
+  },
+  { title: 'Error' },
+);
+
+export const Millis = t.Integer({ description: 'Unix time in milliseconds.' });
+const Features = t.Array(t.String({ minLength: 1, maxLength: 100 }), { maxItems: 100, description: 'Entitlements; may be empty.' });
+const LicenseStatus = t.Union([t.Literal('active'), t.Literal('expired'), t.Literal('revoked')]);
+
+export const SignupBody = t.Object({
+  email: t.String({ maxLength: 254, description: 'Unique across developers.' }),
+  name: t.String({ minLength: 1, maxLength: 200 }),
+});
+
+export const SignupResponse = t.Object({
+  id: t.String(),
+  email: t.String(),
+  name: t.String(),
+  apiKey: t.String({ description: 'Secret key (sk_…). Shown once; keep it on your server.' }),
+  publishableKey: t.String({ description: 'Publishable key (pk_…): validation and checkout only, safe to ship in apps.' }),
+  createdAt: Millis,
+});
+
+export const Product = t.Object({
+  id: t.String(),
+  name: t.String(),
+  price: t.Integer({ description: 'Price in the currency’s minor unit (cents).' }),
+  currency: t.String({ description: 'ISO 4217, lower case.' }),
+  features: t.Array(t.String()),
+  licenseDays: t.Union([t.Integer(), t.Null()], { description: 'Days a sold license lasts; null = perpetual.' }),
+  active: t.Boolean(),
+  createdAt: Millis,
+  updatedAt: Millis,
+});
+
+const productFields = {
+  name: t.String({ minLength: 1, maxLength: 200 }),
+  price: t.Integer({ minimum: 0, maximum: 99_999_999, description: 'Minor units, e.g. 1999 for $19.99.' }),
+  currency: t.String({ pattern: '^[a-z]{3}$', description: 'ISO 4217, lower case, e.g. "usd".' }),
+  features: Features,
+  licenseDays: t.Union([t.Integer({ minimum: 1, maximum: 36_500 }), t.Null()]),
+};
+
+export const NewProductBody = t.Object({
+  name: productFields.name,
+  price: productFields.price,
+  currency: productFields.currency,
+  features: t.Optional(productFields.features),
+  licenseDays: t.Optional(productFields.licenseDays),
+});
+
+export const ProductChangesBody = t.Object({
+  name: t.Optional(productFields.name),
+  price: t.Optional(productFields.price),
+  currency: t.Optional(productFields.currency),
+  features: t.Optional(productFields.features),
+  licenseDays: t.Optional(productFields.licenseDays),
+  active: t.Optional(t.Boolean({ description: 'Inactive products cannot be bought; their licenses keep working.' })),
+});
+
+export const ProductListQuery = t.Object({
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  startingAfter: t.Optional(t.String({ maxLength: 100, description: 'A product id: the page starts after it.' })),
+});
+
+export const ProductList = t.Object({ data: t.Array(Product), hasMore: t.Boolean() });
+
+export const LicenseView = t.Object({
+  id: t.String(),
+  productId: t.String(),
+  customerId: t.String(),
+  status: LicenseStatus,
+  features: t.Array(t.String()),
+  issuedAt: Millis,
+  expiresAt: t.Union([Millis, t.Null()], { description: 'null = perpetual.' }),
+  machineFingerprint: t.Union([t.String(), t.Null()], { description: 'The machine the license is bound to; null = unbound.' }),
+});
+
+export const GrantBody = t.Object({
+  productId: t.String({ maxLength: 100 }),
+  email: t.String({ maxLength: 254, description: 'The customer’s e-mail; the customer is created if new.' }),
+  features: t.Optional(Features),
+  expiresAt: t.Optional(t.Union([Millis, t.Null()], { description: 'Default: the product’s term. null = perpetual.' })),
+});
+
+export const IssuedLicense = t.Object({
+  license: LicenseView,
+  licenseKey: t.String({ description: 'Ed25519-signed compact JWS.' }),
+});
+
+export const ValidateBody = t.Object({
+  licenseKey: t.String({ maxLength: 8192 }),
+  machineFingerprint: t.String({ minLength: 1, maxLength: 256 }),
+});
+
+export const ValidationResult = t.Union([
+  t.Object({
+    valid: t.Literal(true),
+    license: t.Object({ id: t.String(), status: LicenseStatus, features: t.Array(t.String()), expiresAt: t.Union([Millis, t.Null()]) }),
+  }),
+  t.Object({
+    valid: t.Literal(false),
+    reason: t.Union([
+      t.Literal('not_found'),
+      t.Literal('expired'),
+      t.Literal('revoked'),
+      t.Literal('invalid_format'),
+      t.Literal('invalid_signature'),
+      t.Literal('machine_mismatch'),
+    ]),
+  }),
+]);
+
+export const RotatedKey = t.Object({ kid: t.String(), publicKey: t.String({ description: 'Raw Ed25519 public key, base64url.' }) });
+
+export const Jwks = t.Object({
+  keys: t.Array(
+    t.Object({
+      kty: t.Literal('OKP'),
+      crv: t.Literal('Ed25519'),
+      x: t.String(),
+      kid: t.String(),
+      alg: t.Literal('EdDSA'),
+      use: t.Literal('sig'),
+    }),
+  ),
+});
+
+export const IdParams = t.Object({ id: t.String({ maxLength: 100 }) });
+
+const ERROR_MEANING: Record<number, string> = {
+  400: 'invalid_request: the body, query or path fails its schema, or the JSON is malformed.',
+  401: 'unauthorized: no credential, or an unknown or revoked one.',
+  403: 'forbidden: a publishable key where a secret key is needed.',
+  404: 'not_found: no such resource for this caller (other developers’ resources are 404 too).',
+  409: 'conflict: the state forbids it (e.g. email_taken).',
+  413: 'payload_too_large: the body is over 64 KiB.',
+  503: 'unavailable: the store does not answer.',
+};
+
+/** Error responses of a route, for its OpenAPI entry: all share the contract's shape. */
+export function errorsOf<const S extends readonly number[]>(...statuses: S): { [K in S[number]]: typeof ErrorBody } {
+  return Object.fromEntries(statuses.map((s) => [s, { ...ErrorBody, description: ERROR_MEANING[s] }])) as never;
+}

@@ -1,0 +1,80 @@
+import { openapi } from '@elysiajs/openapi';
+import { Elysia } from 'elysia';
+import { DomainError, InvalidRequestError } from '../../domain/errors.ts';
+import type { Deps } from '../../ports/deps.ts';
+import type { Logger } from '../system/logger.ts';
+import { errorResponse, toErrorResponse } from './errors.ts';
+import { developerRoutes } from './routes/developers.ts';
+import { benchCeilingRoute } from './routes/bench-ceiling.ts';
+import { docsRoutes } from './routes/docs.ts';
+import { healthRoutes } from './routes/health.ts';
+import { licenseRoutes } from './routes/licenses.ts';
+import { productRoutes } from './routes/products.ts';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export interface HttpOptions {
+  log: Logger;
+  ping: () => Promise<boolean>;
+  publicBaseUrl: string;
+  version: string;
+  /** Mounts the benchmark's ceiling route beside the API. */
+  benchCeiling?: boolean;
+}
+
+const DESCRIPTION = `Sell software licenses: developer accounts, products, Ed25519-signed license keys, online validation with machine binding.
+
+Errors are JSON: \`{"error": {"code", "message", "details?"}}\`. License validation reports an invalid license as a 200 with \`valid: false\` and a \`reason\`.
+
+Authentication: \`X-API-Key\` with a secret key (\`sk_…\`, everything) or a publishable key (\`pk_…\`, only validation and checkout).`;
+
+export function createHttpApp(deps: Deps, options: HttpOptions) {
+  const api = new Elysia({ prefix: '/v1' })
+    .use(
+      openapi({
+        path: '/docs/openapi-ui',
+        specPath: '/openapi.json',
+        provider: null,
+        documentation: {
+          info: { title: 'Licensing and Checkout API', version: options.version, description: DESCRIPTION },
+          servers: [{ url: `${options.publicBaseUrl}/v1` }],
+          components: {
+            securitySchemes: {
+              apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'sk_… secret key or pk_… publishable key.' },
+              bearerSecret: { type: 'http', scheme: 'bearer', description: 'A secret key as a bearer token (unbind only).' },
+            },
+          },
+        },
+        exclude: { staticFile: false, paths: [/^\/v1\/docs/, '/v1/openapi.json'] },
+      }),
+    )
+    .use(docsRoutes())
+    .use(healthRoutes(options.ping))
+    .use(developerRoutes(deps))
+    .use(productRoutes(deps))
+    .use(licenseRoutes(deps));
+
+  return new Elysia()
+    .onRequest(({ request }) => {
+      const length = Number(request.headers.get('content-length') ?? 0);
+      if (length > MAX_BODY_BYTES) return errorResponse(413, 'payload_too_large', 'The body is larger than 64 KiB.');
+    })
+    .onParse(({ request }) => (request.headers.has('content-length') ? undefined : readChunkedJson(request)))
+    .onError(({ code, error }) => toErrorResponse(code, error, options.log))
+    .use(options.benchCeiling ? api.use(benchCeilingRoute()) : api);
+}
+
+/** A body sent without Content-Length (chunked) is read with the same 64 KiB bound. */
+async function readChunkedJson(request: Request): Promise<unknown> {
+  if (!request.body) return undefined;
+  const bytes = await request.arrayBuffer();
+  if (bytes.byteLength > MAX_BODY_BYTES) throw new DomainError('payload_too_large', 'The body is larger than 64 KiB.');
+  if (bytes.byteLength === 0) return undefined;
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new InvalidRequestError('The body is not valid JSON.');
+  }
+}
+
+export type HttpApp = ReturnType<typeof createHttpApp>;

@@ -1,0 +1,18 @@
+import { eq } from 'drizzle-orm';
+import type { Customer } from '../../domain/customer.ts';
+import type { CustomerRepository } from '../../ports/customer-repository.ts';
+import { customers } from './schema.ts';
+import type { SqliteDb } from './sqlite-store.ts';
+
+export class SqliteCustomerRepository implements CustomerRepository {
+  constructor(private readonly db: SqliteDb) {}
+
+  async findOrCreate(candidate: Customer): Promise<Customer> {
+    this.db.insert(customers).values(candidate).onConflictDoNothing({ target: customers.email }).run();
+    return this.db.select().from(customers).where(eq(customers.email, candidate.email)).get()!;
+  }
+
+  async findById(id: string): Promise<Customer | null> {
+    return this.db.select().from(customers).where(eq(customers.id, id)).get() ?? null;
+  }
+}

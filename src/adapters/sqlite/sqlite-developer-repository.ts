@@ -1,0 +1,35 @@
+import { eq, sql } from 'drizzle-orm';
+import type { ApiKeyRecord, Developer } from '../../domain/developer.ts';
+import { ConflictError } from '../../domain/errors.ts';
+import type { DeveloperRepository, NewAccount } from '../../ports/developer-repository.ts';
+import { apiKeys, developers, signingKeys } from './schema.ts';
+import { isUniqueViolation, type SqliteDb } from './sqlite-store.ts';
+
+export class SqliteDeveloperRepository implements DeveloperRepository {
+  private readonly byHash;
+
+  constructor(private readonly db: SqliteDb) {
+    this.byHash = db.select().from(apiKeys).where(eq(apiKeys.keyHash, sql.placeholder('hash'))).prepare();
+  }
+
+  async createAccount(account: NewAccount): Promise<void> {
+    try {
+      this.db.transaction((tx) => {
+        tx.insert(developers).values(account.developer).run();
+        tx.insert(apiKeys).values(account.apiKeys).run();
+        tx.insert(signingKeys).values(account.signingKey).run();
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ConflictError('email_taken', 'An account with this e-mail already exists.');
+      throw error;
+    }
+  }
+
+  async findById(id: string): Promise<Developer | null> {
+    return this.db.select().from(developers).where(eq(developers.id, id)).get() ?? null;
+  }
+
+  async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    return this.byHash.get({ hash: keyHash }) ?? null;
+  }
+}

@@ -1,0 +1,65 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { License, StoredLicenseStatus } from '../../domain/license.ts';
+import type { LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
+import { licenses } from './schema.ts';
+import type { SqliteDb } from './sqlite-store.ts';
+
+const stateColumns = {
+  id: licenses.id,
+  developerId: licenses.developerId,
+  storedStatus: licenses.status,
+  features: licenses.features,
+  expiresAt: licenses.expiresAt,
+  machineFingerprint: licenses.machineFingerprint,
+};
+
+export class SqliteLicenseRepository implements LicenseRepository {
+  // The validation hot path: prepared once (drizzle re-prepares unprepared queries on every call).
+  private readonly stateByHash;
+  private readonly stateById;
+  private readonly bind;
+
+  constructor(private readonly db: SqliteDb) {
+    this.stateByHash = db.select(stateColumns).from(licenses).where(eq(licenses.keyHash, sql.placeholder('hash'))).prepare();
+    this.stateById = db.select(stateColumns).from(licenses).where(eq(licenses.id, sql.placeholder('id'))).prepare();
+    this.bind = db
+      .update(licenses)
+      .set({ machineFingerprint: sql`${sql.placeholder('fp')}`, boundAt: sql`${sql.placeholder('at')}` })
+      .where(and(eq(licenses.id, sql.placeholder('id')), isNull(licenses.machineFingerprint)))
+      .prepare();
+  }
+
+  async create(license: License, keyHash: string): Promise<void> {
+    const { storedStatus, ...rest } = license;
+    this.db.insert(licenses).values({ ...rest, status: storedStatus, keyHash }).run();
+  }
+
+  async findById(id: string): Promise<License | null> {
+    const row = this.db.select().from(licenses).where(eq(licenses.id, id)).get();
+    if (!row) return null;
+    const { status, keyHash: _hash, boundAt: _at, ...rest } = row;
+    return { ...rest, storedStatus: status };
+  }
+
+  async findStateByKeyHash(keyHash: string): Promise<LicenseState | null> {
+    return this.stateByHash.get({ hash: keyHash }) ?? null;
+  }
+
+  async findStateById(id: string): Promise<LicenseState | null> {
+    return this.stateById.get({ id }) ?? null;
+  }
+
+  async bindIfUnbound(id: string, fingerprint: string, at: number): Promise<string | null> {
+    // bun:sqlite is synchronous: the conditional update and the read happen with nothing in between.
+    this.bind.run({ id, fp: fingerprint, at });
+    return this.stateById.get({ id })?.machineFingerprint ?? null;
+  }
+
+  async unbind(id: string): Promise<void> {
+    this.db.update(licenses).set({ machineFingerprint: null, boundAt: null }).where(eq(licenses.id, id)).run();
+  }
+
+  async setStatus(id: string, status: StoredLicenseStatus): Promise<void> {
+    this.db.update(licenses).set({ status }).where(eq(licenses.id, id)).run();
+  }
+}

@@ -1,0 +1,40 @@
+import { InvalidRequestError, NotFoundError } from '../../domain/errors.ts';
+import { normalizeEmail } from '../../domain/developer.ts';
+import { expiryFor, viewLicense, type LicenseView } from '../../domain/license.ts';
+import { normalizeFeatures } from '../../domain/product.ts';
+import type { Deps } from '../../ports/deps.ts';
+import { issueLicense } from './issue-license.ts';
+
+export interface GrantInput {
+  productId: string;
+  email: string;
+  /** Defaults to the product's features. */
+  features?: string[];
+  /** Defaults to the product's term; null = perpetual. */
+  expiresAt?: number | null;
+}
+
+/** A license given by hand (beta testers, support): same key format as a sold one. */
+export async function grantLicense(
+  deps: Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'customers' | 'issuer'>,
+  developerId: string,
+  input: GrantInput,
+): Promise<{ license: LicenseView; licenseKey: string }> {
+  const email = normalizeEmail(input.email);
+  if (!email) throw new InvalidRequestError('email is not a valid e-mail address.', { field: 'email' });
+  const product = await deps.products.get(developerId, input.productId);
+  if (!product) throw new NotFoundError('product');
+  const now = deps.clock.now();
+  if (input.expiresAt != null && input.expiresAt <= now) {
+    throw new InvalidRequestError('expiresAt must be in the future.', { field: 'expiresAt' });
+  }
+  const customer = await deps.customers.findOrCreate({ id: deps.ids.next('cus'), email, phone: null, createdAt: now });
+  const license = await issueLicense(deps, {
+    developerId,
+    productId: product.id,
+    customerId: customer.id,
+    features: input.features ? normalizeFeatures(input.features) : product.features,
+    expiresAt: input.expiresAt !== undefined ? input.expiresAt : expiryFor(product.licenseDays, now),
+  });
+  return { license: viewLicense(license, now), licenseKey: license.licenseKey };
+}

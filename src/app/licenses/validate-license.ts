@@ -1,0 +1,52 @@
+import { parseLicenseKey, type KeyProblem } from '../../domain/license-key.ts';
+import { licenseStatus, type LicenseStatus } from '../../domain/license.ts';
+import { judgeValidation, type ValidationVerdict } from '../../domain/validation.ts';
+import type { Deps } from '../../ports/deps.ts';
+import type { LicenseState } from '../../ports/license-repository.ts';
+
+export type ValidationResult =
+  | { valid: true; license: { id: string; status: LicenseStatus; features: string[]; expiresAt: number | null } }
+  | { valid: false; reason: Exclude<ValidationVerdict, { valid: true }>['reason'] };
+
+type ValidateDeps = Pick<Deps, 'clock' | 'hashing' | 'signer' | 'signingKeys' | 'licenses'>;
+
+/**
+ * Online validation. A key whose digest the store knows is byte for byte one this service signed,
+ * so the hot path is one indexed read; any other key is parsed and its signature checked, in the
+ * contract's precedence order.
+ */
+export async function validateLicense(
+  deps: ValidateDeps,
+  developerId: string,
+  input: { licenseKey: string; machineFingerprint: string },
+): Promise<ValidationResult> {
+  const known = await deps.licenses.findStateByKeyHash(deps.hashing.hash(input.licenseKey));
+  const { problem, state } = known ? { problem: null, state: known } : await checkUnknownKey(deps, input.licenseKey);
+  const license = state && state.developerId === developerId ? state : null;
+  const now = deps.clock.now();
+  const verdict = judgeValidation(problem, license, input.machineFingerprint, now);
+  if (!verdict.valid) return verdict;
+  const live = license!;
+  if (verdict.binding.kind === 'bind') {
+    const boundTo = await deps.licenses.bindIfUnbound(live.id, input.machineFingerprint, now);
+    if (boundTo !== input.machineFingerprint) return { valid: false, reason: 'machine_mismatch' };
+  }
+  return {
+    valid: true,
+    license: { id: live.id, status: licenseStatus(live, now), features: live.features, expiresAt: live.expiresAt },
+  };
+}
+
+async function checkUnknownKey(
+  deps: ValidateDeps,
+  licenseKey: string,
+): Promise<{ problem: KeyProblem | null; state: LicenseState | null }> {
+  const parsed = parseLicenseKey(licenseKey);
+  if (!parsed.ok) return { problem: parsed.reason, state: null };
+  const signingKey = await deps.signingKeys.byKid(parsed.key.header.kid);
+  const verify = signingKey && deps.signer.verifier(signingKey.publicKey);
+  if (!verify || !verify(parsed.key.signingInput, parsed.key.signature)) return { problem: 'invalid_signature', state: null };
+  const state = await deps.licenses.findStateById(parsed.key.claims.id);
+  // A genuine signature over claims that name another developer's license is not this license.
+  return { problem: null, state: state && state.developerId === signingKey.developerId ? state : null };
+}

@@ -1,0 +1,17 @@
+import { InvalidRequestError } from '../../domain/errors.ts';
+import type { Deps } from '../../ports/deps.ts';
+import type { ProductPage } from '../../ports/product-repository.ts';
+
+export const LIST_LIMIT = { default: 20, max: 100 };
+
+export async function listProducts(
+  deps: Pick<Deps, 'products'>,
+  developerId: string,
+  page: { limit?: number; startingAfter?: string },
+): Promise<ProductPage> {
+  if (page.startingAfter !== undefined && !(await deps.products.get(developerId, page.startingAfter))) {
+    throw new InvalidRequestError('startingAfter is not one of your products.', { field: 'startingAfter' });
+  }
+  const limit = Math.min(Math.max(page.limit ?? LIST_LIMIT.default, 1), LIST_LIMIT.max);
+  return deps.products.list(developerId, { limit, startingAfter: page.startingAfter });
+}

@@ -1,0 +1,89 @@
+import { LOG_LEVELS, type LogLevel } from './adapters/system/logger.ts';
+
+export type StoreConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  store: StoreConfig;
+  /** 32 bytes, or null: sandbox mode keeps one in the data folder. */
+  masterKey: Uint8Array | null;
+  logLevel: LogLevel;
+  /** Live providers configured (none yet: the sandbox is the only mode so far). */
+  live: boolean;
+  benchCeiling: boolean;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads and checks every variable; the first bad one stops start-up with a line that names it. */
+export function loadConfig(env: Env): Config {
+  const port = parsePort(env.PORT);
+  const publicBaseUrl = parseBaseUrl(env.PUBLIC_BASE_URL ?? `http://localhost:${port}`);
+  const live = Boolean(env.STRIPE_SECRET_KEY || env.TWILIO_ACCOUNT_SID || env.TWILIO_AUTH_TOKEN);
+  const masterKey = parseMasterKey(env.MASTER_KEY);
+  if (live && !masterKey) throw new ConfigError('MASTER_KEY is required when a live provider (Stripe or Twilio) is configured.');
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    publicBaseUrl,
+    store: parseDatabaseUrl(env.DATABASE_URL ?? 'sqlite:./data/licensing.db'),
+    masterKey,
+    logLevel: parseLogLevel(env.LOG_LEVEL),
+    live,
+    benchCeiling: env.LICENSING_BENCH_CEILING === '1',
+  };
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined || value === '') return 3000;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new ConfigError(`PORT must be a number from 0 to 65535, got "${value}".`);
+  return port;
+}
+
+function parseBaseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`PUBLIC_BASE_URL is not a valid URL: "${value}".`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('PUBLIC_BASE_URL must start with http:// or https://.');
+  if (url.search || url.hash) throw new ConfigError('PUBLIC_BASE_URL must not have a query or a fragment.');
+  return value.replace(/\/+$/, '');
+}
+
+function parseDatabaseUrl(value: string): StoreConfig {
+  if (value === 'sqlite::memory:') return { kind: 'sqlite', path: ':memory:' };
+  if (value.startsWith('sqlite:')) {
+    const path = value.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (!path) throw new ConfigError('DATABASE_URL "sqlite:" needs a file path, e.g. sqlite:./data/licensing.db.');
+    return { kind: 'sqlite', path };
+  }
+  if (/^postgres(ql)?:\/\//.test(value)) {
+    try {
+      new URL(value);
+    } catch {
+      throw new ConfigError('DATABASE_URL is not a valid postgres:// URL.');
+    }
+    return { kind: 'postgres', url: value };
+  }
+  throw new ConfigError(`DATABASE_URL must be sqlite:<path>, sqlite::memory: or postgres://…, got "${value.slice(0, 40)}".`);
+}
+
+function parseMasterKey(value: string | undefined): Uint8Array | null {
+  if (!value) return null;
+  const bytes = /^[A-Za-z0-9+/]+={0,2}$/.test(value.trim()) ? Buffer.from(value.trim(), 'base64') : Buffer.alloc(0);
+  if (bytes.length !== 32) throw new ConfigError('MASTER_KEY must be 32 random bytes in base64 (e.g. `openssl rand -base64 32`).');
+  return new Uint8Array(bytes);
+}
+
+function parseLogLevel(value: string | undefined): LogLevel {
+  if (!value) return 'info';
+  if (!LOG_LEVELS.includes(value as LogLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}".`);
+  return value as LogLevel;
+}

@@ -1,0 +1,47 @@
+/** Developers (sellers), their API keys and their signing keys. */
+export interface Developer {
+  id: string;
+  email: string;
+  name: string;
+  createdAt: number;
+}
+
+/** `secret` (sk_) keys may do everything; `publishable` (pk_) keys only validate and start checkouts. */
+export type ApiKeyScope = 'secret' | 'publishable';
+
+export interface ApiKeyRecord {
+  id: string;
+  developerId: string;
+  scope: ApiKeyScope;
+  /** SHA-256 of the key; the key itself is shown once and never stored. */
+  keyHash: string;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export const API_KEY_PREFIX: Record<ApiKeyScope, string> = { secret: 'sk_', publishable: 'pk_' };
+
+export function scopeOfKey(key: string): ApiKeyScope | null {
+  if (key.startsWith('sk_')) return 'secret';
+  if (key.startsWith('pk_')) return 'publishable';
+  return null;
+}
+
+export interface SigningKey {
+  kid: string;
+  developerId: string;
+  /** Raw 32-byte Ed25519 public key, base64url. */
+  publicKey: string;
+  /** The private key sealed with MASTER_KEY (AES-256-GCM); opaque to the domain. */
+  sealedPrivateKey: string;
+  createdAt: number;
+  /** The newest key signs; older ones keep verifying. */
+  active: boolean;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function normalizeEmail(email: string): string | null {
+  const trimmed = email.trim().toLowerCase();
+  return trimmed.length <= 254 && EMAIL.test(trimmed) ? trimmed : null;
+}

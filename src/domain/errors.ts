@@ -1,0 +1,54 @@
+/** Every failure a command can end in. The HTTP adapter maps each code to a status in one table. */
+export const ERROR_CODES = [
+  'invalid_request',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'email_taken',
+  'payload_too_large',
+  'rate_limited',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(what: string) {
+    super('not_found', `No such ${what}.`);
+  }
+}
+
+export class InvalidRequestError extends DomainError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('invalid_request', message, details);
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  constructor(message = 'A valid API key is required.') {
+    super('unauthorized', message);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  constructor(message = 'This key is not allowed to do that.') {
+    super('forbidden', message);
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(code: 'conflict' | 'email_taken', message: string) {
+    super(code, message);
+  }
+}

@@ -1,0 +1,68 @@
+/** A license and the rules that decide whether it is usable right now. */
+export type StoredLicenseStatus = 'active' | 'revoked';
+export type LicenseStatus = 'active' | 'expired' | 'revoked';
+
+export type InvalidReason =
+  | 'not_found'
+  | 'expired'
+  | 'revoked'
+  | 'invalid_format'
+  | 'invalid_signature'
+  | 'machine_mismatch'
+  | 'network_error';
+
+export interface License {
+  id: string;
+  developerId: string;
+  productId: string;
+  customerId: string;
+  /** Only `active` or `revoked` are stored; `expired` is derived from the clock. */
+  storedStatus: StoredLicenseStatus;
+  features: string[];
+  issuedAt: number;
+  expiresAt: number | null;
+  machineFingerprint: string | null;
+  licenseKey: string;
+}
+
+/** A license expires at its `expiresAt` millisecond: valid while now < expiresAt. */
+export function isExpired(expiresAt: number | null, now: number): boolean {
+  return expiresAt !== null && now >= expiresAt;
+}
+
+export function licenseStatus(
+  license: Pick<License, 'storedStatus' | 'expiresAt'>,
+  now: number,
+): LicenseStatus {
+  if (license.storedStatus === 'revoked') return 'revoked';
+  return isExpired(license.expiresAt, now) ? 'expired' : 'active';
+}
+
+export interface LicenseView {
+  id: string;
+  productId: string;
+  customerId: string;
+  status: LicenseStatus;
+  features: string[];
+  issuedAt: number;
+  expiresAt: number | null;
+  machineFingerprint: string | null;
+}
+
+export function viewLicense(license: License, now: number): LicenseView {
+  return {
+    id: license.id,
+    productId: license.productId,
+    customerId: license.customerId,
+    status: licenseStatus(license, now),
+    features: license.features,
+    issuedAt: license.issuedAt,
+    expiresAt: license.expiresAt,
+    machineFingerprint: license.machineFingerprint,
+  };
+}
+
+/** The expiry of a license issued now for a product that lasts `licenseDays` (null = perpetual). */
+export function expiryFor(licenseDays: number | null, issuedAt: number): number | null {
+  return licenseDays === null ? null : issuedAt + licenseDays * 86_400_000;
+}

@@ -1,0 +1,33 @@
+/**
+ * Online validation verdict, in CONTRACT.md's precedence:
+ * invalid_format → invalid_signature → not_found → revoked → expired → machine_mismatch.
+ * Binding happens only when every check passes.
+ */
+import { isExpired, type InvalidReason, type StoredLicenseStatus } from './license.ts';
+import { decideBinding, type BindingDecision } from './machine-binding.ts';
+import type { KeyProblem } from './license-key.ts';
+
+export interface LicenseUnderValidation {
+  storedStatus: StoredLicenseStatus;
+  expiresAt: number | null;
+  machineFingerprint: string | null;
+}
+
+export type ValidationVerdict =
+  | { valid: true; binding: Exclude<BindingDecision, { kind: 'mismatch' }> }
+  | { valid: false; reason: Exclude<InvalidReason, 'network_error'> };
+
+export function judgeValidation(
+  keyProblem: KeyProblem | null,
+  license: LicenseUnderValidation | null,
+  fingerprint: string,
+  now: number,
+): ValidationVerdict {
+  if (keyProblem) return { valid: false, reason: keyProblem };
+  if (!license) return { valid: false, reason: 'not_found' };
+  if (license.storedStatus === 'revoked') return { valid: false, reason: 'revoked' };
+  if (isExpired(license.expiresAt, now)) return { valid: false, reason: 'expired' };
+  const binding = decideBinding(license.machineFingerprint, fingerprint);
+  if (binding.kind === 'mismatch') return { valid: false, reason: 'machine_mismatch' };
+  return { valid: true, binding };
+}

@@ -1,0 +1,89 @@
+import { sandboxMasterKey } from './adapters/crypto/master-key.ts';
+import { NodeSigner } from './adapters/crypto/node-signer.ts';
+import { sha256Hashing } from './adapters/crypto/sha256-hashing.ts';
+import { errorResponse } from './adapters/http/errors.ts';
+import { createHttpApp, MAX_BODY_BYTES } from './adapters/http/server.ts';
+import { openSqliteStore } from './adapters/sqlite/sqlite-store.ts';
+import { jsonLogger, type Logger } from './adapters/system/logger.ts';
+import { randomIds } from './adapters/system/random-ids.ts';
+import { systemClock } from './adapters/system/system-clock.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import type { Deps, Store } from './ports/deps.ts';
+import pkg from '../package.json' with { type: 'json' };
+
+function openStore(config: Config): { store: Store; masterKey: Uint8Array } {
+  if (config.store.kind === 'postgres') throw new ConfigError('DATABASE_URL: PostgreSQL is not supported by this build yet; use sqlite:<path>.');
+  const store = openSqliteStore(config.store.path);
+  return { store, masterKey: config.masterKey ?? sandboxMasterKey(config.store.path) };
+}
+
+function serve(config: Config, log: Logger) {
+  const { store, masterKey } = openStore(config);
+  const deps: Deps = {
+    ...store,
+    clock: systemClock,
+    ids: randomIds,
+    hashing: sha256Hashing,
+    signer: new NodeSigner(masterKey),
+    issuer: config.publicBaseUrl,
+  };
+  const app = createHttpApp(deps, {
+    log,
+    ping: store.ping,
+    publicBaseUrl: config.publicBaseUrl,
+    version: pkg.version,
+    benchCeiling: config.benchCeiling,
+  });
+  const logRequests = config.logLevel === 'debug' || config.logLevel === 'info';
+  const server = Bun.serve({
+    port: config.port,
+    hostname: config.host,
+    // Bun refuses bigger bodies outright; the app answers 413 itself for any declared length over 64 KiB.
+    maxRequestBodySize: MAX_BODY_BYTES * 2,
+    development: false,
+    // Last resort: whatever escapes the app is still the contract's JSON, never Bun's HTML page.
+    error: (error) => {
+      log.error('unhandled error', { error: error.message });
+      return errorResponse(500, 'internal_error', 'Something went wrong on our side.');
+    },
+    fetch: logRequests
+      ? async (request) => {
+          const started = performance.now();
+          const response = await app.fetch(request);
+          const path = request.url.slice(request.url.indexOf('/', 8)).split('?')[0];
+          log.info('request', { method: request.method, path, status: response.status, ms: +(performance.now() - started).toFixed(2) });
+          return response;
+        }
+      : app.fetch,
+  });
+  log.info('listening', { url: `http://${config.host}:${server.port}`, publicBaseUrl: config.publicBaseUrl, store: config.store.kind, sandbox: !config.live });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('stopping', { signal });
+    await server.stop(); // waits for in-flight requests
+    await store.close();
+    log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+let config: Config;
+try {
+  config = loadConfig(process.env);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(`Configuration error: ${error.message}`);
+  process.exit(1);
+}
+const log = jsonLogger(config.logLevel);
+try {
+  serve(config, log);
+} catch (error) {
+  console.error(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}

@@ -1,0 +1,4 @@
+export interface Clock {
+  /** Unix time in milliseconds. */
+  now(): number;
+}

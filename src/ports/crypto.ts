@@ -1,0 +1,15 @@
+import type { Ed25519Verify } from '../domain/license-key.ts';
+
+/** Digests of secrets (API keys, license keys): what the store keeps instead of the secret. */
+export interface Hashing {
+  hash(secret: string): string;
+  /** Constant-time comparison of two digests. */
+  equal(a: string, b: string): boolean;
+}
+
+/** Ed25519 key pairs whose private half never leaves this port unsealed. */
+export interface Signer {
+  generate(): { publicKey: string; sealedPrivateKey: string };
+  sign(sealedPrivateKey: string, data: Uint8Array): Uint8Array;
+  verifier(publicKey: string): Ed25519Verify;
+}

@@ -1,0 +1,7 @@
+import type { Customer } from '../domain/customer.ts';
+
+export interface CustomerRepository {
+  /** The customer with this e-mail, created from `candidate` when there is none (race-safe). */
+  findOrCreate(candidate: Customer): Promise<Customer>;
+  findById(id: string): Promise<Customer | null>;
+}

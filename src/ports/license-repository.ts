@@ -1,0 +1,25 @@
+import type { License, StoredLicenseStatus } from '../domain/license.ts';
+
+/** What online validation needs, read by the digest of the key: the hot path. */
+export interface LicenseState {
+  id: string;
+  developerId: string;
+  storedStatus: StoredLicenseStatus;
+  features: string[];
+  expiresAt: number | null;
+  machineFingerprint: string | null;
+}
+
+export interface LicenseRepository {
+  create(license: License, keyHash: string): Promise<void>;
+  findById(id: string): Promise<License | null>;
+  findStateByKeyHash(keyHash: string): Promise<LicenseState | null>;
+  findStateById(id: string): Promise<LicenseState | null>;
+  /**
+   * Binds only if still unbound (a conditional update), then returns the fingerprint the license
+   * is bound to now: the caller's when it won, the winner's when another request bound first.
+   */
+  bindIfUnbound(id: string, fingerprint: string, at: number): Promise<string | null>;
+  unbind(id: string): Promise<void>;
+  setStatus(id: string, status: StoredLicenseStatus): Promise<void>;
+}

@@ -1,0 +1,12 @@
+import type { Clock } from '../../src/ports/clock.ts';
+
+/** A clock that moves only when told: expiries are tested to the millisecond, never with sleeps. */
+export class FixedClock implements Clock {
+  constructor(public time = Date.UTC(2026, 0, 1)) {}
+  now(): number {
+    return this.time;
+  }
+  advance(ms: number): void {
+    this.time += ms;
+  }
+}

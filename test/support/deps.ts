@@ -1,0 +1,27 @@
+import { randomBytes } from 'node:crypto';
+import { NodeSigner } from '../../src/adapters/crypto/node-signer.ts';
+import { sha256Hashing } from '../../src/adapters/crypto/sha256-hashing.ts';
+import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
+import { randomIds } from '../../src/adapters/system/random-ids.ts';
+import type { Deps, Store } from '../../src/ports/deps.ts';
+import { FixedClock } from './clock.ts';
+
+export const TEST_ISSUER = 'http://127.0.0.1:3000';
+
+/** Real adapters around any store, with a fixed clock. */
+export function depsFor(store: Store, clock = new FixedClock()): Deps & { clock: FixedClock } {
+  return {
+    ...store,
+    clock,
+    ids: randomIds,
+    hashing: sha256Hashing,
+    signer: new NodeSigner(new Uint8Array(randomBytes(32))),
+    issuer: TEST_ISSUER,
+  };
+}
+
+/** A real SQLite store: `:memory:` by default, or a file path. */
+export function sqliteDeps(path = ':memory:', clock = new FixedClock()) {
+  const store = openSqliteStore(path);
+  return { deps: depsFor(store, clock), store };
+}
