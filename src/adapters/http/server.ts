@@ -67,11 +67,16 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
 /** A body sent without Content-Length (chunked) is read with the same 64 KiB bound. */
 async function readChunkedJson(request: Request): Promise<unknown> {
   if (!request.body) return undefined;
-  const bytes = await request.arrayBuffer();
-  if (bytes.byteLength > MAX_BODY_BYTES) throw new DomainError('payload_too_large', 'The body is larger than 64 KiB.');
-  if (bytes.byteLength === 0) return undefined;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body) {
+    size += chunk.byteLength;
+    if (size > MAX_BODY_BYTES) throw new DomainError('payload_too_large', 'The body is larger than 64 KiB.');
+    chunks.push(chunk);
+  }
+  if (size === 0) return undefined;
   try {
-    return JSON.parse(new TextDecoder().decode(bytes));
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
     throw new InvalidRequestError('The body is not valid JSON.');
   }
