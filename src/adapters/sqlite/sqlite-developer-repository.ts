@@ -20,7 +20,7 @@ export class SqliteDeveloperRepository implements DeveloperRepository {
         tx.insert(signingKeys).values(account.signingKey).run();
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw new ConflictError('email_taken', 'An account with this e-mail already exists.');
+      if (isUniqueViolation(error, 'developers.email')) throw new ConflictError('email_taken', 'An account with this e-mail already exists.');
       throw error;
     }
   }

@@ -51,9 +51,10 @@ export function openSqliteStore(path: string): Store & { db: SqliteDb; sqlite: D
   };
 }
 
-/** SQLite's unique-constraint failure, whatever the driver wraps it in. */
-export function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string; cause?: { code?: string } };
-  return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.cause?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    /UNIQUE constraint failed/.test(String(e?.message ?? ''));
+/** SQLite's unique-constraint failure on `table.column`, whatever the driver wraps it in. */
+export function isUniqueViolation(error: unknown, column: string): boolean {
+  for (let e = error as { message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (String(e.message ?? '').includes(`UNIQUE constraint failed: ${column}`)) return true;
+  }
+  return false;
 }

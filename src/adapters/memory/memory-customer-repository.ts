@@ -1,0 +1,20 @@
+import type { Customer } from '../../domain/customer.ts';
+import type { CustomerRepository } from '../../ports/customer-repository.ts';
+import { copy, copyOrNull, type MemoryTables, requireUnique } from './memory-tables.ts';
+
+export class MemoryCustomerRepository implements CustomerRepository {
+  constructor(private readonly tables: MemoryTables) {}
+
+  async findOrCreate(candidate: Customer): Promise<Customer> {
+    // No await between the lookup and the insert: concurrent callers cannot both create.
+    const existing = [...this.tables.customers.values()].find((c) => c.email === candidate.email);
+    if (existing) return copy(existing);
+    requireUnique(this.tables.customers.has(candidate.id), 'customers.id');
+    this.tables.customers.set(candidate.id, copy(candidate));
+    return copy(candidate);
+  }
+
+  async findById(id: string): Promise<Customer | null> {
+    return copyOrNull(this.tables.customers.get(id));
+  }
+}

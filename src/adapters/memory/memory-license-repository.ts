@@ -1,0 +1,72 @@
+import type { License, StoredLicenseStatus } from '../../domain/license.ts';
+import type { LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
+import { copy, type LicenseRow, type MemoryTables, requireRow, requireUnique } from './memory-tables.ts';
+
+function stateOf(row: LicenseRow): LicenseState {
+  return {
+    id: row.id,
+    developerId: row.developerId,
+    storedStatus: row.storedStatus,
+    features: [...row.features],
+    expiresAt: row.expiresAt,
+    machineFingerprint: row.machineFingerprint,
+  };
+}
+
+export class MemoryLicenseRepository implements LicenseRepository {
+  private readonly byKeyHash = new Map<string, LicenseRow>();
+
+  constructor(private readonly tables: MemoryTables) {}
+
+  async create(license: License, keyHash: string): Promise<void> {
+    const t = this.tables;
+    requireUnique(t.licenses.has(license.id), 'licenses.id');
+    requireUnique(this.byKeyHash.has(keyHash), 'licenses.key_hash');
+    requireRow(t.developers, license.developerId, 'licenses.developer_id');
+    requireRow(t.products, license.productId, 'licenses.product_id');
+    requireRow(t.customers, license.customerId, 'licenses.customer_id');
+    const row: LicenseRow = { ...copy(license), keyHash, boundAt: null };
+    t.licenses.set(row.id, row);
+    this.byKeyHash.set(keyHash, row);
+  }
+
+  async findById(id: string): Promise<License | null> {
+    const row = this.tables.licenses.get(id);
+    if (!row) return null;
+    const { keyHash: _hash, boundAt: _at, ...license } = copy(row);
+    return license;
+  }
+
+  async findStateByKeyHash(keyHash: string): Promise<LicenseState | null> {
+    const row = this.byKeyHash.get(keyHash);
+    return row ? stateOf(row) : null;
+  }
+
+  async findStateById(id: string): Promise<LicenseState | null> {
+    const row = this.tables.licenses.get(id);
+    return row ? stateOf(row) : null;
+  }
+
+  async bindIfUnbound(id: string, fingerprint: string, at: number): Promise<string | null> {
+    // No await between the check and the write: the first caller wins, later ones read its binding.
+    const row = this.tables.licenses.get(id);
+    if (!row) return null;
+    if (row.machineFingerprint === null) {
+      row.machineFingerprint = fingerprint;
+      row.boundAt = at;
+    }
+    return row.machineFingerprint;
+  }
+
+  async unbind(id: string): Promise<void> {
+    const row = this.tables.licenses.get(id);
+    if (!row) return;
+    row.machineFingerprint = null;
+    row.boundAt = null;
+  }
+
+  async setStatus(id: string, status: StoredLicenseStatus): Promise<void> {
+    const row = this.tables.licenses.get(id);
+    if (row) row.storedStatus = status;
+  }
+}

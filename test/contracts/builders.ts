@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import type { Customer } from '../../src/domain/customer.ts';
+import type { ApiKeyRecord, SigningKey } from '../../src/domain/developer.ts';
+import type { License } from '../../src/domain/license.ts';
+import type { Product } from '../../src/domain/product.ts';
+import type { Store } from '../../src/ports/deps.ts';
+import type { NewAccount } from '../../src/ports/developer-repository.ts';
+
+export const T0 = Date.UTC(2026, 0, 1);
+export const DAY = 86_400_000;
+
+/** Unique within the run, so records of different tests never collide. */
+export const unique = (): string => randomUUID().replaceAll('-', '').slice(0, 16);
+
+export function anApiKey(developerId: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
+  return { id: `key_${unique()}`, developerId, scope: 'secret', keyHash: `hash_${unique()}`, createdAt: T0, revokedAt: null, ...overrides };
+}
+
+export function aSigningKey(developerId: string, overrides: Partial<SigningKey> = {}): SigningKey {
+  return {
+    kid: `kid_${unique()}`,
+    developerId,
+    publicKey: `pub_${unique()}`,
+    sealedPrivateKey: `sealed_${unique()}`,
+    createdAt: T0,
+    active: true,
+    ...overrides,
+  };
+}
+
+/** A developer with a secret and a publishable key and one active signing key. */
+export function anAccount(overrides: { id?: string; email?: string; name?: string; createdAt?: number } = {}): NewAccount {
+  const id = overrides.id ?? `dev_${unique()}`;
+  const createdAt = overrides.createdAt ?? T0;
+  return {
+    developer: { id, email: overrides.email ?? `dev-${unique()}@example.com`, name: overrides.name ?? 'Acme Tools', createdAt },
+    apiKeys: [anApiKey(id, { createdAt }), anApiKey(id, { scope: 'publishable', createdAt })],
+    signingKey: aSigningKey(id, { createdAt }),
+  };
+}
+
+export function aProduct(developerId: string, overrides: Partial<Product> = {}): Product {
+  return {
+    id: `prod_${unique()}`,
+    developerId,
+    name: 'Pro Edition',
+    price: 4_900,
+    currency: 'usd',
+    features: ['export', 'sync'],
+    licenseDays: 365,
+    active: true,
+    createdAt: T0,
+    updatedAt: T0,
+    ...overrides,
+  };
+}
+
+export function aCustomer(overrides: Partial<Customer> = {}): Customer {
+  return { id: `cus_${unique()}`, email: `buyer-${unique()}@example.com`, phone: '+15555550123', createdAt: T0, ...overrides };
+}
+
+export function aLicense(parties: { developerId: string; productId: string; customerId: string }, overrides: Partial<License> = {}): License {
+  return {
+    id: `lic_${unique()}`,
+    ...parties,
+    storedStatus: 'active',
+    features: ['export', 'sync'],
+    issuedAt: T0,
+    expiresAt: T0 + 365 * DAY,
+    machineFingerprint: null,
+    licenseKey: `header.${unique()}.signature`,
+    ...overrides,
+  };
+}
+
+/** Stores a new developer account and returns it. */
+export async function givenDeveloper(store: Store, overrides: Parameters<typeof anAccount>[0] = {}): Promise<NewAccount> {
+  const account = anAccount(overrides);
+  await store.developers.createAccount(account);
+  return account;
+}
+
+/** Stores what a license points at (SQLite enforces the foreign keys): developer, product, customer. */
+export async function givenLicenseParties(store: Store) {
+  const { developer } = await givenDeveloper(store);
+  const product = aProduct(developer.id);
+  await store.products.create(product);
+  const customer = await store.customers.findOrCreate(aCustomer());
+  return { developerId: developer.id, productId: product.id, customerId: customer.id };
+}
+
+/** Stores a license (and its parties) and returns it with the digest of its key. */
+export async function givenLicense(store: Store, overrides: Partial<License> = {}) {
+  const license = aLicense(await givenLicenseParties(store), overrides);
+  const keyHash = `hash_${unique()}`;
+  await store.licenses.create(license, keyHash);
+  return { license, keyHash };
+}

@@ -1,0 +1,66 @@
+import { describe, expect, test } from 'bun:test';
+import { aCustomer } from './builders.ts';
+import { freshStorePerTest, type StoreFactory } from './stores.ts';
+
+export function customerRepositoryContract(factory: StoreFactory): void {
+  describe(`CustomerRepository on ${factory.name}`, () => {
+    const opened = freshStorePerTest(factory);
+
+    test('a new e-mail creates the candidate, which reads back field for field', async () => {
+      const { store } = opened();
+      const candidate = aCustomer();
+      const noPhone = aCustomer({ phone: null });
+
+      const created = await store.customers.findOrCreate(candidate);
+      await store.customers.findOrCreate(noPhone);
+
+      expect(created).toEqual(candidate);
+      expect(await store.customers.findById(candidate.id)).toEqual(candidate);
+      expect(await store.customers.findById(noPhone.id)).toEqual(noPhone);
+    });
+
+    test('a known e-mail returns the existing customer and stores nothing new', async () => {
+      const { store } = opened();
+      const existing = await store.customers.findOrCreate(aCustomer({ email: 'buyer@example.com' }));
+      const latecomer = aCustomer({ email: 'buyer@example.com', phone: '+15555559999' });
+
+      const found = await store.customers.findOrCreate(latecomer);
+
+      expect(found).toEqual(existing);
+      expect(await store.customers.findById(latecomer.id)).toBeNull();
+    });
+
+    test('20 concurrent calls with one e-mail all get the same single customer', async () => {
+      const { store } = opened();
+      const candidates = Array.from({ length: 20 }, () => aCustomer({ email: 'rush@example.com' }));
+
+      const results = await Promise.all(candidates.map((c) => store.customers.findOrCreate(c)));
+
+      const winner = results[0]!;
+      expect(results.every((r) => r.id === winner.id)).toBe(true);
+      expect(candidates.map((c) => c.id)).toContain(winner.id);
+      const stored = await Promise.all(candidates.map((c) => store.customers.findById(c.id)));
+      expect(stored.filter((c) => c !== null)).toEqual([winner]);
+    });
+
+    test('an unknown id finds nothing', async () => {
+      const { store } = opened();
+      await store.customers.findOrCreate(aCustomer());
+
+      expect(await store.customers.findById('cus_unknown')).toBeNull();
+    });
+
+    test('customers are copies: mutating what came out does not change the store', async () => {
+      const { store } = opened();
+      const candidate = aCustomer();
+      const expected = structuredClone(candidate);
+
+      const created = await store.customers.findOrCreate(candidate);
+      created.email = 'changed@example.com';
+      candidate.phone = null;
+      (await store.customers.findById(expected.id))!.phone = '+10000000000';
+
+      expect(await store.customers.findById(expected.id)).toEqual(expected);
+    });
+  });
+}

@@ -1,0 +1,4 @@
+import { customerRepositoryContract } from './customer-repository.contract.ts';
+import { STORE_FACTORIES } from './stores.ts';
+
+for (const factory of STORE_FACTORIES) customerRepositoryContract(factory);

@@ -1,0 +1,4 @@
+import { licenseRepositoryContract } from './license-repository.contract.ts';
+import { STORE_FACTORIES } from './stores.ts';
+
+for (const factory of STORE_FACTORIES) licenseRepositoryContract(factory);

@@ -1,0 +1,4 @@
+import { productRepositoryContract } from './product-repository.contract.ts';
+import { STORE_FACTORIES } from './stores.ts';
+
+for (const factory of STORE_FACTORIES) productRepositoryContract(factory);

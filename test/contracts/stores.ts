@@ -1,0 +1,75 @@
+import { afterEach, beforeEach } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openMemoryStore } from '../../src/adapters/memory/memory-store.ts';
+import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
+import type { Store } from '../../src/ports/deps.ts';
+
+/** One store under test, fresh and empty. */
+export interface TestStore {
+  store: Store;
+  /**
+   * Another connection to the same data: a second SQLite handle on the file, a second PostgreSQL
+   * pool; the memory store has only itself. Closed by `dispose`.
+   */
+  connectAgain(): Promise<Store>;
+  /** Closes every connection and removes whatever the store left on disk. */
+  dispose(): Promise<void>;
+}
+
+export interface StoreFactory {
+  name: string;
+  open(): Promise<TestStore>;
+}
+
+export const memoryStores: StoreFactory = {
+  name: 'memory',
+  async open() {
+    const store = openMemoryStore();
+    return { store, connectAgain: async () => store, dispose: () => store.close() };
+  },
+};
+
+/** A SQLite store on a fresh file in its own temporary folder, removed by `dispose`. */
+export async function openSqliteTestStore(): Promise<TestStore & { path: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'licensing-contract-'));
+  const path = join(dir, 'store.db');
+  const store = openSqliteStore(path);
+  const others: Store[] = [];
+  return {
+    store,
+    path,
+    connectAgain: async () => {
+      const other = openSqliteStore(path);
+      others.push(other);
+      return other;
+    },
+    async dispose() {
+      for (const other of others) await other.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const sqliteStores: StoreFactory = { name: 'sqlite', open: openSqliteTestStore };
+
+/** Every adapter the contract suites run against. PostgreSQL joins this list when it exists. */
+export const STORE_FACTORIES: StoreFactory[] = [memoryStores, sqliteStores];
+
+/** A fresh store for each test of the enclosing describe, disposed after it. */
+export function freshStorePerTest(factory: StoreFactory): () => TestStore {
+  let current: TestStore | undefined;
+  beforeEach(async () => {
+    current = await factory.open();
+  });
+  afterEach(async () => {
+    await current?.dispose();
+    current = undefined;
+  });
+  return () => {
+    if (!current) throw new Error('the store is only open inside a test');
+    return current;
+  };
+}
