@@ -40,6 +40,18 @@ export function signingKeyRepositoryContract(factory: StoreFactory): void {
       expect(await store.signingKeys.byKid(first.kid)).toEqual({ ...first, active: false });
     });
 
+    test('keys rotated within the same millisecond list the active one first, then the latest made', async () => {
+      const { store } = opened();
+      const { developer, signingKey: first } = await givenDeveloper(store);
+      const second = aSigningKey(developer.id, { createdAt: first.createdAt });
+      const third = aSigningKey(developer.id, { createdAt: first.createdAt });
+
+      await store.signingKeys.rotate(second);
+      await store.signingKeys.rotate(third);
+
+      expect((await store.signingKeys.list(developer.id)).map((k) => k.kid)).toEqual([third.kid, second.kid, first.kid]);
+    });
+
     test("rotating one developer's key leaves another developer's keys alone", async () => {
       const { store } = opened();
       const mine = await givenDeveloper(store);

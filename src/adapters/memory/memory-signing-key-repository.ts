@@ -2,10 +2,10 @@ import type { SigningKey } from '../../domain/developer.ts';
 import type { SigningKeyRepository } from '../../ports/signing-key-repository.ts';
 import { copy, copyOrNull, type MemoryTables, requireRow, requireUnique } from './memory-tables.ts';
 
-/** Newest first, ties broken by kid descending: the SQLite order. */
+/** The active key first, then newest first; ties keep reverse insertion order (a stable sort): the SQLite order. */
 function newestFirst(a: SigningKey, b: SigningKey): number {
-  if (a.createdAt !== b.createdAt) return b.createdAt - a.createdAt;
-  return a.kid < b.kid ? 1 : a.kid > b.kid ? -1 : 0;
+  if (a.active !== b.active) return a.active ? -1 : 1;
+  return b.createdAt - a.createdAt;
 }
 
 export class MemorySigningKeyRepository implements SigningKeyRepository {
@@ -20,7 +20,7 @@ export class MemorySigningKeyRepository implements SigningKeyRepository {
   }
 
   async list(developerId: string): Promise<SigningKey[]> {
-    return this.keysOf(developerId).sort(newestFirst).map(copy);
+    return this.keysOf(developerId).reverse().sort(newestFirst).map(copy);
   }
 
   async rotate(next: SigningKey): Promise<void> {

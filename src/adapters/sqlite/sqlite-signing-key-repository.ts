@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { SigningKey } from '../../domain/developer.ts';
 import type { SigningKeyRepository } from '../../ports/signing-key-repository.ts';
 import { signingKeys } from './schema.ts';
@@ -26,7 +26,7 @@ export class SqliteSigningKeyRepository implements SigningKeyRepository {
       .select()
       .from(signingKeys)
       .where(eq(signingKeys.developerId, developerId))
-      .orderBy(desc(signingKeys.createdAt), desc(signingKeys.kid))
+      .orderBy(desc(signingKeys.active), desc(signingKeys.createdAt), desc(sql`rowid`))
       .all();
   }
 

@@ -1,0 +1,107 @@
+import { describe, expect, test } from 'bun:test';
+import { applyProductChanges, normalizeFeatures, productProblem, type Product } from '../../src/domain/product.ts';
+
+const T0 = Date.UTC(2026, 0, 1);
+
+function aProduct(overrides: Partial<Product> = {}): Product {
+  return {
+    id: 'prod_1',
+    developerId: 'dev_1',
+    name: 'Pro',
+    price: 1999,
+    currency: 'usd',
+    features: ['pro'],
+    licenseDays: null,
+    active: true,
+    createdAt: T0,
+    updatedAt: T0,
+    ...overrides,
+  };
+}
+
+const fieldOf = (overrides: Partial<Product>) => productProblem(aProduct(overrides))?.field ?? null;
+
+describe('productProblem: the invariants of a product', () => {
+  test('a sound product has no problem', () => {
+    expect(productProblem(aProduct())).toBeNull();
+  });
+
+  test('the edges of every limit are allowed', () => {
+    expect(fieldOf({ name: 'x'.repeat(200), price: 0, features: [], licenseDays: 1 })).toBeNull();
+    expect(fieldOf({ price: 99_999_999, licenseDays: 36_500, features: Array.from({ length: 100 }, (_, i) => `f${i}`) })).toBeNull();
+    expect(fieldOf({ features: ['x'.repeat(100)] })).toBeNull();
+  });
+
+  test.each([
+    ['an empty name', { name: '' }, 'name'],
+    ['a blank name', { name: '   ' }, 'name'],
+    ['a name over 200 characters', { name: 'x'.repeat(201) }, 'name'],
+    ['a negative price', { price: -1 }, 'price'],
+    ['a fractional price', { price: 19.99 }, 'price'],
+    ['a NaN price', { price: Number.NaN }, 'price'],
+    ['a price over the maximum', { price: 100_000_000 }, 'price'],
+    ['an upper-case currency', { currency: 'USD' }, 'currency'],
+    ['a two-letter currency', { currency: 'us' }, 'currency'],
+    ['a four-letter currency', { currency: 'usdd' }, 'currency'],
+    ['an empty feature', { features: ['pro', ''] }, 'features'],
+    ['a feature over 100 characters', { features: ['x'.repeat(101)] }, 'features'],
+    ['more than 100 features', { features: Array.from({ length: 101 }, (_, i) => `f${i}`) }, 'features'],
+    ['zero licenseDays', { licenseDays: 0 }, 'licenseDays'],
+    ['fractional licenseDays', { licenseDays: 1.5 }, 'licenseDays'],
+    ['licenseDays over 36500', { licenseDays: 36_501 }, 'licenseDays'],
+  ] as [string, Partial<Product>, string][])('%s is a problem', (_name, overrides, field) => {
+    const problem = productProblem(aProduct(overrides));
+    expect(problem?.field).toBe(field);
+    expect(problem?.message.length).toBeGreaterThan(0);
+  });
+
+  test('reports the first broken invariant: name before price before currency', () => {
+    expect(fieldOf({ name: '', price: -1, currency: 'X' })).toBe('name');
+    expect(fieldOf({ price: -1, currency: 'X' })).toBe('price');
+  });
+});
+
+describe('applyProductChanges', () => {
+  test('changes only the given fields and stamps updatedAt', () => {
+    const next = applyProductChanges(aProduct(), { price: 2999, name: 'Pro 2' }, T0 + 5);
+    expect(next).toEqual(aProduct({ price: 2999, name: 'Pro 2', updatedAt: T0 + 5 }));
+  });
+
+  test('an undefined value leaves the field as it was', () => {
+    const next = applyProductChanges(aProduct(), { name: undefined, price: undefined }, T0 + 5);
+    expect(next.name).toBe('Pro');
+    expect(next.price).toBe(1999);
+  });
+
+  test('licenseDays null makes the product perpetual (null is a value, not an omission)', () => {
+    const next = applyProductChanges(aProduct({ licenseDays: 30 }), { licenseDays: null }, T0 + 5);
+    expect(next.licenseDays).toBeNull();
+  });
+
+  test('can deactivate a product', () => {
+    expect(applyProductChanges(aProduct(), { active: false }, T0 + 5).active).toBe(false);
+  });
+
+  test('never touches identity or creation time, and leaves the original untouched', () => {
+    const original = aProduct();
+    const next = applyProductChanges(original, { name: 'Other' }, T0 + 5);
+    expect([next.id, next.developerId, next.createdAt]).toEqual(['prod_1', 'dev_1', T0]);
+    expect(original).toEqual(aProduct());
+  });
+});
+
+describe('normalizeFeatures', () => {
+  test('drops duplicates and keeps first-seen order', () => {
+    expect(normalizeFeatures(['b', 'a', 'b', 'c', 'a'])).toEqual(['b', 'a', 'c']);
+  });
+
+  test('no features given means none', () => {
+    expect(normalizeFeatures(undefined)).toEqual([]);
+  });
+
+  test('returns a new array, leaving the input alone', () => {
+    const input = ['a', 'a'];
+    expect(normalizeFeatures(input)).not.toBe(input);
+    expect(input).toEqual(['a', 'a']);
+  });
+});
