@@ -29,9 +29,10 @@ export class NotFoundError extends DomainError {
   }
 }
 
+/** Details have the same shape as a schema failure's: where, and which field had what problem. */
 export class InvalidRequestError extends DomainError {
-  constructor(message: string, details?: Record<string, unknown>) {
-    super('invalid_request', message, details);
+  constructor(message: string, field?: string, where: 'body' | 'query' | 'params' = 'body') {
+    super('invalid_request', message, field ? { in: where, issues: [{ field, problem: message }] } : undefined);
   }
 }
 

@@ -34,7 +34,8 @@ export const SECURITY: Record<'secret' | 'secretOrBearer' | 'any' | 'none', Reco
 
 /**
  * Instances whose routes need a credential. `derive` runs before schema validation, so a caller
- * without the right key hears 401/403 whatever its body holds.
+ * without the right key hears 401/403 whatever fields its body holds (a body that is not JSON at
+ * all is refused earlier, by the parser, with 400).
  */
 export const withSecretKey = (deps: AuthDeps, allowBearer = false) =>
   new Elysia().derive(async ({ request }) => ({ caller: await secretKey(deps, request, allowBearer) }));

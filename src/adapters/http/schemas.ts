@@ -1,4 +1,5 @@
 import { t } from 'elysia';
+import { MAX_EXPIRY } from '../../app/licenses/grant-license.ts';
 
 /** TypeBox models: the one source of request/response types and of the OpenAPI document. */
 export const ErrorBody = t.Object(
@@ -12,7 +13,14 @@ export const ErrorBody = t.Object(
   { title: 'Error' },
 );
 
-export const Millis = t.Integer({ description: 'Unix time in milliseconds.' });
+/**
+ * Whole numbers in JSON bodies. Elysia's t.Integer also accepts numeric strings ("1999", "0x10") and
+ * converts them; a JSON API should not guess, so bodies use a strict number with multipleOf 1.
+ */
+const Int = (options: { minimum?: number; maximum?: number; description?: string } = {}) => t.Number({ multipleOf: 1, ...options });
+
+export const Millis = Int({ description: 'Unix time in milliseconds.' });
+const FutureMillis = Int({ minimum: 0, maximum: MAX_EXPIRY, description: 'Unix time in milliseconds.' });
 const Features = t.Array(t.String({ minLength: 1, maxLength: 100 }), { maxItems: 100, description: 'Entitlements; may be empty.' });
 const LicenseStatus = t.Union([t.Literal('active'), t.Literal('expired'), t.Literal('revoked')]);
 
@@ -33,10 +41,10 @@ export const SignupResponse = t.Object({
 export const Product = t.Object({
   id: t.String(),
   name: t.String(),
-  price: t.Integer({ description: 'Price in the currency’s minor unit (cents).' }),
+  price: Int({ description: 'Price in the currency’s minor unit (cents).' }),
   currency: t.String({ description: 'ISO 4217, lower case.' }),
   features: t.Array(t.String()),
-  licenseDays: t.Union([t.Integer(), t.Null()], { description: 'Days a sold license lasts; null = perpetual.' }),
+  licenseDays: t.Union([Int(), t.Null()], { description: 'Days a sold license lasts; null = perpetual.' }),
   active: t.Boolean(),
   createdAt: Millis,
   updatedAt: Millis,
@@ -44,10 +52,10 @@ export const Product = t.Object({
 
 const productFields = {
   name: t.String({ minLength: 1, maxLength: 200 }),
-  price: t.Integer({ minimum: 0, maximum: 99_999_999, description: 'Minor units, e.g. 1999 for $19.99.' }),
+  price: Int({ minimum: 0, maximum: 99_999_999, description: 'Minor units, e.g. 1999 for $19.99.' }),
   currency: t.String({ pattern: '^[a-z]{3}$', description: 'ISO 4217, lower case, e.g. "usd".' }),
   features: Features,
-  licenseDays: t.Union([t.Integer({ minimum: 1, maximum: 36_500 }), t.Null()]),
+  licenseDays: t.Union([Int({ minimum: 1, maximum: 36_500 }), t.Null()]),
 };
 
 export const NewProductBody = t.Object({
@@ -58,17 +66,21 @@ export const NewProductBody = t.Object({
   licenseDays: t.Optional(productFields.licenseDays),
 });
 
-export const ProductChangesBody = t.Object({
+export const ProductChangesBody = t.Object(
+  {
   name: t.Optional(productFields.name),
   price: t.Optional(productFields.price),
   currency: t.Optional(productFields.currency),
   features: t.Optional(productFields.features),
   licenseDays: t.Optional(productFields.licenseDays),
   active: t.Optional(t.Boolean({ description: 'Inactive products cannot be bought; their licenses keep working.' })),
-});
+  },
+  { minProperties: 1, description: 'At least one field to change.' },
+);
 
 export const ProductListQuery = t.Object({
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  // Bounds are checked by the use case: Elysia's query coercion would report them without the field name.
+  limit: t.Optional(t.Integer({ description: 'Page size, 1 to 100 (default 20).' })),
   startingAfter: t.Optional(t.String({ maxLength: 100, description: 'A product id: the page starts after it.' })),
 });
 
@@ -89,7 +101,7 @@ export const GrantBody = t.Object({
   productId: t.String({ maxLength: 100 }),
   email: t.String({ maxLength: 254, description: 'The customer’s e-mail; the customer is created if new.' }),
   features: t.Optional(Features),
-  expiresAt: t.Optional(t.Union([Millis, t.Null()], { description: 'Default: the product’s term. null = perpetual.' })),
+  expiresAt: t.Optional(t.Union([FutureMillis, t.Null()], { description: 'Default: the product’s term. null = perpetual.' })),
 });
 
 export const IssuedLicense = t.Object({

@@ -48,7 +48,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
         exclude: { staticFile: false, paths: [/^\/v1\/docs/, '/v1/openapi.json'] },
       }),
     )
-    .use(docsRoutes())
+    .use(docsRoutes(options.publicBaseUrl))
     .use(healthRoutes(options.ping))
     .use(developerRoutes(deps))
     .use(productRoutes(deps))

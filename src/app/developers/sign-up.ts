@@ -18,9 +18,9 @@ export async function signUp(
   input: { email: string; name: string },
 ): Promise<SignUpResult> {
   const email = normalizeEmail(input.email);
-  if (!email) throw new InvalidRequestError('email is not a valid e-mail address.', { field: 'email' });
+  if (!email) throw new InvalidRequestError('email is not a valid e-mail address.', 'email');
   const name = input.name.trim();
-  if (!name) throw new InvalidRequestError('name must not be empty.', { field: 'name' });
+  if (!name) throw new InvalidRequestError('name must not be empty.', 'name');
   const createdAt = deps.clock.now();
   const developer = { id: deps.ids.next('dev'), email, name, createdAt };
   const issue = (scope: ApiKeyScope) => {

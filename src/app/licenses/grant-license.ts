@@ -5,6 +5,9 @@ import { normalizeFeatures } from '../../domain/product.ts';
 import type { Deps } from '../../ports/deps.ts';
 import { issueLicense } from './issue-license.ts';
 
+/** The last millisecond of year 9999: beyond it a key's claims would not be safe integers everywhere. */
+export const MAX_EXPIRY = 253_402_300_799_999;
+
 export interface GrantInput {
   productId: string;
   email: string;
@@ -21,12 +24,12 @@ export async function grantLicense(
   input: GrantInput,
 ): Promise<{ license: LicenseView; licenseKey: string }> {
   const email = normalizeEmail(input.email);
-  if (!email) throw new InvalidRequestError('email is not a valid e-mail address.', { field: 'email' });
+  if (!email) throw new InvalidRequestError('email is not a valid e-mail address.', 'email');
   const product = await deps.products.get(developerId, input.productId);
   if (!product) throw new NotFoundError('product');
   const now = deps.clock.now();
-  if (input.expiresAt != null && input.expiresAt <= now) {
-    throw new InvalidRequestError('expiresAt must be in the future.', { field: 'expiresAt' });
+  if (input.expiresAt != null && (input.expiresAt <= now || input.expiresAt > MAX_EXPIRY)) {
+    throw new InvalidRequestError('expiresAt must be in the future, and before the year 10000.', 'expiresAt');
   }
   const customer = await deps.customers.findOrCreate({ id: deps.ids.next('cus'), email, phone: null, createdAt: now });
   const license = await issueLicense(deps, {

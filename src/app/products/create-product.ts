@@ -12,7 +12,7 @@ export interface NewProductInput {
 
 export function assertValidProduct(product: Product): Product {
   const problem = productProblem(product);
-  if (problem) throw new InvalidRequestError(problem.message, { field: problem.field });
+  if (problem) throw new InvalidRequestError(problem.message, problem.field);
   return product;
 }
 

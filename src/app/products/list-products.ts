@@ -10,8 +10,11 @@ export async function listProducts(
   page: { limit?: number; startingAfter?: string },
 ): Promise<ProductPage> {
   if (page.startingAfter !== undefined && !(await deps.products.get(developerId, page.startingAfter))) {
-    throw new InvalidRequestError('startingAfter is not one of your products.', { field: 'startingAfter' });
+    throw new InvalidRequestError('startingAfter is not one of your products.', 'startingAfter', 'query');
   }
-  const limit = Math.min(Math.max(page.limit ?? LIST_LIMIT.default, 1), LIST_LIMIT.max);
+  const limit = page.limit ?? LIST_LIMIT.default;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > LIST_LIMIT.max) {
+    throw new InvalidRequestError(`limit must be a whole number from 1 to ${LIST_LIMIT.max}.`, 'limit', 'query');
+  }
   return deps.products.list(developerId, { limit, startingAfter: page.startingAfter });
 }

@@ -31,7 +31,7 @@ export function developerRoutes(deps: Deps) {
       return publishJwks(deps, params.id);
     }, {
       params: IdParams,
-      response: { 200: Jwks, ...errorsOf(404) },
+      response: { 200: Jwks, ...errorsOf(400, 404) },
       detail: {
         tags: ['Developers'],
         summary: 'Public signing keys (JWK Set)',
@@ -51,7 +51,7 @@ function secretRoutes(deps: Deps) {
         return rotateSigningKey(deps, caller.developerId);
       },
       {
-        response: { 201: RotatedKey, ...errorsOf(401, 403) },
+        response: { 201: RotatedKey, ...errorsOf(400, 401, 403, 413) },
         detail: {
           tags: ['Developers'],
           summary: 'Rotate the signing key',

@@ -25,7 +25,7 @@ export function licenseRoutes(deps: Deps) {
     .use(
       withSecretKey(deps, true).post('/licenses/:id/unbind', ({ caller, params }) => unbindLicense(deps, caller.developerId, params.id), {
         params: IdParams,
-        response: { 200: LicenseView, ...errorsOf(401, 403, 404) },
+        response: { 200: LicenseView, ...errorsOf(400, 401, 403, 404, 413) },
         detail: {
           tags,
           summary: 'Remove the machine binding',
@@ -38,12 +38,12 @@ export function licenseRoutes(deps: Deps) {
       withSecretKey(deps)
         .get('/licenses/:id', ({ caller, params }) => getLicense(deps, { developerId: caller.developerId }, params.id), {
           params: IdParams,
-          response: { 200: LicenseView, ...errorsOf(401, 403, 404) },
+          response: { 200: LicenseView, ...errorsOf(400, 401, 403, 404) },
           detail: { tags, summary: 'License details', description: 'For the owning developer’s secret key; anyone else gets 404.', security: SECURITY.secret },
         })
         .post('/licenses/:id/revoke', ({ caller, params }) => revokeLicense(deps, caller.developerId, params.id), {
           params: IdParams,
-          response: { 200: LicenseView, ...errorsOf(401, 403, 404) },
+          response: { 200: LicenseView, ...errorsOf(400, 401, 403, 404, 413) },
           detail: { tags, summary: 'Revoke a license', description: 'Final: validation answers revoked from now on.', security: SECURITY.secret },
         }),
     );

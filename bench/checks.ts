@@ -1,0 +1,33 @@
+/** Before any load: the requests wrk will send really take the hot path and really succeed. */
+import { readFileSync } from 'node:fs';
+
+export async function checkResponses(url: string, apiKey: string, sampleFile: string, count = 5): Promise<void> {
+  const lines = readFileSync(sampleFile, 'utf8').trim().split('\n').slice(0, count);
+  if (lines.length === 0) throw new Error(`${sampleFile} is empty.`);
+  const post = async (path: string, licenseKey: string, machineFingerprint: string) => {
+    const response = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      body: JSON.stringify({ licenseKey, machineFingerprint }),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+  for (const line of lines) {
+    const [key, fingerprint] = line.split(' ') as [string, string];
+    const ok = await post('/v1/licenses/validate', key, fingerprint);
+    const license = ok.body.license as { status?: string; features?: string[] } | undefined;
+    if (ok.status !== 200 || ok.body.valid !== true || license?.status !== 'active' || license.features?.[0] !== 'pro') {
+      throw new Error(`validate did not answer valid:true for a seeded key: ${ok.status} ${JSON.stringify(ok.body)}`);
+    }
+    // The seeded licenses are already bound: another machine must not take them (so the load writes nothing).
+    const other = await post('/v1/licenses/validate', key, 'f'.repeat(64));
+    if (other.status !== 200 || other.body.reason !== 'machine_mismatch') {
+      throw new Error(`a foreign fingerprint was not machine_mismatch: ${other.status} ${JSON.stringify(other.body)}`);
+    }
+  }
+  const [key, fingerprint] = lines[0]!.split(' ') as [string, string];
+  const ceiling = await post('/v1/bench/ceiling', key, fingerprint);
+  if (ceiling.status !== 200 || ceiling.body.valid !== true) {
+    throw new Error(`the ceiling route did not answer (is LICENSING_BENCH_CEILING honoured?): ${ceiling.status} ${JSON.stringify(ceiling.body)}`);
+  }
+}

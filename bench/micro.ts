@@ -1,0 +1,62 @@
+/**
+ * `bun run bench/micro.ts`: times the pieces of the validation hot path in-process, against the
+ * seeded store (run `bun run bench` once first), to show where a request's time goes.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { NodeSigner } from '../src/adapters/crypto/node-signer.ts';
+import { sha256Hashing } from '../src/adapters/crypto/sha256-hashing.ts';
+import { createHttpApp } from '../src/adapters/http/server.ts';
+import { openSqliteStore } from '../src/adapters/sqlite/sqlite-store.ts';
+import { jsonLogger } from '../src/adapters/system/logger.ts';
+import { randomIds } from '../src/adapters/system/random-ids.ts';
+import { systemClock } from '../src/adapters/system/system-clock.ts';
+import { authenticateApiKey } from '../src/app/developers/authenticate.ts';
+import { validateLicense } from '../src/app/licenses/validate-license.ts';
+import type { Deps } from '../src/ports/deps.ts';
+import { BENCH_DIR, ISSUER } from './seed.ts';
+
+const meta = JSON.parse(readFileSync(join(BENCH_DIR, 'seed.json'), 'utf8')) as { masterKey: string; developerId: string; publishableKey: string };
+const sample = readFileSync(join(BENCH_DIR, 'sample.txt'), 'utf8').trim().split('\n').map((l) => l.split(' ') as [string, string]);
+const hashes = sample.map(([key]) => sha256Hashing.hash(key));
+const store = openSqliteStore(join(BENCH_DIR, 'bench.db'));
+const deps: Deps = { ...store, clock: systemClock, ids: randomIds, hashing: sha256Hashing, signer: new NodeSigner(Buffer.from(meta.masterKey, 'base64')), issuer: ISSUER };
+const app = createHttpApp(deps, { log: jsonLogger('warn'), ping: store.ping, publicBaseUrl: ISSUER, version: 'bench', benchCeiling: true });
+
+const rows: string[][] = [];
+async function time(name: string, fn: (i: number) => unknown, iterations = Number(process.env.MICRO_N ?? 50_000)): Promise<void> {
+  for (let i = 0; i < Math.min(2_000, iterations); i++) await fn(i); // warm-up (JIT, caches)
+  const started = performance.now();
+  for (let i = 0; i < iterations; i++) await fn(i);
+  const us = ((performance.now() - started) * 1000) / iterations;
+  rows.push([name, us.toFixed(2), Math.round(1e6 / us).toLocaleString('en')]);
+  console.log(`  ${name}: ${us.toFixed(2)} µs`);
+}
+
+const pick = (i: number) => sample[i % sample.length]!;
+const rawSelect = store.sqlite.query(
+  'SELECT id, developer_id, status, features, expires_at, machine_fingerprint FROM licenses WHERE key_hash = ?',
+);
+const request = (path: string, i: number) => {
+  const [licenseKey, machineFingerprint] = pick(i);
+  return new Request(`http://127.0.0.1${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': meta.publishableKey },
+    body: JSON.stringify({ licenseKey, machineFingerprint }),
+  });
+};
+
+await time('sha256 of a license key', (i) => sha256Hashing.hash(pick(i)[0]));
+await time('bun:sqlite raw prepared select by key_hash (random keys)', (i) => rawSelect.get(hashes[i % hashes.length]!));
+await time('bun:sqlite raw prepared select by key_hash (one key)', () => rawSelect.get(hashes[0]!));
+await time('drizzle prepared findStateByKeyHash (random keys)', (i) => store.licenses.findStateByKeyHash(hashes[i % hashes.length]!));
+await time('authenticateApiKey (pk, sha256 + lookup)', () => authenticateApiKey(deps, meta.publishableKey));
+await time('validateLicense use case (random bound keys)', (i) => validateLicense(deps, meta.developerId, { licenseKey: pick(i)[0], machineFingerprint: pick(i)[1] }));
+await time('new Request + JSON body (cost of the harness)', (i) => request('/v1/bench/ceiling', i));
+await time('app.handle POST /v1/bench/ceiling', (i) => app.handle(request('/v1/bench/ceiling', i)));
+await time('app.handle POST /v1/licenses/validate', (i) => app.handle(request('/v1/licenses/validate', i)));
+await time('app.handle + read body, validate', async (i) => (await app.handle(request('/v1/licenses/validate', i))).text());
+
+console.log('\n| piece | µs per call | calls/s |\n|---|---:|---:|');
+for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+store.sqlite.close();

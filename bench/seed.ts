@@ -1,0 +1,142 @@
+/**
+ * Seeds the benchmark's store: one developer (signed up through the real use case), one product and
+ * N licenses already bound to a machine, signed like any issued key. Reused across runs when intact.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { NodeSigner } from '../src/adapters/crypto/node-signer.ts';
+import { sha256Hashing } from '../src/adapters/crypto/sha256-hashing.ts';
+import { openSqliteStore } from '../src/adapters/sqlite/sqlite-store.ts';
+import { randomIds } from '../src/adapters/system/random-ids.ts';
+import { systemClock } from '../src/adapters/system/system-clock.ts';
+import { signUp } from '../src/app/developers/sign-up.ts';
+import { createProduct } from '../src/app/products/create-product.ts';
+import { utf8 } from '../src/domain/base64url.ts';
+import { assembleLicenseKey, signingInputFor } from '../src/domain/license-key.ts';
+
+export const BENCH_DIR = join(import.meta.dir, '..', '.bench');
+export const ISSUER = 'http://localhost:3000';
+const CUSTOMERS = 1_000;
+const BATCH = 50_000;
+
+export interface Seeded {
+  dbPath: string;
+  /** base64, handed to the server as MASTER_KEY so it can open the seeded signing key. */
+  masterKey: string;
+  developerId: string;
+  publishableKey: string;
+  count: number;
+  reused: boolean;
+}
+
+interface Meta {
+  masterKey: string;
+  developerId: string;
+  publishableKey: string;
+  count: number;
+}
+
+export async function seed(options: { count: number; fresh: boolean; dir?: string }): Promise<Seeded> {
+  const dir = options.dir ?? BENCH_DIR;
+  const dbPath = join(dir, 'bench.db');
+  const metaPath = join(dir, 'seed.json');
+  mkdirSync(dir, { recursive: true });
+  if (!options.fresh) {
+    const meta = reusable(dbPath, metaPath, options.count);
+    if (meta) return { dbPath, ...meta, reused: true };
+  }
+  for (const file of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`, metaPath]) rmSync(file, { force: true });
+  const meta = await seedFresh(dbPath, options.count);
+  writeFileSync(metaPath, JSON.stringify(meta, null, 2), { mode: 0o600 });
+  return { dbPath, ...meta, reused: false };
+}
+
+function reusable(dbPath: string, metaPath: string, count: number): Meta | null {
+  if (!existsSync(dbPath) || !existsSync(metaPath)) return null;
+  const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Meta;
+  if (meta.count !== count) return null;
+  const store = openSqliteStore(dbPath);
+  try {
+    const row = store.sqlite.query('SELECT count(*) AS n FROM licenses WHERE machine_fingerprint IS NOT NULL').get() as { n: number };
+    return row.n === count ? meta : null;
+  } finally {
+    store.sqlite.close();
+  }
+}
+
+async function seedFresh(dbPath: string, count: number): Promise<Meta> {
+  const masterKey = randomBytes(32);
+  const store = openSqliteStore(dbPath);
+  const { sqlite } = store;
+  // Bulk load: durability is worthless here (a crash means reseeding), speed is not.
+  sqlite.run('PRAGMA synchronous = OFF');
+  sqlite.run('PRAGMA cache_size = -262144');
+  const deps = { ...store, clock: systemClock, ids: randomIds, hashing: sha256Hashing, signer: new NodeSigner(masterKey), issuer: ISSUER };
+
+  const developer = await signUp(deps, { email: 'bench@example.com', name: 'Bench Developer' });
+  const product = await createProduct(deps, developer.id, { name: 'Bench Pro', price: 1999, currency: 'usd', features: ['pro'] });
+  const customerIds: string[] = [];
+  for (let i = 0; i < CUSTOMERS; i++) {
+    const customer = await deps.customers.findOrCreate({ id: randomIds.next('cus'), email: `customer${i}@example.com`, phone: null, createdAt: systemClock.now() });
+    customerIds.push(customer.id);
+  }
+  const signingKey = (await deps.signingKeys.active(developer.id))!;
+
+  const insert = sqlite.prepare(
+    `INSERT INTO licenses (id, developer_id, product_id, customer_id, status, features, issued_at, expires_at, machine_fingerprint, bound_at, license_key, key_hash)
+     VALUES (?, ?, ?, ?, 'active', '["pro"]', ?, NULL, ?, ?, ?, ?)`,
+  );
+  const insertBatch = sqlite.transaction((rows: unknown[][]) => {
+    for (const row of rows) insert.run(...(row as [string]));
+  });
+  const started = performance.now();
+  for (let done = 0; done < count; ) {
+    const rows: unknown[][] = [];
+    const end = Math.min(count, done + BATCH);
+    for (let i = done; i < end; i++) {
+      const id = randomIds.next('lic');
+      const issuedAt = systemClock.now();
+      const input = signingInputFor(signingKey.kid, {
+        iss: ISSUER, sub: developer.id, id, productId: product.id, features: ['pro'], issuedAt, expiresAt: null,
+      });
+      const licenseKey = assembleLicenseKey(input, deps.signer.sign(signingKey.sealedPrivateKey, utf8.encode(input)));
+      rows.push([id, developer.id, product.id, customerIds[i % CUSTOMERS], issuedAt, fingerprintOf(i), issuedAt, licenseKey, sha256Hashing.hash(licenseKey)]);
+    }
+    insertBatch(rows);
+    done = end;
+    const rate = Math.round(done / ((performance.now() - started) / 1000));
+    process.stdout.write(`\r  seeded ${done.toLocaleString('en')} / ${count.toLocaleString('en')} licenses (${rate.toLocaleString('en')}/s)`);
+  }
+  process.stdout.write('\n');
+  sqlite.run('ANALYZE');
+  await store.close();
+  return { masterKey: masterKey.toString('base64'), developerId: developer.id, publishableKey: developer.publishableKey, count };
+}
+
+/** A fingerprint shaped like the client's: lower-case hex SHA-256 of host, user, os and arch. */
+function fingerprintOf(i: number): string {
+  return createHash('sha256').update(`bench-host-${i}\nuser\nlinux\namd64`).digest('hex');
+}
+
+/**
+ * Random licenses of the store, one `<licenseKey> <fingerprint>` per line, for the load generator.
+ * Random rowids rather than ORDER BY random(): no full scan of a million rows.
+ */
+export function writeSample(dbPath: string, size: number, file: string): number {
+  const store = openSqliteStore(dbPath);
+  try {
+    const { max } = store.sqlite.query('SELECT max(rowid) AS max FROM licenses').get() as { max: number };
+    const pick = store.sqlite.query('SELECT license_key AS k, machine_fingerprint AS f FROM licenses WHERE rowid = ?');
+    const lines = new Map<number, string>();
+    for (let tries = 0; lines.size < size && tries < size * 4; tries++) {
+      const rowid = 1 + Math.floor(Math.random() * max);
+      const row = pick.get(rowid) as { k: string; f: string } | null;
+      if (row && !lines.has(rowid)) lines.set(rowid, `${row.k} ${row.f}`);
+    }
+    writeFileSync(file, `${[...lines.values()].join('\n')}\n`);
+    return lines.size;
+  } finally {
+    store.sqlite.close();
+  }
+}

@@ -1,0 +1,99 @@
+import { describe, expect, test } from 'bun:test';
+import { testApi } from '../support/http.ts';
+import { expectError, expectHandled, routeTable, world, type World } from './fixtures.ts';
+
+const table = routeTable(await world(testApi()));
+const withId = table.filter((r) => r.hasIdParam);
+
+const send = (w: World, name: string, id?: string, query = '') => {
+  const r = routeTable(w).find((x) => x.name === name)!;
+  return w.api.call(r.method, r.path(id) + query, { key: r.auth === 'none' ? undefined : w.mine.apiKey, ...(r.body && { body: r.body() }) });
+};
+
+/** Ids that name nothing: the route answers 404 not_found. */
+const UNKNOWN_IDS = [
+  encodeURIComponent('ü☃😀'), encodeURIComponent('лицензия'), '%00', '..%2F..%2Fetc%2Fpasswd', encodeURIComponent("' OR 1=1 --"),
+  encodeURIComponent('<script>alert(1)</script>'), '%20', 'x'.repeat(100), encodeURIComponent('%'), 'lic_' + 'A'.repeat(22),
+];
+/** Ids no route should even look up: 400 invalid_request. */
+const OVERLONG_IDS = ['x'.repeat(101), 'x'.repeat(5_000), encodeURIComponent('😀'.repeat(60))];
+/** Ids the URL layer may refuse: anything but a 5xx. */
+const MALFORMED_IDS = ['%E0%A4%A', '%', '%ZZ', '%C0%AF', '%FF%FE'];
+
+describe.each(withId.map((r) => [r.name]))('%s', (name) => {
+  test('unicode, control, traversal and injection ids are 404 not_found', async () => {
+    const w = await world();
+    for (const id of UNKNOWN_IDS) {
+      const reply = await send(w, name, id);
+      expect({ id, status: reply.status }).toEqual({ id, status: 404 });
+      expectError(reply, 404, 'not_found');
+    }
+  });
+
+  test('ids longer than 100 characters are 400 invalid_request', async () => {
+    const w = await world();
+    for (const id of OVERLONG_IDS) expectError(await send(w, name, id), 400, 'invalid_request');
+  });
+
+  test('badly percent-encoded ids are never a 5xx', async () => {
+    const w = await world();
+    for (const id of MALFORMED_IDS) expectHandled(await send(w, name, id));
+  });
+
+  test('junk in the query string is ignored or refused, never a 5xx', async () => {
+    const w = await world();
+    for (const query of ['?x=1', '?' + 'a'.repeat(8_000), '?limit=abc', '?%ZZ=1', '?a[b][c]=1', '?__proto__[x]=1']) expectHandled(await send(w, name, undefined, query));
+  });
+});
+
+describe('GET /developers/products query', () => {
+  test.each([['abc'], ['0'], ['-1'], ['1.5'], ['101'], ['1000'], ['1e3'], ['']])('limit=%s is 400 invalid_request', async (limit) => {
+    const w = await world();
+    expectError(await send(w, 'GET /developers/products', undefined, `?limit=${limit}`), 400, 'invalid_request');
+  });
+
+  test('the out-of-range error names the limit field', async () => {
+    const w = await world();
+    for (const limit of ['0', '1000', 'abc']) {
+      const reply = await send(w, 'GET /developers/products', undefined, `?limit=${limit}`);
+      expect({ limit, details: reply.body.error.details }).toEqual({
+        limit, details: expect.objectContaining({ in: 'query', issues: expect.arrayContaining([expect.objectContaining({ field: 'limit' })]) }),
+      });
+    }
+  });
+
+  test.each([['1'], ['100'], ['20']])('limit=%s is accepted', async (limit) => {
+    const w = await world();
+    expect((await send(w, 'GET /developers/products', undefined, `?limit=${limit}`)).status).toBe(200);
+  });
+
+  test('an over-long, unicode or unknown startingAfter is 400 invalid_request', async () => {
+    const w = await world();
+    for (const cursor of ['x'.repeat(101), 'x'.repeat(5_000), encodeURIComponent('ü☃'), 'prod_nope', '%00']) {
+      expectError(await send(w, 'GET /developers/products', undefined, `?startingAfter=${cursor}`), 400, 'invalid_request');
+    }
+  });
+
+  test('repeated or structured parameters are never a 5xx', async () => {
+    const w = await world();
+    for (const query of ['?limit=1&limit=2', '?limit[]=1', '?limit[a]=1', '?startingAfter[]=x', '?startingAfter=a&startingAfter=b']) {
+      expectHandled(await send(w, 'GET /developers/products', undefined, query));
+    }
+  });
+});
+
+describe('junk on the public routes', () => {
+  test.each([['/health'], ['/openapi.json'], ['/docs']])('%s with a junk query still answers 200', async (path) => {
+    const api = testApi();
+    expect((await api.call('GET', `${path}?${'z'.repeat(4_000)}=1&%ZZ`)).status).toBe(200);
+  });
+
+  test('unknown methods and paths are JSON 404s, never a 5xx', async () => {
+    const api = testApi();
+    for (const [method, path] of [['PUT', '/health'], ['DELETE', '/licenses/x'], ['GET', '/licenses/validate/extra'], ['POST', '/' + 'x'.repeat(5_000)], ['GET', '/%ZZ']]) {
+      const reply = await api.call(method!, path!);
+      expectHandled(reply);
+      expect(reply.status).toBeGreaterThanOrEqual(400);
+    }
+  });
+});
