@@ -9,7 +9,7 @@ import { client, jwsPayload, lines, spawnService, tempDir } from './support.ts';
 async function startUpFailure(env: Record<string, string>) {
   const dir = tempDir();
   try {
-    const service = await spawnService({ DATABASE_URL: `sqlite:${join(dir.path, 'x.db')}`, ...env }, dir.path);
+    const service = await spawnService({ DATABASE_URL: `sqlite:${join(dir.path, 'x.db')}`, ...env }, { cwd: dir.path, inheritEnv: false });
     // A service that came up anyway would never exit: stop it so the test fails on the exit code instead of hanging.
     const guard = setTimeout(() => service.kill('SIGKILL'), 20_000);
     const code = await service.exited;

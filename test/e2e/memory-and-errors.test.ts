@@ -9,7 +9,7 @@ describe('the real process on a throw-away store (sqlite::memory:), in an empty 
   let call: Call;
 
   beforeAll(async () => {
-    service = await spawnService({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'info' }, cwd.path);
+    service = await spawnService({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'info' }, { cwd: cwd.path, inheritEnv: false });
     await untilHealthy(service);
     call = client(service.url);
   });

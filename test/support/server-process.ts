@@ -3,19 +3,36 @@ import { join } from 'node:path';
 
 const ROOT = join(import.meta.dir, '..', '..');
 
-export interface RunningServer {
+export interface Spawned {
   url: string;
   proc: Subprocess<'ignore', 'pipe', 'pipe'>;
+  /** Everything it printed so far, stdout and stderr. */
   output: () => string;
+  /** Resolves with the exit code once its output is fully read. */
+  exited: Promise<number>;
+  kill: (signal?: NodeJS.Signals) => void;
+}
+
+export interface RunningServer extends Spawned {
+  /** Sends the signal and resolves with the exit code. */
   stop: (signal?: NodeJS.Signals) => Promise<number>;
 }
 
-/** The real service (`bun run src/main.ts`) on a free port, ready when /v1/health answers. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export interface SpawnOptions {
+  cwd?: string;
+  /** Start from the parent's environment (default) or from PATH and HOME alone, so nothing leaks in. */
+  inheritEnv?: boolean;
+  /** Another entry point than src/main.ts (relative to the project root). */
+  entry?: string;
+}
+
+/** The real service (`bun run src/main.ts`) on a free port, without waiting for it to be healthy. */
+export async function spawnService(env: Record<string, string>, options: SpawnOptions = {}): Promise<Spawned> {
   const port = await freePort();
-  const proc = spawn(['bun', 'run', join(ROOT, 'src/main.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+  const base = options.inheritEnv === false ? { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } : process.env;
+  const proc = spawn(['bun', 'run', join(ROOT, options.entry ?? 'src/main.ts')], {
+    cwd: options.cwd ?? ROOT,
+    env: { ...base, PORT: String(port), HOST: '127.0.0.1', ...env },
     stdout: 'pipe',
     stderr: 'pipe',
   });
@@ -24,24 +41,33 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     const decoder = new TextDecoder();
     for await (const chunk of stream) out += decoder.decode(chunk);
   };
-  void drain(proc.stdout);
-  void drain(proc.stderr);
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const drained = Promise.all([drain(proc.stdout), drain(proc.stderr)]);
+  const exited = proc.exited.then(async (code) => (await drained, code));
+  return { url: `http://127.0.0.1:${port}`, proc, output: () => out, exited, kill: (signal = 'SIGTERM') => proc.kill(signal) };
+}
+
+/** Waits until /v1/health answers 200; fails if the process exits first. */
+export async function untilHealthy(service: Spawned, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}: ${out}`);
+    if (service.proc.exitCode !== null) throw new Error(`server exited with ${service.proc.exitCode}: ${service.output()}`);
     try {
-      if ((await fetch(`${url}/v1/health`)).ok) break;
+      if ((await fetch(`${service.url}/v1/health`)).ok) return;
     } catch {}
     await Bun.sleep(50);
   }
+  throw new Error(`server not healthy in time: ${service.output()}`);
+}
+
+/** The real service in the project root with LOG_LEVEL=info, ready when /v1/health answers. */
+export async function startServer(env: Record<string, string> = {}, options: SpawnOptions = {}): Promise<RunningServer> {
+  const service = await spawnService({ LOG_LEVEL: 'info', ...env }, options);
+  await untilHealthy(service);
   return {
-    url,
-    proc,
-    output: () => out,
+    ...service,
     stop: async (signal = 'SIGTERM') => {
-      proc.kill(signal);
-      return proc.exited;
+      service.kill(signal);
+      return service.exited;
     },
   };
 }
