@@ -2,8 +2,10 @@
  * An experimental twin of src/main.ts for bench/variants.ts: the same adapters and app, with knobs
  * that src/ does not have, to measure what a change would buy before anyone makes it.
  * BENCH_V_CACHE_KB: PRAGMA cache_size (KiB) · BENCH_V_MMAP_MB: PRAGMA mmap_size ·
+ * BENCH_V_EXCLUSIVE=1: PRAGMA locking_mode = EXCLUSIVE (no fcntl/fstat per read transaction) ·
  * BENCH_V_APIKEY_CACHE=1: API-key records memoized by digest · BENCH_V_RAW_SELECT=1: the license
- * lookup through bun:sqlite directly instead of drizzle · BENCH_V_LEAN=1: also mounts
+ * lookup through bun:sqlite directly instead of drizzle · BENCH_V_STATE_CACHE=1: license states
+ * memoized by key digest (an upper bound: no invalidation, the load never writes) · BENCH_V_LEAN=1: also mounts
  * POST /v1/bench/validate-lean (same use case and auth, no derive, no response schema).
  */
 import { Elysia } from 'elysia';
@@ -26,6 +28,7 @@ const path = env.DATABASE_URL!.replace(/^sqlite:/, '');
 const store = openSqliteStore(path);
 if (env.BENCH_V_CACHE_KB) store.sqlite.run(`PRAGMA cache_size = -${Number(env.BENCH_V_CACHE_KB)}`);
 if (env.BENCH_V_MMAP_MB) store.sqlite.run(`PRAGMA mmap_size = ${Number(env.BENCH_V_MMAP_MB) * 1024 * 1024}`);
+if (env.BENCH_V_EXCLUSIVE === '1') store.sqlite.run('PRAGMA locking_mode = EXCLUSIVE');
 
 const developers = store.developers;
 if (env.BENCH_V_APIKEY_CACHE === '1') {
@@ -47,6 +50,15 @@ if (env.BENCH_V_RAW_SELECT === '1') {
   licenses.findStateByKeyHash = async (hash): Promise<LicenseState | null> => {
     const row = byHash.get(hash);
     return row ? { ...row, features: JSON.parse(row.features) as string[] } : null;
+  };
+}
+if (env.BENCH_V_STATE_CACHE === '1') {
+  const cache = new Map<string, LicenseState | null>();
+  const find = licenses.findStateByKeyHash.bind(licenses);
+  licenses.findStateByKeyHash = async (hash) => {
+    let state = cache.get(hash);
+    if (state === undefined) cache.set(hash, (state = await find(hash)));
+    return state;
   };
 }
 

@@ -10,6 +10,8 @@ export interface Config {
   /** 32 bytes, or null: sandbox mode keeps one in the data folder. */
   masterKey: Uint8Array | null;
   logLevel: LogLevel;
+  /** License states the SQLite store keeps in memory for validation (0 = none). */
+  licenseCacheSize: number;
   /** Live providers configured (none yet: the sandbox is the only mode so far). */
   live: boolean;
   benchCeiling: boolean;
@@ -33,6 +35,7 @@ export function loadConfig(env: Env): Config {
     store: parseDatabaseUrl(env.DATABASE_URL ?? 'sqlite:./data/licensing.db'),
     masterKey,
     logLevel: parseLogLevel(env.LOG_LEVEL),
+    licenseCacheSize: parseCount('LICENSE_CACHE_SIZE', env.LICENSE_CACHE_SIZE, 100_000),
     live,
     benchCeiling: env.LICENSING_BENCH_CEILING === '1',
   };
@@ -80,6 +83,12 @@ function parseMasterKey(value: string | undefined): Uint8Array | null {
   const bytes = /^[A-Za-z0-9+/]+={0,2}$/.test(value.trim()) ? Buffer.from(value.trim(), 'base64') : Buffer.alloc(0);
   if (bytes.length !== 32) throw new ConfigError('MASTER_KEY must be 32 random bytes in base64 (e.g. `openssl rand -base64 32`).');
   return new Uint8Array(bytes);
+}
+
+function parseCount(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d{1,9}$/.test(value)) throw new ConfigError(`${name} must be a whole number (0 or more), got "${value}".`);
+  return Number(value);
 }
 
 function parseLogLevel(value: string | undefined): LogLevel {

@@ -13,7 +13,13 @@ import pkg from '../package.json' with { type: 'json' };
 
 function openStore(config: Config): { store: Store; masterKey: Uint8Array } {
   if (config.store.kind === 'postgres') throw new ConfigError('DATABASE_URL: PostgreSQL is not supported by this build yet; use sqlite:<path>.');
-  const store = openSqliteStore(config.store.path);
+  let store: Store;
+  try {
+    store = openSqliteStore(config.store.path, { owner: true, cacheEntries: config.licenseCacheSize });
+  } catch (error) {
+    if (!/database is locked/.test(String((error as Error)?.message))) throw error;
+    throw new ConfigError(`DATABASE_URL: ${config.store.path} is in use by another process: a SQLite file is served by one process at a time.`);
+  }
   return { store, masterKey: config.masterKey ?? sandboxMasterKey(config.store.path) };
 }
 
@@ -85,6 +91,7 @@ const log = jsonLogger(config.logLevel);
 try {
   serve(config, log);
 } catch (error) {
-  console.error(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(error instanceof ConfigError ? `Configuration error: ${message}` : `Start-up failed: ${message}`);
   process.exit(1);
 }

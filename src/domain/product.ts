@@ -15,12 +15,15 @@ export interface Product {
 
 export type ProductChanges = Partial<Pick<Product, 'name' | 'price' | 'currency' | 'features' | 'licenseDays' | 'active'>>;
 
+const CHANGEABLE = ['name', 'price', 'currency', 'features', 'licenseDays', 'active'] as const satisfies readonly (keyof ProductChanges)[];
+
+/** Only the changeable fields are read: anything else a caller sends (an id, an owner) is ignored. */
 export function applyProductChanges(product: Product, changes: ProductChanges, now: number): Product {
-  const next: Product = { ...product, updatedAt: now };
-  for (const [field, value] of Object.entries(changes) as [keyof ProductChanges, never][]) {
-    if (value !== undefined) next[field] = value;
+  const picked: ProductChanges = {};
+  for (const field of CHANGEABLE) {
+    if (changes[field] !== undefined) Object.assign(picked, { [field]: changes[field] });
   }
-  return next;
+  return { ...product, ...picked, updatedAt: now };
 }
 
 /** Distinct features, order kept: the same entitlement twice means nothing more. */

@@ -55,8 +55,28 @@ export async function openSqliteTestStore(): Promise<TestStore & { path: string 
 
 export const sqliteStores: StoreFactory = { name: 'sqlite', open: openSqliteTestStore };
 
+/**
+ * The store the service itself opens: exclusive locking and the write-through caches in front of
+ * SQLite (a tiny cache, so eviction is exercised too). No second connection can open its file.
+ */
+export const sqliteOwnerStores: StoreFactory = {
+  name: 'sqlite (owner, cached)',
+  async open() {
+    const dir = mkdtempSync(join(tmpdir(), 'licensing-contract-'));
+    const store = openSqliteStore(join(dir, 'store.db'), { owner: true, cacheEntries: 2 });
+    return {
+      store,
+      connectAgain: async () => store,
+      async dispose() {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
 /** Every adapter the contract suites run against. PostgreSQL joins this list when it exists. */
-export const STORE_FACTORIES: StoreFactory[] = [memoryStores, sqliteStores];
+export const STORE_FACTORIES: StoreFactory[] = [memoryStores, sqliteStores, sqliteOwnerStores];
 
 /** A fresh store for each test of the enclosing describe, disposed after it. */
 export function freshStorePerTest(factory: StoreFactory): () => TestStore {

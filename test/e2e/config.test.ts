@@ -40,6 +40,25 @@ describe('a bad configuration value stops start-up with one line naming the vari
   });
 });
 
+test('a second process on a SQLite file already served exits with one line naming DATABASE_URL', async () => {
+  const dir = tempDir();
+  const env = { DATABASE_URL: `sqlite:${join(dir.path, 'owned.db')}` };
+  const owner = await startServer(env);
+  try {
+    const second = await spawnService(env, { inheritEnv: false });
+    const guard = setTimeout(() => second.kill('SIGKILL'), 20_000);
+    const code = await second.exited;
+    clearTimeout(guard);
+
+    expect(code).not.toBe(0);
+    expect(lines(second.output())).toEqual([expect.stringContaining('DATABASE_URL')]);
+    expect((await fetch(`${owner.url}/v1/health`)).status).toBe(200);
+  } finally {
+    await owner.stop();
+    dir.remove();
+  }
+});
+
 describe('MASTER_KEY and PUBLIC_BASE_URL given explicitly', () => {
   const publicBaseUrl = 'https://licenses.example.test';
   const dir = tempDir();

@@ -19,12 +19,20 @@ export const ErrorBody = t.Object(
  */
 const Int = (options: { minimum?: number; maximum?: number; description?: string } = {}) => t.Number({ multipleOf: 1, ...options });
 
+/**
+ * Request objects: unknown fields are ignored, not refused, so clients can send more than this
+ * version knows (use cases read only the fields they name).
+ */
+type Properties = Parameters<typeof t.Object>[0];
+const Input = <T extends Properties>(properties: T, options: Parameters<typeof t.Object>[1] = {}) =>
+  t.Object(properties, { additionalProperties: true, ...options });
+
 export const Millis = Int({ description: 'Unix time in milliseconds.' });
 const FutureMillis = Int({ minimum: 0, maximum: MAX_EXPIRY, description: 'Unix time in milliseconds.' });
 const Features = t.Array(t.String({ minLength: 1, maxLength: 100 }), { maxItems: 100, description: 'Entitlements; may be empty.' });
 const LicenseStatus = t.Union([t.Literal('active'), t.Literal('expired'), t.Literal('revoked')]);
 
-export const SignupBody = t.Object({
+export const SignupBody = Input({
   email: t.String({ maxLength: 254, description: 'Unique across developers.' }),
   name: t.String({ minLength: 1, maxLength: 200 }),
 });
@@ -58,7 +66,7 @@ const productFields = {
   licenseDays: t.Union([Int({ minimum: 1, maximum: 36_500 }), t.Null()]),
 };
 
-export const NewProductBody = t.Object({
+export const NewProductBody = Input({
   name: productFields.name,
   price: productFields.price,
   currency: productFields.currency,
@@ -66,7 +74,7 @@ export const NewProductBody = t.Object({
   licenseDays: t.Optional(productFields.licenseDays),
 });
 
-export const ProductChangesBody = t.Object(
+export const ProductChangesBody = Input(
   {
   name: t.Optional(productFields.name),
   price: t.Optional(productFields.price),
@@ -78,7 +86,7 @@ export const ProductChangesBody = t.Object(
   { minProperties: 1, description: 'At least one field to change.' },
 );
 
-export const ProductListQuery = t.Object({
+export const ProductListQuery = Input({
   // Bounds are checked by the use case: Elysia's query coercion would report them without the field name.
   limit: t.Optional(t.Integer({ description: 'Page size, 1 to 100 (default 20).' })),
   startingAfter: t.Optional(t.String({ maxLength: 100, description: 'A product id: the page starts after it.' })),
@@ -97,7 +105,7 @@ export const LicenseView = t.Object({
   machineFingerprint: t.Union([t.String(), t.Null()], { description: 'The machine the license is bound to; null = unbound.' }),
 });
 
-export const GrantBody = t.Object({
+export const GrantBody = Input({
   productId: t.String({ maxLength: 100 }),
   email: t.String({ maxLength: 254, description: 'The customer’s e-mail; the customer is created if new.' }),
   features: t.Optional(Features),
@@ -109,7 +117,7 @@ export const IssuedLicense = t.Object({
   licenseKey: t.String({ description: 'Ed25519-signed compact JWS.' }),
 });
 
-export const ValidateBody = t.Object({
+export const ValidateBody = Input({
   licenseKey: t.String({ maxLength: 8192 }),
   machineFingerprint: t.String({ minLength: 1, maxLength: 256 }),
 });
@@ -147,7 +155,7 @@ export const Jwks = t.Object({
   ),
 });
 
-export const IdParams = t.Object({ id: t.String({ maxLength: 100 }) });
+export const IdParams = Input({ id: t.String({ maxLength: 100 }) });
 
 const ERROR_MEANING: Record<number, string> = {
   400: 'invalid_request: the body, query or path fails its schema, or the JSON is malformed.',

@@ -4,6 +4,8 @@ import { dirname, join } from 'node:path';
 import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite';
 import { migrate } from 'drizzle-orm/bun-sqlite/migrator';
 import type { Store } from '../../ports/deps.ts';
+import { CachedDeveloperRepository } from '../cache/cached-developer-repository.ts';
+import { CachedLicenseRepository } from '../cache/cached-license-repository.ts';
 import { SqliteCustomerRepository } from './sqlite-customer-repository.ts';
 import { SqliteDeveloperRepository } from './sqlite-developer-repository.ts';
 import { SqliteLicenseRepository } from './sqlite-license-repository.ts';
@@ -15,10 +17,28 @@ export type SqliteDb = BunSQLiteDatabase<typeof schema>;
 
 export const SQLITE_MIGRATIONS = join(import.meta.dir, 'migrations');
 
+export interface SqliteOptions {
+  /**
+   * The service's own store: the file is held in exclusive locking mode (no other process can open
+   * it, and no file locks are taken per query), SQLite keeps a 32 MiB page cache, and the hot reads
+   * are cached in memory, write-through, which only one owning process makes safe.
+   */
+  owner?: boolean;
+  /** License states kept in memory by the owner (0 = none). */
+  cacheEntries?: number;
+}
+
+export const DEFAULT_CACHE_ENTRIES = 100_000;
+
 /** Opens (creating if needed) and migrates a SQLite store; `:memory:` for a throw-away one. */
-export function openSqliteStore(path: string): Store & { db: SqliteDb; sqlite: Database } {
+export function openSqliteStore(path: string, options: SqliteOptions = {}): Store & { db: SqliteDb; sqlite: Database } {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path, { create: true, strict: true });
+  if (options.owner) {
+    // Before WAL is entered: then the WAL index lives in heap memory and the lock is held until close.
+    sqlite.run('PRAGMA locking_mode = EXCLUSIVE');
+    sqlite.run('PRAGMA cache_size = -32768');
+  }
   sqlite.run('PRAGMA journal_mode = WAL');
   // NORMAL in WAL mode loses nothing on a process crash (kill -9); only a power cut may drop the last commits.
   sqlite.run('PRAGMA synchronous = NORMAL');
@@ -28,14 +48,17 @@ export function openSqliteStore(path: string): Store & { db: SqliteDb; sqlite: D
   const db = drizzle({ client: sqlite, schema });
   migrate(db, { migrationsFolder: SQLITE_MIGRATIONS });
   const ping = sqlite.query('SELECT 1');
+  const cacheEntries = options.owner ? (options.cacheEntries ?? DEFAULT_CACHE_ENTRIES) : 0;
+  const developers = new SqliteDeveloperRepository(db);
+  const licenses = new SqliteLicenseRepository(db);
   return {
     db,
     sqlite,
-    developers: new SqliteDeveloperRepository(db),
+    developers: options.owner ? new CachedDeveloperRepository(developers, 10_000) : developers,
     signingKeys: new SqliteSigningKeyRepository(db),
     products: new SqliteProductRepository(db),
     customers: new SqliteCustomerRepository(db),
-    licenses: new SqliteLicenseRepository(db),
+    licenses: cacheEntries > 0 ? new CachedLicenseRepository(licenses, cacheEntries) : licenses,
     ping: async () => {
       try {
         ping.get();

@@ -1,0 +1,93 @@
+import type { License, StoredLicenseStatus } from '../../domain/license.ts';
+import type { LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
+import { LruMap } from './lru-map.ts';
+
+/**
+ * The validation hot path's read (state by key digest) served from memory, write-through.
+ * Correct only while every write to the store passes through this object: the SQLite store
+ * guarantees that by holding its file in exclusive locking mode (one process owns it).
+ */
+export class CachedLicenseRepository implements LicenseRepository {
+  private readonly states: LruMap<string, LicenseState>;
+  /** License id → key digest of the cached entries, so writes by id find their entry. */
+  private readonly digestOf = new Map<string, string>();
+  /** Counts writes: a read that saw a write start while it waited is not cached (it may be stale). */
+  private writes = 0;
+
+  constructor(
+    private readonly inner: LicenseRepository,
+    capacity: number,
+  ) {
+    this.states = new LruMap(capacity, (_, state) => this.digestOf.delete(state.id));
+  }
+
+  create(license: License, keyHash: string): Promise<void> {
+    return this.inner.create(license, keyHash);
+  }
+
+  findById(id: string): Promise<License | null> {
+    return this.inner.findById(id);
+  }
+
+  findStateById(id: string): Promise<LicenseState | null> {
+    return this.inner.findStateById(id);
+  }
+
+  async findStateByKeyHash(keyHash: string): Promise<LicenseState | null> {
+    const cached = this.states.get(keyHash);
+    if (cached) return copy(cached);
+    const before = this.writes;
+    const state = await this.inner.findStateByKeyHash(keyHash);
+    if (state && this.writes === before) {
+      this.states.set(keyHash, copy(state));
+      this.digestOf.set(state.id, keyHash);
+    }
+    return state;
+  }
+
+  async bindIfUnbound(id: string, fingerprint: string, at: number): Promise<string | null> {
+    const boundTo = await this.write(id, () => this.inner.bindIfUnbound(id, fingerprint, at));
+    this.update(id, { machineFingerprint: boundTo });
+    return boundTo;
+  }
+
+  async unbind(id: string): Promise<void> {
+    await this.write(id, () => this.inner.unbind(id));
+    this.update(id, { machineFingerprint: null });
+  }
+
+  async setStatus(id: string, status: StoredLicenseStatus): Promise<void> {
+    await this.write(id, () => this.inner.setStatus(id, status));
+    this.update(id, { storedStatus: status });
+  }
+
+  private async write<T>(id: string, run: () => Promise<T>): Promise<T> {
+    this.writes++;
+    try {
+      return await run();
+    } catch (error) {
+      this.forget(id); // the store's state is unknown now: read it afresh next time
+      throw error;
+    } finally {
+      this.writes++;
+    }
+  }
+
+  private update(id: string, change: Partial<LicenseState>): void {
+    const digest = this.digestOf.get(id);
+    const current = digest && this.states.get(digest);
+    if (digest && current) this.states.replace(digest, { ...current, ...change });
+  }
+
+  private forget(id: string): void {
+    const digest = this.digestOf.get(id);
+    if (!digest) return;
+    this.digestOf.delete(id);
+    this.states.delete(digest);
+  }
+}
+
+/** Callers get their own copy: what they do with it never reaches the cache. */
+function copy(state: LicenseState): LicenseState {
+  return { ...state, features: [...state.features] };
+}

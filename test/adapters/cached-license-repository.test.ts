@@ -1,0 +1,69 @@
+import { afterEach, expect, test } from 'bun:test';
+import { CachedLicenseRepository } from '../../src/adapters/cache/cached-license-repository.ts';
+import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
+import type { LicenseRepository } from '../../src/ports/license-repository.ts';
+import { givenLicense } from '../contracts/builders.ts';
+
+const stores: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+});
+
+/** The real SQLite repository, with reads by digest held until the test lets them go. */
+async function slowReadsOverSqlite() {
+  const store = openSqliteStore(':memory:');
+  stores.push(store);
+  const held: (() => void)[] = [];
+  const inner: LicenseRepository = Object.create(store.licenses);
+  inner.findStateByKeyHash = async (digest) => {
+    const state = await store.licenses.findStateByKeyHash(digest);
+    await new Promise<void>((release) => held.push(release));
+    return state;
+  };
+  return { store, inner, releaseReads: () => held.splice(0).forEach((release) => release()) };
+}
+
+test('a read that raced a revocation is not cached: the next validation sees revoked', async () => {
+  const { store, inner, releaseReads } = await slowReadsOverSqlite();
+  const { license, keyHash } = await givenLicense(store);
+  const cached = new CachedLicenseRepository(inner, 100);
+
+  const staleRead = cached.findStateByKeyHash(keyHash);
+  await Bun.sleep(0);
+  await cached.setStatus(license.id, 'revoked');
+  releaseReads();
+  expect((await staleRead)?.storedStatus).toBe('active'); // what the store said before the revocation
+
+  const next = cached.findStateByKeyHash(keyHash);
+  await Bun.sleep(0);
+  releaseReads();
+  expect((await next)?.storedStatus).toBe('revoked');
+});
+
+test('writes through the cache update the cached state: bind, unbind, revoke', async () => {
+  const store = openSqliteStore(':memory:');
+  stores.push(store);
+  const { license, keyHash } = await givenLicense(store);
+  const cached = new CachedLicenseRepository(store.licenses, 100);
+  expect((await cached.findStateByKeyHash(keyHash))?.machineFingerprint).toBeNull();
+
+  expect(await cached.bindIfUnbound(license.id, 'machine-a', 1)).toBe('machine-a');
+  expect((await cached.findStateByKeyHash(keyHash))?.machineFingerprint).toBe('machine-a');
+  await cached.unbind(license.id);
+  expect((await cached.findStateByKeyHash(keyHash))?.machineFingerprint).toBeNull();
+  await cached.setStatus(license.id, 'revoked');
+  expect((await cached.findStateByKeyHash(keyHash))?.storedStatus).toBe('revoked');
+});
+
+test('a bind lost to another writer caches the winner, not the loser', async () => {
+  const store = openSqliteStore(':memory:');
+  stores.push(store);
+  const { license, keyHash } = await givenLicense(store);
+  const cached = new CachedLicenseRepository(store.licenses, 100);
+  await cached.findStateByKeyHash(keyHash);
+
+  const results = await Promise.all(['a', 'b', 'c'].map((fp) => cached.bindIfUnbound(license.id, fp, 1)));
+
+  expect(new Set(results).size).toBe(1);
+  expect((await cached.findStateByKeyHash(keyHash))?.machineFingerprint).toBe(results[0]!);
+});
