@@ -1,9 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { Hashing } from '../../ports/crypto.ts';
 
 /** SHA-256 suits high-entropy secrets (API keys, license keys): no password stretching needed. */
 export const sha256Hashing: Hashing = {
-  hash: (secret) => createHash('sha256').update(secret).digest('base64url'),
+  // Bun's one-shot hasher: half the cost of node:crypto's createHash on the validation hot path.
+  hash: (secret) => Bun.CryptoHasher.hash('sha256', secret, 'base64url'),
   equal: (a, b) => {
     const x = Buffer.from(a);
     const y = Buffer.from(b);
