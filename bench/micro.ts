@@ -19,7 +19,7 @@ import { BENCH_DIR, ISSUER } from './seed.ts';
 const meta = JSON.parse(readFileSync(join(BENCH_DIR, 'seed.json'), 'utf8')) as { masterKey: string; developerId: string; publishableKey: string };
 const sample = readFileSync(join(BENCH_DIR, 'sample.txt'), 'utf8').trim().split('\n').map((l) => l.split(' ') as [string, string]);
 const hashes = sample.map(([key]) => sha256Hashing.hash(key));
-const store = openSqliteStore(join(BENCH_DIR, 'bench.db'));
+const store = openSqliteStore(join(BENCH_DIR, 'bench.db'), { owner: true }); // as the service opens it
 const deps: Deps = { ...store, clock: systemClock, ids: randomIds, hashing: sha256Hashing, signer: new NodeSigner(Buffer.from(meta.masterKey, 'base64')), issuer: ISSUER };
 const app = createHttpApp(deps, { log: jsonLogger('warn'), ping: store.ping, publicBaseUrl: ISSUER, version: 'bench', benchCeiling: true });
 

@@ -1,9 +1,6 @@
 /** The real service process under load, and its memory as the kernel reports it. */
-import { spawn, type Subprocess } from 'bun';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
-const ROOT = join(import.meta.dir, '..');
+import { spawnService, untilHealthy } from '../test/support/server-process.ts';
 
 export interface BenchServer {
   url: string;
@@ -12,51 +9,22 @@ export interface BenchServer {
   stop: () => Promise<number>;
 }
 
+/** The same process the e2e tests start; a bench server may take a minute to open a big store. */
 export async function startServer(env: Record<string, string>, entry = 'src/main.ts'): Promise<BenchServer> {
-  const port = await freePort();
-  const proc: Subprocess<'ignore', 'pipe', 'pipe'> = spawn(['bun', 'run', join(ROOT, entry)], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdin: 'ignore',
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  let out = '';
-  const drain = async (stream: ReadableStream<Uint8Array>) => {
-    const decoder = new TextDecoder();
-    for await (const chunk of stream) out += decoder.decode(chunk);
-  };
-  void drain(proc.stdout);
-  void drain(proc.stderr);
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`the server exited with ${proc.exitCode}:\n${out}`);
-    if (Date.now() > deadline) throw new Error(`the server did not answer /v1/health within 60 s:\n${out}`);
-    try {
-      if ((await fetch(`${url}/v1/health`)).ok) break;
-    } catch {}
-    await Bun.sleep(50);
-  }
+  const service = await spawnService(env, { entry });
+  await untilHealthy(service, 60_000);
   return {
-    url,
-    pid: proc.pid,
-    output: () => out,
+    url: service.url,
+    pid: service.proc.pid,
+    output: service.output,
     stop: async () => {
-      proc.kill('SIGTERM');
-      const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
-      const code = await proc.exited;
+      service.kill('SIGTERM');
+      const timer = setTimeout(() => service.kill('SIGKILL'), 15_000);
+      const code = await service.exited;
       clearTimeout(timer);
       return code;
     },
   };
-}
-
-async function freePort(): Promise<number> {
-  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() });
-  const port = server.port!;
-  await server.stop(true);
-  return port;
 }
 
 /** kB figures of /proc/<pid>/status: VmRSS (now) and VmHWM (the kernel's high-water mark). */
