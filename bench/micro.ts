@@ -11,6 +11,7 @@ import { openSqliteStore } from '../src/adapters/sqlite/sqlite-store.ts';
 import { jsonLogger } from '../src/adapters/system/logger.ts';
 import { randomIds } from '../src/adapters/system/random-ids.ts';
 import { systemClock } from '../src/adapters/system/system-clock.ts';
+import { SandboxProcessor } from '../src/adapters/sandbox/sandbox-processor.ts';
 import { authenticateApiKey } from '../src/app/developers/authenticate.ts';
 import { validateLicense } from '../src/app/licenses/validate-license.ts';
 import type { Deps } from '../src/ports/deps.ts';
@@ -20,7 +21,7 @@ const meta = JSON.parse(readFileSync(join(BENCH_DIR, 'seed.json'), 'utf8')) as {
 const sample = readFileSync(join(BENCH_DIR, 'sample.txt'), 'utf8').trim().split('\n').map((l) => l.split(' ') as [string, string]);
 const hashes = sample.map(([key]) => sha256Hashing.hash(key));
 const store = openSqliteStore(join(BENCH_DIR, 'bench.db'), { owner: true }); // as the service opens it
-const deps: Deps = { ...store, clock: systemClock, ids: randomIds, hashing: sha256Hashing, signer: new NodeSigner(Buffer.from(meta.masterKey, 'base64')), issuer: ISSUER };
+const deps: Deps = { ...store, clock: systemClock, ids: randomIds, hashing: sha256Hashing, signer: new NodeSigner(Buffer.from(meta.masterKey, 'base64')), processor: new SandboxProcessor(`${ISSUER}/v1`), issuer: ISSUER, apiBaseUrl: `${ISSUER}/v1` };
 const app = createHttpApp(deps, { log: jsonLogger('warn'), ping: store.ping, publicBaseUrl: ISSUER, version: 'bench', benchCeiling: true });
 
 const rows: string[][] = [];

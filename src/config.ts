@@ -1,5 +1,14 @@
 import { LOG_LEVELS, type LogLevel } from './adapters/system/logger.ts';
 
+export interface StripeConfig {
+  secretKey: string;
+  /** null: the webhook endpoint answers 404. */
+  webhookSecret: string | null;
+  connectClientId: string;
+  /** Another Stripe API address (tests point it at a local fake). */
+  apiBase: string | null;
+}
+
 export type StoreConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
 export interface Config {
@@ -12,7 +21,9 @@ export interface Config {
   logLevel: LogLevel;
   /** License states the SQLite store keeps in memory for validation (0 = none). */
   licenseCacheSize: number;
-  /** Live providers configured (none yet: the sandbox is the only mode so far). */
+  /** Stripe when STRIPE_SECRET_KEY is set; null = the sandbox processor. */
+  stripe: StripeConfig | null;
+  /** A live provider is configured (MASTER_KEY is then required). */
   live: boolean;
   benchCeiling: boolean;
 }
@@ -36,6 +47,7 @@ export function loadConfig(env: Env): Config {
     masterKey,
     logLevel: parseLogLevel(env.LOG_LEVEL),
     licenseCacheSize: parseCount('LICENSE_CACHE_SIZE', env.LICENSE_CACHE_SIZE, 100_000),
+    stripe: parseStripe(env),
     live,
     benchCeiling: env.LICENSING_BENCH_CEILING === '1',
   };
@@ -83,6 +95,25 @@ function parseMasterKey(value: string | undefined): Uint8Array | null {
   const bytes = /^[A-Za-z0-9+/]+={0,2}$/.test(value.trim()) ? Buffer.from(value.trim(), 'base64') : Buffer.alloc(0);
   if (bytes.length !== 32) throw new ConfigError('MASTER_KEY must be 32 random bytes in base64 (e.g. `openssl rand -base64 32`).');
   return new Uint8Array(bytes);
+}
+
+function parseStripe(env: Env): StripeConfig | null {
+  const secretKey = env.STRIPE_SECRET_KEY;
+  if (!secretKey) return null;
+  if (!/^(sk|rk)_(test|live)_\S+$/.test(secretKey)) throw new ConfigError('STRIPE_SECRET_KEY must be a Stripe secret key (sk_test_…, sk_live_… or a restricted rk_… key).');
+  const connectClientId = env.STRIPE_CONNECT_CLIENT_ID ?? '';
+  if (!/^ca_\S+$/.test(connectClientId)) throw new ConfigError('STRIPE_CONNECT_CLIENT_ID must be set with Stripe (ca_…, from the Connect settings).');
+  const webhookSecret = env.STRIPE_WEBHOOK_SECRET || null;
+  if (webhookSecret && !/^whsec_\S+$/.test(webhookSecret)) throw new ConfigError('STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_…).');
+  let apiBase: string | null = null;
+  if (env.STRIPE_API_BASE) {
+    try {
+      apiBase = new URL(env.STRIPE_API_BASE).origin;
+    } catch {
+      throw new ConfigError(`STRIPE_API_BASE is not a valid URL: "${env.STRIPE_API_BASE}".`);
+    }
+  }
+  return { secretKey, webhookSecret, connectClientId, apiBase };
 }
 
 function parseCount(name: string, value: string | undefined, fallback: number): number {

@@ -7,6 +7,7 @@ import { openSqliteStore } from './adapters/sqlite/sqlite-store.ts';
 import { jsonLogger, type Logger } from './adapters/system/logger.ts';
 import { randomIds } from './adapters/system/random-ids.ts';
 import { systemClock } from './adapters/system/system-clock.ts';
+import { SandboxProcessor } from './adapters/sandbox/sandbox-processor.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import type { Deps, Store } from './ports/deps.ts';
 import pkg from '../package.json' with { type: 'json' };
@@ -25,13 +26,16 @@ function openStore(config: Config): { store: Store; masterKey: Uint8Array } {
 
 function serve(config: Config, log: Logger) {
   const { store, masterKey } = openStore(config);
+  const apiBaseUrl = `${config.publicBaseUrl}/v1`;
   const deps: Deps = {
     ...store,
     clock: systemClock,
     ids: randomIds,
     hashing: sha256Hashing,
     signer: new NodeSigner(masterKey),
+    processor: new SandboxProcessor(apiBaseUrl),
     issuer: config.publicBaseUrl,
+    apiBaseUrl,
   };
   const app = createHttpApp(deps, {
     log,

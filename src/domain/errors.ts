@@ -8,6 +8,10 @@ export const ERROR_CODES = [
   'email_taken',
   'payload_too_large',
   'rate_limited',
+  'not_connected',
+  'invalid_signature',
+  'card_declined',
+  'processor_error',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -6,6 +6,11 @@ import type { Ids } from './ids.ts';
 import type { LicenseRepository } from './license-repository.ts';
 import type { ProductRepository } from './product-repository.ts';
 import type { SigningKeyRepository } from './signing-key-repository.ts';
+import type { CardRepository } from './card-repository.ts';
+import type { CheckoutRepository } from './checkout-repository.ts';
+import type { ConnectionRepository } from './connection-repository.ts';
+import type { PaymentProcessor } from './payment-processor.ts';
+import type { WebhookEventRepository } from './webhook-event-repository.ts';
 
 /** Everything a use case may ask for; each takes only the part it needs. */
 export interface Deps {
@@ -18,8 +23,15 @@ export interface Deps {
   products: ProductRepository;
   customers: CustomerRepository;
   licenses: LicenseRepository;
+  checkouts: CheckoutRepository;
+  connections: ConnectionRepository;
+  cards: CardRepository;
+  webhookEvents: WebhookEventRepository;
+  processor: PaymentProcessor;
   /** `iss` of every license key: the service's PUBLIC_BASE_URL. */
   issuer: string;
+  /** Where the service's own pages live: PUBLIC_BASE_URL + "/v1". */
+  apiBaseUrl: string;
 }
 
 /** A store: the repositories plus its own lifecycle. */
@@ -29,6 +41,10 @@ export interface Store {
   products: ProductRepository;
   customers: CustomerRepository;
   licenses: LicenseRepository;
+  checkouts: CheckoutRepository;
+  connections: ConnectionRepository;
+  cards: CardRepository;
+  webhookEvents: WebhookEventRepository;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -11,7 +11,12 @@ export interface LicenseState {
 }
 
 export interface LicenseRepository {
-  create(license: License, keyHash: string): Promise<void>;
+  /**
+   * Stores a new license. `origin` ties it to what paid for it: at most one license per checkout
+   * session (a second one throws DomainError `conflict`).
+   */
+  create(license: License, keyHash: string, origin?: { checkoutSessionId?: string }): Promise<void>;
+  findByCheckoutSession(checkoutSessionId: string): Promise<License | null>;
   findById(id: string): Promise<License | null>;
   findStateByKeyHash(keyHash: string): Promise<LicenseState | null>;
   findStateById(id: string): Promise<LicenseState | null>;

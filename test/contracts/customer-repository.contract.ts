@@ -43,6 +43,28 @@ export function customerRepositoryContract(factory: StoreFactory): void {
       expect(stored.filter((c) => c !== null)).toEqual([winner]);
     });
 
+    test('setPhone records the phone number, and the latest one wins', async () => {
+      const { store } = opened();
+      const customer = await store.customers.findOrCreate(aCustomer({ phone: null }));
+
+      await store.customers.setPhone(customer.id, '+15555550001');
+      await store.customers.setPhone(customer.id, '+15555550002');
+
+      expect(await store.customers.findById(customer.id)).toEqual({ ...customer, phone: '+15555550002' });
+    });
+
+    test('setPhone changes only the customer it names', async () => {
+      const { store } = opened();
+      const named = await store.customers.findOrCreate(aCustomer());
+      const other = await store.customers.findOrCreate(aCustomer());
+
+      await store.customers.setPhone(named.id, '+15555550001');
+      await store.customers.setPhone('cus_unknown', '+15555550001');
+
+      expect(await store.customers.findById(other.id)).toEqual(other);
+      expect(await store.customers.findById('cus_unknown')).toBeNull();
+    });
+
     test('an unknown id finds nothing', async () => {
       const { store } = opened();
       await store.customers.findOrCreate(aCustomer());

@@ -3,6 +3,7 @@ import { NodeSigner } from '../../src/adapters/crypto/node-signer.ts';
 import { sha256Hashing } from '../../src/adapters/crypto/sha256-hashing.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 import { randomIds } from '../../src/adapters/system/random-ids.ts';
+import { SandboxProcessor } from '../../src/adapters/sandbox/sandbox-processor.ts';
 import type { Deps, Store } from '../../src/ports/deps.ts';
 import { FixedClock } from './clock.ts';
 
@@ -16,7 +17,9 @@ export function depsFor(store: Store, clock = new FixedClock()): Deps & { clock:
     ids: randomIds,
     hashing: sha256Hashing,
     signer: new NodeSigner(new Uint8Array(randomBytes(32))),
+    processor: new SandboxProcessor(`${TEST_ISSUER}/v1`),
     issuer: TEST_ISSUER,
+    apiBaseUrl: `${TEST_ISSUER}/v1`,
   };
 }
 

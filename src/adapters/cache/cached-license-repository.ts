@@ -21,8 +21,12 @@ export class CachedLicenseRepository implements LicenseRepository {
     this.states = new LruMap(capacity, (_, state) => this.digestOf.delete(state.id));
   }
 
-  create(license: License, keyHash: string): Promise<void> {
-    return this.inner.create(license, keyHash);
+  create(license: License, keyHash: string, origin?: { checkoutSessionId?: string }): Promise<void> {
+    return this.inner.create(license, keyHash, origin);
+  }
+
+  findByCheckoutSession(checkoutSessionId: string): Promise<License | null> {
+    return this.inner.findByCheckoutSession(checkoutSessionId);
   }
 
   findById(id: string): Promise<License | null> {

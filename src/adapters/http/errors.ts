@@ -11,6 +11,10 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   email_taken: 409,
   payload_too_large: 413,
   rate_limited: 429,
+  not_connected: 409,
+  invalid_signature: 400,
+  card_declined: 402,
+  processor_error: 502,
 };
 
 export function errorResponse(status: number, code: string, message: string, details?: Record<string, unknown>): Response {

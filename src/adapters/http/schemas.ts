@@ -169,8 +169,10 @@ const ERROR_MEANING: Record<number, string> = {
   401: 'unauthorized: no credential, or an unknown or revoked one.',
   403: 'forbidden: a publishable key where a secret key is needed.',
   404: 'not_found: no such resource for this caller (other developers’ resources are 404 too).',
-  409: 'conflict: the state forbids it (e.g. email_taken).',
+  402: 'card_declined: the charge was declined.',
+  409: 'conflict: the state forbids it (email_taken, not_connected).',
   413: 'payload_too_large: the body is over 64 KiB.',
+  502: 'processor_error: the payment processor could not be reached or refused the call.',
   503: 'unavailable: the store does not answer.',
 };
 
@@ -178,3 +180,44 @@ const ERROR_MEANING: Record<number, string> = {
 export function errorsOf<const S extends readonly number[]>(...statuses: S): { [K in S[number]]: typeof ErrorBody } {
   return Object.fromEntries(statuses.map((s) => [s, { ...ErrorBody, description: ERROR_MEANING[s] }])) as never;
 }
+
+export const CheckoutInitBody = Input({
+  productId: t.String({ maxLength: 100 }),
+  email: t.Optional(t.String({ maxLength: 254, description: 'Pre-fills the payment page.' })),
+  successUrl: t.Optional(t.String({ maxLength: 2048, description: 'Absolute http(s) URL; default: GET /v1/checkout/success.' })),
+  cancelUrl: t.Optional(t.String({ maxLength: 2048, description: 'Absolute http(s) URL; default: GET /v1/checkout/cancel.' })),
+});
+
+export const CheckoutInitResponse = t.Object({
+  sessionId: t.String(),
+  checkoutUrl: t.String({ description: 'The hosted payment page (Stripe, or /v1/sandbox/checkout/:id in sandbox mode).' }),
+});
+
+export const CheckoutStatusResponse = t.Union([
+  t.Object({ status: t.Literal('pending') }),
+  t.Object({ status: t.Literal('expired') }),
+  t.Object({
+    status: t.Literal('complete'),
+    licenseKey: t.String(),
+    license: t.Object({
+      id: t.String(),
+      productId: t.String(),
+      status: LicenseStatus,
+      features: t.Array(t.String()),
+      issuedAt: Millis,
+      expiresAt: t.Union([Millis, t.Null()]),
+    }),
+  }),
+]);
+
+export const SessionParams = Input({ sessionId: t.String({ maxLength: 100 }) });
+
+export const ConnectStatusResponse = t.Object({ connected: t.Boolean(), accountId: t.Optional(t.String()) });
+export const ConnectStartResponse = t.Object({ url: t.String({ description: 'Open it in a browser to authorize the connection (valid 10 minutes, once).' }) });
+export const ConnectCallbackQuery = Input({
+  code: t.Optional(t.String({ maxLength: 512 })),
+  state: t.Optional(t.String({ maxLength: 512 })),
+  error: t.Optional(t.String({ maxLength: 200 })),
+  error_description: t.Optional(t.String({ maxLength: 1000 })),
+});
+export const WebhookReceipt = t.Object({ received: t.Literal(true), duplicate: t.Optional(t.Literal(true)) });

@@ -10,6 +10,9 @@ import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
 import { licenseRoutes } from './routes/licenses.ts';
 import { productRoutes } from './routes/products.ts';
+import { checkoutRoutes } from './routes/checkout.ts';
+import { connectRoutes } from './routes/connect.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -44,6 +47,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
             securitySchemes: {
               apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'sk_… secret key or pk_… publishable key.' },
               bearerSecret: { type: 'http', scheme: 'bearer', description: 'A secret key as a bearer token (unbind only).' },
+              stripeSignature: { type: 'apiKey', in: 'header', name: 'Stripe-Signature', description: 'Stripe’s webhook signature.' },
             },
           },
         },
@@ -54,7 +58,10 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
     .use(healthRoutes(options.ping))
     .use(developerRoutes(deps))
     .use(productRoutes(deps))
-    .use(licenseRoutes(deps));
+    .use(licenseRoutes(deps))
+    .use(connectRoutes(deps))
+    .use(checkoutRoutes(deps))
+    .use(webhookRoutes(deps));
 
   return new Elysia({ normalize: false })
     .onRequest(({ request }) => {

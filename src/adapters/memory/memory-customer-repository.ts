@@ -17,4 +17,9 @@ export class MemoryCustomerRepository implements CustomerRepository {
   async findById(id: string): Promise<Customer | null> {
     return copyOrNull(this.tables.customers.get(id));
   }
+
+  async setPhone(id: string, phone: string): Promise<void> {
+    const customer = this.tables.customers.get(id);
+    if (customer) customer.phone = phone;
+  }
 }

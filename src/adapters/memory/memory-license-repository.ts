@@ -1,3 +1,4 @@
+import { ConflictError } from '../../domain/errors.ts';
 import type { License, StoredLicenseStatus } from '../../domain/license.ts';
 import type { LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
 import { copy, type LicenseRow, type MemoryTables, requireRow, requireUnique } from './memory-tables.ts';
@@ -13,28 +14,42 @@ function stateOf(row: LicenseRow): LicenseState {
   };
 }
 
+function licenseOf(row: LicenseRow | undefined): License | null {
+  if (!row) return null;
+  const { keyHash: _hash, boundAt: _at, checkoutSessionId: _origin, ...license } = copy(row);
+  return license;
+}
+
 export class MemoryLicenseRepository implements LicenseRepository {
   private readonly byKeyHash = new Map<string, LicenseRow>();
+  private readonly byCheckoutSession = new Map<string, LicenseRow>();
 
   constructor(private readonly tables: MemoryTables) {}
 
-  async create(license: License, keyHash: string): Promise<void> {
+  async create(license: License, keyHash: string, origin: { checkoutSessionId?: string } = {}): Promise<void> {
     const t = this.tables;
+    const checkoutSessionId = origin.checkoutSessionId ?? null;
+    // Every check before the first write, and no await in between: one license per checkout session.
     requireUnique(t.licenses.has(license.id), 'licenses.id');
     requireUnique(this.byKeyHash.has(keyHash), 'licenses.key_hash');
+    if (checkoutSessionId !== null && this.byCheckoutSession.has(checkoutSessionId)) {
+      throw new ConflictError('conflict', 'This checkout session already has its license.');
+    }
     requireRow(t.developers, license.developerId, 'licenses.developer_id');
     requireRow(t.products, license.productId, 'licenses.product_id');
     requireRow(t.customers, license.customerId, 'licenses.customer_id');
-    const row: LicenseRow = { ...copy(license), keyHash, boundAt: null };
+    const row: LicenseRow = { ...copy(license), keyHash, boundAt: null, checkoutSessionId };
     t.licenses.set(row.id, row);
     this.byKeyHash.set(keyHash, row);
+    if (checkoutSessionId !== null) this.byCheckoutSession.set(checkoutSessionId, row);
+  }
+
+  async findByCheckoutSession(checkoutSessionId: string): Promise<License | null> {
+    return licenseOf(this.byCheckoutSession.get(checkoutSessionId));
   }
 
   async findById(id: string): Promise<License | null> {
-    const row = this.tables.licenses.get(id);
-    if (!row) return null;
-    const { keyHash: _hash, boundAt: _at, ...license } = copy(row);
-    return license;
+    return licenseOf(this.tables.licenses.get(id));
   }
 
   async findStateByKeyHash(keyHash: string): Promise<LicenseState | null> {

@@ -1,10 +1,14 @@
 import type { Store } from '../../ports/deps.ts';
+import { MemoryCardRepository } from './memory-card-repository.ts';
+import { MemoryCheckoutRepository } from './memory-checkout-repository.ts';
+import { MemoryConnectionRepository } from './memory-connection-repository.ts';
 import { MemoryCustomerRepository } from './memory-customer-repository.ts';
 import { MemoryDeveloperRepository } from './memory-developer-repository.ts';
 import { MemoryLicenseRepository } from './memory-license-repository.ts';
 import { MemoryProductRepository } from './memory-product-repository.ts';
 import { MemorySigningKeyRepository } from './memory-signing-key-repository.ts';
 import { MemoryTables } from './memory-tables.ts';
+import { MemoryWebhookEventRepository } from './memory-webhook-event-repository.ts';
 
 /** A store that lives and dies with the process, held to the same contract suite as SQLite. */
 export function openMemoryStore(): Store {
@@ -16,6 +20,10 @@ export function openMemoryStore(): Store {
     products: new MemoryProductRepository(tables),
     customers: new MemoryCustomerRepository(tables),
     licenses: new MemoryLicenseRepository(tables),
+    checkouts: new MemoryCheckoutRepository(tables),
+    connections: new MemoryConnectionRepository(tables),
+    cards: new MemoryCardRepository(tables),
+    webhookEvents: new MemoryWebhookEventRepository(tables),
     ping: async () => open,
     close: async () => {
       open = false;

@@ -1,3 +1,6 @@
+import type { SavedCard } from '../../domain/card.ts';
+import type { CheckoutSession } from '../../domain/checkout-session.ts';
+import type { ConnectState, ProcessorAccount } from '../../domain/connect.ts';
 import type { Customer } from '../../domain/customer.ts';
 import type { ApiKeyRecord, Developer, SigningKey } from '../../domain/developer.ts';
 import type { License } from '../../domain/license.ts';
@@ -6,6 +9,12 @@ import type { Product } from '../../domain/product.ts';
 export interface LicenseRow extends License {
   keyHash: string;
   boundAt: number | null;
+  checkoutSessionId: string | null;
+}
+
+export interface WebhookEventRow {
+  type: string;
+  receivedAt: number;
 }
 
 /** The rows of one memory store, shared by its repositories so foreign keys can be checked as SQLite does. */
@@ -16,6 +25,13 @@ export class MemoryTables {
   readonly products = new Map<string, Product>();
   readonly customers = new Map<string, Customer>();
   readonly licenses = new Map<string, LicenseRow>();
+  readonly checkouts = new Map<string, CheckoutSession>();
+  readonly connectStates = new Map<string, ConnectState>();
+  /** By developer id: one account each. */
+  readonly processorAccounts = new Map<string, ProcessorAccount>();
+  /** In insertion order, which breaks createdAt ties as SQLite's rowid does. */
+  readonly savedCards = new Map<string, SavedCard>();
+  readonly webhookEvents = new Map<string, WebhookEventRow>();
 }
 
 /** The storage error a real database would raise; callers see an error, never a half-applied write. */

@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 export const developers = sqliteTable('developers', {
   id: text('id').primaryKey(),
@@ -72,6 +72,82 @@ export const licenses = sqliteTable(
     boundAt: integer('bound_at'),
     licenseKey: text('license_key').notNull(),
     keyHash: text('key_hash').notNull().unique(),
+    /** What paid for it: one license per checkout session (NULLs are distinct, so granted licenses have none). */
+    checkoutSessionId: text('checkout_session_id'),
   },
-  (t) => [index('licenses_customer').on(t.customerId), index('licenses_developer').on(t.developerId)],
+  (t) => [
+    index('licenses_customer').on(t.customerId),
+    index('licenses_developer').on(t.developerId),
+    uniqueIndex('licenses_checkout_session').on(t.checkoutSessionId),
+  ],
 );
+
+export const checkoutSessions = sqliteTable(
+  'checkout_sessions',
+  {
+    id: text('id').primaryKey(),
+    developerId: text('developer_id').notNull().references(() => developers.id),
+    productId: text('product_id').notNull().references(() => products.id),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    email: text('email'),
+    successUrl: text('success_url').notNull(),
+    cancelUrl: text('cancel_url').notNull(),
+    processor: text('processor', { enum: ['sandbox', 'stripe'] }).notNull(),
+    processorSessionId: text('processor_session_id').unique(),
+    checkoutUrl: text('checkout_url'),
+    status: text('status', { enum: ['pending', 'complete', 'expired'] }).notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    completedAt: integer('completed_at'),
+    // No foreign keys on license and customer: the completion is recorded by whoever wins, in any order.
+    licenseId: text('license_id'),
+    customerId: text('customer_id'),
+    paymentId: text('payment_id'),
+    reconciledAt: integer('reconciled_at'),
+  },
+  (t) => [index('checkout_sessions_payment').on(t.paymentId)],
+);
+
+export const connectStates = sqliteTable('connect_states', {
+  stateHash: text('state_hash').primaryKey(),
+  developerId: text('developer_id').notNull().references(() => developers.id),
+  expiresAt: integer('expires_at').notNull(),
+  usedAt: integer('used_at'),
+});
+
+export const processorAccounts = sqliteTable(
+  'processor_accounts',
+  {
+    developerId: text('developer_id').primaryKey().references(() => developers.id),
+    accountId: text('account_id').notNull(),
+    connectedAt: integer('connected_at').notNull(),
+  },
+  (t) => [index('processor_accounts_account').on(t.accountId)],
+);
+
+export const savedCards = sqliteTable(
+  'saved_cards',
+  {
+    id: text('id').primaryKey(),
+    customerId: text('customer_id').notNull().references(() => customers.id),
+    developerId: text('developer_id').notNull().references(() => developers.id),
+    processorCustomerId: text('processor_customer_id'),
+    processorPaymentMethodId: text('processor_payment_method_id').notNull(),
+    brand: text('brand').notNull(),
+    last4: text('last4').notNull(),
+    expMonth: integer('exp_month').notNull(),
+    expYear: integer('exp_year').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('saved_cards_payment_method').on(t.developerId, t.processorPaymentMethodId),
+    index('saved_cards_customer_order').on(t.customerId, t.developerId, t.createdAt),
+  ],
+);
+
+export const webhookEvents = sqliteTable('webhook_events', {
+  eventId: text('event_id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: integer('received_at').notNull(),
+});

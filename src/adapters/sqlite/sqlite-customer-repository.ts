@@ -15,4 +15,8 @@ export class SqliteCustomerRepository implements CustomerRepository {
   async findById(id: string): Promise<Customer | null> {
     return this.db.select().from(customers).where(eq(customers.id, id)).get() ?? null;
   }
+
+  async setPhone(id: string, phone: string): Promise<void> {
+    this.db.update(customers).set({ phone }).where(eq(customers.id, id)).run();
+  }
 }

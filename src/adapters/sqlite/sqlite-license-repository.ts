@@ -1,8 +1,9 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import { ConflictError } from '../../domain/errors.ts';
 import type { License, StoredLicenseStatus } from '../../domain/license.ts';
 import type { LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
 import { licenses } from './schema.ts';
-import type { SqliteDb } from './sqlite-store.ts';
+import { isUniqueViolation, type SqliteDb } from './sqlite-store.ts';
 
 const stateColumns = {
   id: licenses.id,
@@ -12,6 +13,12 @@ const stateColumns = {
   expiresAt: licenses.expiresAt,
   machineFingerprint: licenses.machineFingerprint,
 };
+
+function licenseOf(row: typeof licenses.$inferSelect | undefined): License | null {
+  if (!row) return null;
+  const { status, keyHash: _hash, boundAt: _at, checkoutSessionId: _origin, ...rest } = row;
+  return { ...rest, storedStatus: status };
+}
 
 export class SqliteLicenseRepository implements LicenseRepository {
   // The validation hot path: prepared once (drizzle re-prepares unprepared queries on every call).
@@ -29,16 +36,25 @@ export class SqliteLicenseRepository implements LicenseRepository {
       .prepare();
   }
 
-  async create(license: License, keyHash: string): Promise<void> {
+  async create(license: License, keyHash: string, origin: { checkoutSessionId?: string } = {}): Promise<void> {
     const { storedStatus, ...rest } = license;
-    this.db.insert(licenses).values({ ...rest, status: storedStatus, keyHash }).run();
+    const checkoutSessionId = origin.checkoutSessionId ?? null;
+    try {
+      this.db.insert(licenses).values({ ...rest, status: storedStatus, keyHash, checkoutSessionId }).run();
+    } catch (error) {
+      if (isUniqueViolation(error, 'licenses.checkout_session_id')) {
+        throw new ConflictError('conflict', 'This checkout session already has its license.');
+      }
+      throw error;
+    }
+  }
+
+  async findByCheckoutSession(checkoutSessionId: string): Promise<License | null> {
+    return licenseOf(this.db.select().from(licenses).where(eq(licenses.checkoutSessionId, checkoutSessionId)).get());
   }
 
   async findById(id: string): Promise<License | null> {
-    const row = this.db.select().from(licenses).where(eq(licenses.id, id)).get();
-    if (!row) return null;
-    const { status, keyHash: _hash, boundAt: _at, ...rest } = row;
-    return { ...rest, storedStatus: status };
+    return licenseOf(this.db.select().from(licenses).where(eq(licenses.id, id)).get());
   }
 
   async findStateByKeyHash(keyHash: string): Promise<LicenseState | null> {

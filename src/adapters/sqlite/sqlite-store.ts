@@ -6,11 +6,15 @@ import { migrate } from 'drizzle-orm/bun-sqlite/migrator';
 import type { Store } from '../../ports/deps.ts';
 import { CachedDeveloperRepository } from '../cache/cached-developer-repository.ts';
 import { CachedLicenseRepository } from '../cache/cached-license-repository.ts';
+import { SqliteCardRepository } from './sqlite-card-repository.ts';
+import { SqliteCheckoutRepository } from './sqlite-checkout-repository.ts';
+import { SqliteConnectionRepository } from './sqlite-connection-repository.ts';
 import { SqliteCustomerRepository } from './sqlite-customer-repository.ts';
 import { SqliteDeveloperRepository } from './sqlite-developer-repository.ts';
 import { SqliteLicenseRepository } from './sqlite-license-repository.ts';
 import { SqliteProductRepository } from './sqlite-product-repository.ts';
 import { SqliteSigningKeyRepository } from './sqlite-signing-key-repository.ts';
+import { SqliteWebhookEventRepository } from './sqlite-webhook-event-repository.ts';
 import * as schema from './schema.ts';
 
 export type SqliteDb = BunSQLiteDatabase<typeof schema>;
@@ -59,6 +63,10 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
     products: new SqliteProductRepository(db),
     customers: new SqliteCustomerRepository(db),
     licenses: cacheEntries > 0 ? new CachedLicenseRepository(licenses, cacheEntries) : licenses,
+    checkouts: new SqliteCheckoutRepository(db),
+    connections: new SqliteConnectionRepository(db),
+    cards: new SqliteCardRepository(db),
+    webhookEvents: new SqliteWebhookEventRepository(db),
     ping: async () => {
       try {
         ping.get();

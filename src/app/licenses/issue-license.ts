@@ -19,6 +19,7 @@ export interface LicenseTerms {
 export async function issueLicense(
   deps: Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'issuer'>,
   terms: LicenseTerms,
+  origin?: { checkoutSessionId?: string },
 ): Promise<License> {
   const signingKey = await deps.signingKeys.active(terms.developerId);
   if (!signingKey) throw new ConflictError('conflict', 'The developer has no active signing key.');
@@ -46,6 +47,6 @@ export async function issueLicense(
     machineFingerprint: null,
     licenseKey,
   };
-  await deps.licenses.create(license, deps.hashing.hash(licenseKey));
+  await deps.licenses.create(license, deps.hashing.hash(licenseKey), origin);
   return license;
 }

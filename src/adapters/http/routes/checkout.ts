@@ -1,0 +1,43 @@
+import { Elysia } from 'elysia';
+import { getCheckoutStatus } from '../../../app/checkout/checkout-status.ts';
+import { startCheckout } from '../../../app/checkout/start-checkout.ts';
+import type { Deps } from '../../../ports/deps.ts';
+import { SECURITY, withAnyApiKey } from '../auth.ts';
+import { CheckoutInitBody, CheckoutInitResponse, CheckoutStatusResponse, errorsOf, SessionParams } from '../schemas.ts';
+
+const tags = ['Checkout'];
+
+export function checkoutRoutes(deps: Deps) {
+  return new Elysia({ name: 'checkout' })
+    .get('/checkout/status/:sessionId', ({ params }) => getCheckoutStatus(deps, params.sessionId), {
+      params: SessionParams,
+      response: { 200: CheckoutStatusResponse, ...errorsOf(400, 404) },
+      detail: {
+        tags,
+        summary: 'Poll a checkout session',
+        description:
+          'pending, complete (with licenseKey and license) or expired (30 minutes after init, unless paid). Clients poll every 2 s for at most 10 minutes. No authentication: the session id is the secret.',
+        security: SECURITY.none,
+      },
+    })
+    .use(
+      withAnyApiKey(deps).post(
+        '/checkout/init',
+        async ({ caller, body, set }) => {
+          set.status = 201;
+          return startCheckout(deps, caller.developerId, body);
+        },
+        {
+          body: CheckoutInitBody,
+          response: { 201: CheckoutInitResponse, ...errorsOf(400, 401, 404, 409, 413, 502) },
+          detail: {
+            tags,
+            summary: 'Start a hosted checkout',
+            description:
+              'Secret or publishable key. 409 not_connected before the seller connects a payment account; 404 for a product that is not yours or is inactive; 400 for redirect URLs that are not absolute http(s).',
+            security: SECURITY.any,
+          },
+        },
+      ),
+    );
+}

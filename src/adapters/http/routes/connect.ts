@@ -1,0 +1,39 @@
+import { Elysia } from 'elysia';
+import { completeConnect, connectStatus, startConnect } from '../../../app/connect/connect-account.ts';
+import type { Deps } from '../../../ports/deps.ts';
+import { SECURITY, withSecretKey } from '../auth.ts';
+import { connectedPage } from '../pages/connect-pages.ts';
+import { ConnectCallbackQuery, ConnectStartResponse, ConnectStatusResponse, errorsOf } from '../schemas.ts';
+
+const tags = ['Connect'];
+
+export function connectRoutes(deps: Deps) {
+  return new Elysia({ name: 'connect' })
+    .get(
+      '/connect/callback',
+      async ({ query }) => {
+        const { accountId } = await completeConnect(deps, query);
+        return new Response(connectedPage({ accountId }), { headers: { 'content-type': 'text/html; charset=utf-8' } });
+      },
+      {
+        query: ConnectCallbackQuery,
+        detail: {
+          tags,
+          summary: 'OAuth callback (browser)',
+          description: 'Where the processor sends the seller back. The state is single-use, bound to the developer who started, and expires in 10 minutes. Answers an HTML page; errors are JSON 400.',
+          security: SECURITY.none,
+        },
+      },
+    )
+    .use(
+      withSecretKey(deps)
+        .get('/connect/status', ({ caller }) => connectStatus(deps, caller.developerId), {
+          response: { 200: ConnectStatusResponse, ...errorsOf(401, 403) },
+          detail: { tags, summary: 'Is a payment account connected?', security: SECURITY.secret },
+        })
+        .post('/connect/start', ({ caller }) => startConnect(deps, caller.developerId), {
+          response: { 200: ConnectStartResponse, ...errorsOf(401, 403, 413) },
+          detail: { tags, summary: 'Start connecting a payment account', description: 'Returns the authorize URL to open in a browser.', security: SECURITY.secret },
+        }),
+    );
+}

@@ -1,0 +1,23 @@
+import { Elysia } from 'elysia';
+import { handlePaymentEvent } from '../../../app/webhooks/handle-payment-event.ts';
+import type { Deps } from '../../../ports/deps.ts';
+import { errorsOf, WebhookReceipt } from '../schemas.ts';
+
+export function webhookRoutes(deps: Deps) {
+  return new Elysia({ name: 'webhooks' }).post(
+    '/webhooks/stripe-events',
+    // The signature covers the exact bytes Stripe sent: the body is read as text, never re-serialized.
+    ({ body, request }) => handlePaymentEvent(deps, typeof body === 'string' ? body : '', request.headers.get('stripe-signature')),
+    {
+      parse: 'text',
+      response: { 200: WebhookReceipt, ...errorsOf(400, 404, 413, 502) },
+      detail: {
+        tags: ['Webhooks'],
+        summary: 'Stripe events',
+        description:
+          'Verified with Stripe-Signature (HMAC-SHA256 over t.rawBody, 300 s tolerance): 400 invalid_signature otherwise; 404 when no webhook secret is configured. Each event id is acted on once: checkout completed/expired, refunds and lost disputes (revoke), deauthorized accounts (disconnect).',
+        security: [{ stripeSignature: [] }],
+      },
+    },
+  );
+}

@@ -1,0 +1,77 @@
+import { checkoutStatus, type CheckoutSession } from '../../domain/checkout-session.ts';
+import { DomainError, NotFoundError } from '../../domain/errors.ts';
+import { licenseStatus, type LicenseStatus } from '../../domain/license.ts';
+import type { Deps } from '../../ports/deps.ts';
+import { completeCheckout, type CompleteDeps } from './complete-checkout.ts';
+
+/** How often a pending poll may ask the processor (clients poll every 2 s). */
+export const RECONCILE_EVERY_MS = 10_000;
+
+export type CheckoutStatusView =
+  | { status: 'pending' }
+  | { status: 'expired' }
+  | {
+      status: 'complete';
+      licenseKey: string;
+      license: { id: string; productId: string; status: LicenseStatus; features: string[]; issuedAt: number; expiresAt: number | null };
+    };
+
+type StatusDeps = CompleteDeps & Pick<Deps, 'processor' | 'connections'>;
+
+/**
+ * Decided by our clock: pending until 30 minutes, then expired. A pending Stripe session is also
+ * checked with Stripe now and then, so a lost webhook never strands a buyer who paid.
+ */
+export async function getCheckoutStatus(deps: StatusDeps, sessionId: string): Promise<CheckoutStatusView> {
+  let session = await deps.checkouts.findById(sessionId);
+  if (!session) throw new NotFoundError('checkout session');
+  const now = deps.clock.now();
+  if (!session.licenseId && shouldReconcile(deps, session, now)) session = await reconcile(deps, session, now);
+  if (session.licenseId) return completeView(deps, session.licenseId, now);
+  const status = checkoutStatus(session, now);
+  if (status !== 'expired') return { status: 'pending' };
+  if (session.storedStatus === 'pending') await deps.checkouts.markExpired(session.id);
+  return { status: 'expired' };
+}
+
+function shouldReconcile(deps: StatusDeps, session: CheckoutSession, now: number): boolean {
+  return (
+    deps.processor.kind === 'stripe' &&
+    session.processor === 'stripe' &&
+    session.processorSessionId !== null &&
+    session.storedStatus === 'pending' &&
+    (session.reconciledAt === null || now - session.reconciledAt >= RECONCILE_EVERY_MS)
+  );
+}
+
+async function reconcile(deps: StatusDeps, session: CheckoutSession, now: number): Promise<CheckoutSession> {
+  const account = await deps.connections.accountOf(session.developerId);
+  if (!account) return session;
+  await deps.checkouts.setReconciledAt(session.id, now);
+  try {
+    const found = await deps.processor.retrieveCheckout(session.processorSessionId!, account.accountId);
+    if (found.state === 'paid') await completeCheckout(deps, session.id, found.completion);
+    if (found.state === 'expired') await deps.checkouts.markExpired(session.id);
+  } catch (error) {
+    // The processor being unreachable leaves the answer to our own records: the webhook may still come.
+    if (!(error instanceof DomainError) || error.code !== 'processor_error') throw error;
+  }
+  return (await deps.checkouts.findById(session.id)) ?? session;
+}
+
+async function completeView(deps: StatusDeps, licenseId: string, now: number): Promise<CheckoutStatusView> {
+  const license = await deps.licenses.findById(licenseId);
+  if (!license) throw new NotFoundError('license');
+  return {
+    status: 'complete',
+    licenseKey: license.licenseKey,
+    license: {
+      id: license.id,
+      productId: license.productId,
+      status: licenseStatus(license, now),
+      features: license.features,
+      issuedAt: license.issuedAt,
+      expiresAt: license.expiresAt,
+    },
+  };
+}

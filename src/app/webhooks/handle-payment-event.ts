@@ -1,0 +1,66 @@
+import type { Deps } from '../../ports/deps.ts';
+import type { PaymentEvent } from '../../ports/payment-processor.ts';
+import { completeCheckout, type CompleteDeps } from '../checkout/complete-checkout.ts';
+
+type WebhookDeps = CompleteDeps & Pick<Deps, 'processor' | 'connections' | 'webhookEvents'>;
+
+/**
+ * A processor's event, verified against the raw body, acted on once per event id whatever the
+ * order or number of deliveries. A failure releases the id so the processor's retry can run it.
+ */
+export async function handlePaymentEvent(
+  deps: WebhookDeps,
+  rawBody: string,
+  signature: string | null,
+): Promise<{ received: true; duplicate?: true }> {
+  const event = await deps.processor.parseWebhook(rawBody, signature);
+  if (!(await deps.webhookEvents.claim(event.eventId, event.type, deps.clock.now()))) return { received: true, duplicate: true };
+  try {
+    await apply(deps, event);
+  } catch (error) {
+    await deps.webhookEvents.release(event.eventId);
+    throw error;
+  }
+  return { received: true };
+}
+
+async function apply(deps: WebhookDeps, event: PaymentEvent): Promise<void> {
+  switch (event.kind) {
+    case 'checkout_completed': {
+      const session = await sessionOf(deps, event.sessionId, event.processorSessionId);
+      if (!session || session.licenseId) return;
+      const accountId = event.accountId ?? (await deps.connections.accountOf(session.developerId))?.accountId;
+      if (!accountId) return;
+      // The event says "paid"; the session's details (payer, card) come from the processor itself.
+      const found = await deps.processor.retrieveCheckout(event.processorSessionId, accountId);
+      if (found.state === 'paid') await completeCheckout(deps, session.id, found.completion);
+      return;
+    }
+    case 'checkout_expired': {
+      const session = await sessionOf(deps, event.sessionId, event.processorSessionId);
+      if (session) await deps.checkouts.markExpired(session.id);
+      return;
+    }
+    case 'payment_reversed': {
+      const session = await deps.checkouts.findByPaymentId(event.paymentId);
+      if (session?.licenseId) await deps.licenses.setStatus(session.licenseId, 'revoked');
+      return;
+    }
+    case 'account_deauthorized':
+      await deps.connections.removeAccount(event.accountId);
+      return;
+    case 'ignored':
+      return;
+  }
+}
+
+/**
+ * Our session for a processor session: by our id when the (signed) event carries it, and if it names
+ * a processor session that must be this one; a session whose creation call has not returned yet
+ * has none recorded.
+ */
+async function sessionOf(deps: WebhookDeps, sessionId: string | null, processorSessionId: string) {
+  const byOurId = sessionId ? await deps.checkouts.findById(sessionId) : null;
+  if (byOurId && (byOurId.processorSessionId === null || byOurId.processorSessionId === processorSessionId)) return byOurId;
+  return deps.checkouts.findByProcessorSessionId(processorSessionId);
+}

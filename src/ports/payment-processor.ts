@@ -1,0 +1,42 @@
+import type { CheckoutSession, Completion, ProcessorKind } from '../domain/checkout-session.ts';
+import type { Product } from '../domain/product.ts';
+
+/** What the processor says about one of its checkout sessions. */
+export type ProcessorCheckout =
+  | { state: 'open' }
+  | { state: 'expired' }
+  | { state: 'paid'; completion: Completion };
+
+/** A processor's webhook event, reduced to what the service acts on. */
+export type PaymentEvent = { eventId: string; type: string } & (
+  | { kind: 'checkout_completed'; accountId: string | null; processorSessionId: string; sessionId: string | null }
+  | { kind: 'checkout_expired'; processorSessionId: string; sessionId: string | null }
+  /** A refund or a lost dispute: the license this payment bought is revoked. */
+  | { kind: 'payment_reversed'; paymentId: string }
+  | { kind: 'account_deauthorized'; accountId: string }
+  | { kind: 'ignored' }
+);
+
+export interface NewProcessorCheckout {
+  session: CheckoutSession;
+  product: Product;
+  accountId: string;
+  successUrl: string;
+  cancelUrl: string;
+}
+
+/**
+ * A payment processor on behalf of connected sellers: Stripe, or the sandbox that stands in for it.
+ * Failures to reach the processor throw DomainError `processor_error`.
+ */
+export interface PaymentProcessor {
+  readonly kind: ProcessorKind;
+  /** The page where a seller authorizes us on their processor account (OAuth). */
+  authorizeUrl(state: string, redirectUri: string): string;
+  /** Trades the OAuth callback's code for the seller's account id. */
+  exchangeCode(code: string): Promise<{ accountId: string }>;
+  createCheckout(input: NewProcessorCheckout): Promise<{ processorSessionId: string; url: string }>;
+  retrieveCheckout(processorSessionId: string, accountId: string): Promise<ProcessorCheckout>;
+  /** Verifies the signature over the raw body; throws DomainError `invalid_signature` otherwise. */
+  parseWebhook(rawBody: string, signatureHeader: string | null): Promise<PaymentEvent>;
+}

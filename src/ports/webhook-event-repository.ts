@@ -1,0 +1,6 @@
+export interface WebhookEventRepository {
+  /** Claims an event id for processing: true the first time only, also under concurrent deliveries. */
+  claim(eventId: string, type: string, at: number): Promise<boolean>;
+  /** Processing failed: the next delivery of the event may claim it again. */
+  release(eventId: string): Promise<void>;
+}
