@@ -8,6 +8,7 @@ import { jsonLogger, type Logger } from './adapters/system/logger.ts';
 import { randomIds } from './adapters/system/random-ids.ts';
 import { systemClock } from './adapters/system/system-clock.ts';
 import { SandboxProcessor } from './adapters/sandbox/sandbox-processor.ts';
+import { StripeProcessor } from './adapters/stripe/stripe-processor.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import type { Deps, Store } from './ports/deps.ts';
 import pkg from '../package.json' with { type: 'json' };
@@ -33,7 +34,7 @@ function serve(config: Config, log: Logger) {
     ids: randomIds,
     hashing: sha256Hashing,
     signer: new NodeSigner(masterKey),
-    processor: new SandboxProcessor(apiBaseUrl),
+    processor: config.stripe ? new StripeProcessor(config.stripe) : new SandboxProcessor(apiBaseUrl),
     issuer: config.publicBaseUrl,
     apiBaseUrl,
   };

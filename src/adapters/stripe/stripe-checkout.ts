@@ -1,0 +1,64 @@
+import type Stripe from 'stripe';
+import type { SavedCardDetails } from '../../domain/checkout-session.ts';
+import type { NewProcessorCheckout, ProcessorCheckout } from '../../ports/payment-processor.ts';
+
+/** Stripe refuses an `expires_at` less than 30 minutes ahead; ours is exactly 30, so a minute of margin. */
+export const STRIPE_MIN_EXPIRY_SECONDS = 30 * 60 + 60;
+
+/** The Checkout Session that sells `product` on the seller's connected account. */
+export function checkoutParams(input: NewProcessorCheckout, nowMs: number): Stripe.Checkout.SessionCreateParams {
+  const { session, product } = input;
+  return {
+    mode: 'payment',
+    line_items: [
+      {
+        price_data: { currency: session.currency, unit_amount: session.amount, product_data: { name: product.name } },
+        quantity: 1,
+      },
+    ],
+    ...(session.email ? { customer_email: session.email } : {}),
+    customer_creation: 'always',
+    phone_number_collection: { enabled: true },
+    payment_intent_data: {
+      // The card is kept on the customer so later purchases can be charged without the buyer present.
+      setup_future_usage: 'off_session',
+      metadata: { checkout_session_id: session.id, product_id: product.id },
+    },
+    client_reference_id: session.id,
+    metadata: { checkout_session_id: session.id, developer_id: session.developerId },
+    success_url: input.successUrl,
+    cancel_url: input.cancelUrl,
+    expires_at: Math.max(Math.ceil(session.expiresAt / 1000), Math.ceil(nowMs / 1000) + STRIPE_MIN_EXPIRY_SECONDS),
+  };
+}
+
+/** What a retrieved session (expanded: `payment_intent.payment_method`, `customer`) says about payment. */
+export function toProcessorCheckout(s: Stripe.Checkout.Session): ProcessorCheckout {
+  if (s.status === 'expired') return { state: 'expired' };
+  const paid = s.payment_status === 'paid' || s.payment_status === 'no_payment_required';
+  if (s.status !== 'complete' || !paid) return { state: 'open' };
+  const customer = s.customer;
+  const intent = typeof s.payment_intent === 'object' ? s.payment_intent : null;
+  const customerEmail = customer && typeof customer === 'object' && !customer.deleted ? customer.email : null;
+  return {
+    state: 'paid',
+    completion: {
+      email: s.customer_details?.email ?? s.customer_email ?? customerEmail ?? '',
+      phone: s.customer_details?.phone ?? null,
+      processorCustomerId: idOf(customer),
+      paymentId: idOf(s.payment_intent),
+      card: cardOf(intent?.payment_method ?? null),
+    },
+  };
+}
+
+function cardOf(method: string | Stripe.PaymentMethod | null): SavedCardDetails | null {
+  if (!method || typeof method === 'string' || !method.card) return null;
+  const { brand, last4, exp_month, exp_year } = method.card;
+  return { processorPaymentMethodId: method.id, brand, last4, expMonth: exp_month, expYear: exp_year };
+}
+
+function idOf(value: string | { id: string } | null): string | null {
+  if (!value) return null;
+  return typeof value === 'string' ? value : value.id;
+}

@@ -1,0 +1,63 @@
+import type { PaymentEvent } from '../../ports/payment-processor.ts';
+
+/**
+ * A verified Stripe event, read defensively: events arrive in the account's API version, so only
+ * the few fields acted on are trusted, and a missing one makes the event ignored, not a crash.
+ */
+interface RawEvent {
+  id?: unknown;
+  type?: unknown;
+  account?: unknown;
+  data?: { object?: Record<string, unknown> };
+}
+
+/** Reduces a Stripe event to what the service acts on; everything else is acknowledged and ignored. */
+export function toPaymentEvent(verified: object): PaymentEvent {
+  const event = verified as RawEvent;
+  const eventId = text(event.id) ?? '';
+  const type = text(event.type) ?? '';
+  const base = { eventId, type };
+  const object = event.data?.object ?? {};
+  const account = text(event.account);
+
+  switch (type) {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded': {
+      // A delayed payment method completes the session unpaid; its money arrives with async_payment_succeeded.
+      const settled = type === 'checkout.session.async_payment_succeeded' || object.payment_status !== 'unpaid';
+      const id = text(object.id);
+      if (!settled || !id) break;
+      return { ...base, kind: 'checkout_completed', accountId: account, processorSessionId: id, sessionId: ourSessionId(object) };
+    }
+    case 'checkout.session.expired': {
+      const id = text(object.id);
+      if (!id) break;
+      return { ...base, kind: 'checkout_expired', processorSessionId: id, sessionId: ourSessionId(object) };
+    }
+    case 'charge.refunded':
+    case 'charge.dispute.closed': {
+      if (type === 'charge.dispute.closed' && object.status !== 'lost') break;
+      const paymentId = idOf(object.payment_intent);
+      if (!paymentId) break;
+      return { ...base, kind: 'payment_reversed', paymentId };
+    }
+    case 'account.application.deauthorized':
+      if (!account) break;
+      return { ...base, kind: 'account_deauthorized', accountId: account };
+  }
+  return { ...base, kind: 'ignored' };
+}
+
+function ourSessionId(object: Record<string, unknown>): string | null {
+  const metadata = object.metadata as Record<string, unknown> | null | undefined;
+  return text(object.client_reference_id) ?? text(metadata?.checkout_session_id) ?? null;
+}
+
+function idOf(value: unknown): string | null {
+  if (value && typeof value === 'object') return text((value as { id?: unknown }).id);
+  return text(value);
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.length > 0 ? value : null;
+}

@@ -1,0 +1,143 @@
+import Stripe from 'stripe';
+import { DomainError, InvalidRequestError } from '../../domain/errors.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { NewProcessorCheckout, PaymentEvent, PaymentProcessor, ProcessorCheckout } from '../../ports/payment-processor.ts';
+import { systemClock } from '../system/system-clock.ts';
+import { checkoutParams, toProcessorCheckout } from './stripe-checkout.ts';
+import { toPaymentEvent } from './stripe-events.ts';
+
+export interface StripeProcessorOptions {
+  /** The platform's secret key (`sk_live_…` / `sk_test_…`): also the OAuth client secret. */
+  secretKey: string;
+  /** The webhook endpoint's signing secret (`whsec_…`); null = webhooks are 404. */
+  webhookSecret: string | null;
+  /** The platform's Connect client id (`ca_…`). */
+  connectClientId: string;
+  /** `STRIPE_API_BASE`, e.g. `http://127.0.0.1:12111`: every call, OAuth included, goes there instead of Stripe. */
+  apiBase?: string | null;
+  clock?: Clock;
+}
+
+const CONNECT_AUTHORIZE_URL = 'https://connect.stripe.com/oauth/authorize';
+/** Stripe's own default: signatures older than five minutes are replays. */
+const SIGNATURE_TOLERANCE_SECONDS = 300;
+/** A checkout or a status poll waits on this call; Stripe's 80 s default would outlive the client's patience. */
+const REQUEST_TIMEOUT_MS = 20_000;
+
+/** Sellers' Standard accounts connected through OAuth; hosted Checkout Sessions on those accounts. */
+export class StripeProcessor implements PaymentProcessor {
+  readonly kind = 'stripe' as const;
+  private readonly stripe: Stripe;
+  private readonly clock: Clock;
+  private readonly authorizeBase: string;
+  private readonly connectClientId: string;
+  private readonly webhookSecret: string | null;
+
+  /** Throws when apiBase is not a bare http(s) origin. The secret key is kept only inside the SDK client. */
+  constructor(options: StripeProcessorOptions) {
+    const base = options.apiBase ? parseApiBase(options.apiBase) : null;
+    this.stripe = new Stripe(options.secretKey, { timeout: REQUEST_TIMEOUT_MS, ...(base?.sdk ?? {}) });
+    this.clock = options.clock ?? systemClock;
+    this.authorizeBase = base ? `${base.origin}/oauth/authorize` : CONNECT_AUTHORIZE_URL;
+    this.connectClientId = options.connectClientId;
+    this.webhookSecret = options.webhookSecret;
+  }
+
+  authorizeUrl(state: string, redirectUri: string): string {
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: this.connectClientId,
+      scope: 'read_write',
+      state,
+      redirect_uri: redirectUri,
+    });
+    return `${this.authorizeBase}?${query}`;
+  }
+
+  async exchangeCode(code: string): Promise<{ accountId: string }> {
+    try {
+      const token = await this.stripe.oauth.token({ grant_type: 'authorization_code', code });
+      if (!token.stripe_user_id) throw new DomainError('processor_error', 'Stripe did not return the connected account.');
+      return { accountId: token.stripe_user_id };
+    } catch (error) {
+      if (isStripeType(error, 'StripeInvalidGrantError', 'StripeOAuthInvalidRequestError')) {
+        throw new InvalidRequestError('The authorization code is invalid, expired or already used.', 'code', 'query');
+      }
+      throw processorError(error, 'connect the Stripe account');
+    }
+  }
+
+  async createCheckout(input: NewProcessorCheckout): Promise<{ processorSessionId: string; url: string }> {
+    try {
+      const created = await this.stripe.checkout.sessions.create(checkoutParams(input, this.clock.now()), {
+        stripeAccount: input.accountId,
+        idempotencyKey: `checkout-create-${input.session.id}`,
+      });
+      if (!created.url) throw new DomainError('processor_error', 'Stripe did not return a checkout URL.');
+      return { processorSessionId: created.id, url: created.url };
+    } catch (error) {
+      throw processorError(error, 'create the checkout');
+    }
+  }
+
+  async retrieveCheckout(processorSessionId: string, accountId: string): Promise<ProcessorCheckout> {
+    try {
+      const session = await this.stripe.checkout.sessions.retrieve(
+        processorSessionId,
+        { expand: ['payment_intent.payment_method', 'customer'] },
+        { stripeAccount: accountId },
+      );
+      return toProcessorCheckout(session);
+    } catch (error) {
+      throw processorError(error, 'look up the checkout');
+    }
+  }
+
+  async parseWebhook(rawBody: string, signatureHeader: string | null): Promise<PaymentEvent> {
+    const secret = this.webhookSecret;
+    if (!secret) throw new DomainError('not_found', 'No webhook secret is configured.');
+    let event: Stripe.Event;
+    try {
+      // The async variant: the synchronous one needs a crypto provider Bun's SubtleCrypto cannot be.
+      event = await this.stripe.webhooks.constructEventAsync(
+        rawBody,
+        signatureHeader ?? '',
+        secret,
+        SIGNATURE_TOLERANCE_SECONDS,
+        undefined,
+        this.clock.now(),
+      );
+    } catch {
+      throw new DomainError('invalid_signature', 'The Stripe-Signature header does not match the body.');
+    }
+    return toPaymentEvent(event);
+  }
+}
+
+/** `http://127.0.0.1:12111` → the SDK's host/port/protocol, which it uses for api and connect calls alike. */
+function parseApiBase(apiBase: string): { origin: string; sdk: { host: string; port: string; protocol: 'http' | 'https' } } {
+  const url = new URL(apiBase);
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname.replace(/\/+$/, '') !== '' || url.search) {
+    throw new Error('STRIPE_API_BASE must be an origin such as http://127.0.0.1:12111 (no path, no query).');
+  }
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  const port = url.port || (protocol === 'http' ? '80' : '443');
+  return { origin: url.origin, sdk: { host: url.hostname, port, protocol } };
+}
+
+function isStripeType(error: unknown, ...types: string[]): boolean {
+  const type = (error as { type?: unknown } | null)?.type;
+  return error instanceof Error && typeof type === 'string' && types.includes(type);
+}
+
+/** Stripe's own messages can quote request details; ours name only what failed and Stripe's error class. */
+function processorError(error: unknown, action: string): DomainError {
+  if (error instanceof DomainError) return error;
+  const e = error as { type?: unknown; code?: unknown; statusCode?: unknown; requestId?: unknown } | null;
+  const details: Record<string, unknown> = { processor: 'stripe' };
+  if (typeof e?.type === 'string') details.type = e.type;
+  if (typeof e?.code === 'string') details.code = e.code;
+  if (typeof e?.statusCode === 'number') details.status = e.statusCode;
+  if (typeof e?.requestId === 'string') details.requestId = e.requestId;
+  return new DomainError('processor_error', `Stripe could not ${action}; try again later.`, details);
+}

@@ -1,0 +1,64 @@
+import { CHECKOUT_LIFETIME_MS, type CheckoutSession } from '../../src/domain/checkout-session.ts';
+import type { Product } from '../../src/domain/product.ts';
+import { StripeProcessor } from '../../src/adapters/stripe/stripe-processor.ts';
+import { FixedClock } from '../support/clock.ts';
+import type { FakeStripe } from '../support/fake-stripe.ts';
+
+export const SECRET_KEY = 'sk_test_51PlatformSecretKeyNeverShown';
+export const WEBHOOK_SECRET = 'whsec_test_platform_signing_secret';
+export const CLIENT_ID = 'ca_test_platform_client';
+
+export function processorFor(fake: Pick<FakeStripe, 'url'> | null, clock = new FixedClock(), webhookSecret: string | null = WEBHOOK_SECRET) {
+  return new StripeProcessor({ secretKey: SECRET_KEY, webhookSecret, connectClientId: CLIENT_ID, apiBase: fake?.url ?? null, clock });
+}
+
+export function aProduct(overrides: Partial<Product> = {}): Product {
+  return {
+    id: 'prod_Pro',
+    developerId: 'dev_Seller',
+    name: 'Pro Edition',
+    price: 4900,
+    currency: 'eur',
+    features: ['pro'],
+    licenseDays: null,
+    active: true,
+    createdAt: 0,
+    updatedAt: 0,
+    ...overrides,
+  };
+}
+
+export function aSession(now: number, overrides: Partial<CheckoutSession> = {}): CheckoutSession {
+  return {
+    id: `cs_ours${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`,
+    developerId: 'dev_Seller',
+    productId: 'prod_Pro',
+    amount: 4900,
+    currency: 'eur',
+    email: 'buyer@example.com',
+    successUrl: 'https://app.example.com/thanks',
+    cancelUrl: 'https://app.example.com/cancelled',
+    processor: 'stripe',
+    processorSessionId: null,
+    checkoutUrl: null,
+    storedStatus: 'pending',
+    createdAt: now,
+    expiresAt: now + CHECKOUT_LIFETIME_MS,
+    completedAt: null,
+    licenseId: null,
+    customerId: null,
+    paymentId: null,
+    reconciledAt: null,
+    ...overrides,
+  };
+}
+
+/** Runs `action` and returns the error it rejects with (or fails the test when it does not). */
+export async function rejectionOf(action: () => Promise<unknown>): Promise<{ code?: string; message: string; details?: unknown }> {
+  try {
+    await action();
+  } catch (error) {
+    return error as { code?: string; message: string; details?: unknown };
+  }
+  throw new Error('expected the call to fail, but it succeeded');
+}

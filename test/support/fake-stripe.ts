@@ -1,0 +1,195 @@
+import Stripe from 'stripe';
+
+/**
+ * A local stand-in for api.stripe.com and connect.stripe.com that the official SDK talks to:
+ * Connect OAuth, Checkout Session create (honouring Idempotency-Key) and retrieve (honouring
+ * Stripe-Account and `expand`). Every request is recorded, body form-decoded into nested objects.
+ */
+
+export type FormValue = string | FormValue[] | { [key: string]: FormValue };
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  /** The Host header: where the SDK believed it was sending the request. */
+  host: string;
+  headers: Record<string, string>;
+  query: Record<string, FormValue>;
+  body: Record<string, FormValue>;
+}
+
+export interface PaidDetails {
+  email: string;
+  phone?: string | null;
+  customerId: string;
+  paymentIntentId: string;
+  card?: { id: string; brand: string; last4: string; expMonth: number; expYear: number } | null;
+}
+
+interface FakeSession {
+  account: string | null;
+  object: Record<string, unknown>;
+  paid: PaidDetails | null;
+}
+
+export const GOOD_CODE = 'good_code';
+export const CONNECTED_ACCOUNT = 'acct_1FakeConnected';
+
+/** `a[0][b]=x&a[0][c]=y` → `{a: [{b: 'x', c: 'y'}]}`: how Stripe reads its form bodies. */
+export function decodeForm(params: URLSearchParams): Record<string, FormValue> {
+  const root: Record<string, FormValue> = {};
+  for (const [key, value] of params) {
+    const [head, ...rest] = key.split('[').map((part) => part.replace(/]$/, ''));
+    let node: Record<string, FormValue> | FormValue[] = root;
+    const path = [head!, ...rest];
+    path.forEach((part, i) => {
+      const container = node as Record<string, FormValue>;
+      if (i === path.length - 1) {
+        container[part] = value;
+        return;
+      }
+      container[part] ??= /^\d+$/.test(path[i + 1]!) ? [] : {};
+      node = container[part] as Record<string, FormValue>;
+    });
+  }
+  return root;
+}
+
+const json = (status: number, body: unknown) => Response.json(body, { status });
+const stripeError = (status: number, type: string, message: string, code?: string) =>
+  json(status, { error: { type, message, ...(code ? { code } : {}) } });
+
+export async function startFakeStripe() {
+  const requests: RecordedRequest[] = [];
+  const sessions = new Map<string, FakeSession>();
+  const idempotent = new Map<string, Record<string, unknown>>();
+  let failures: { status: number; remaining: number } = { status: 500, remaining: 0 };
+  let counter = 0;
+
+  function view(session: FakeSession, expand: string[]): Record<string, unknown> {
+    const paid = session.paid;
+    if (!paid) return session.object;
+    const card = paid.card ?? null;
+    const method = card
+      ? { id: card.id, object: 'payment_method', type: 'card', card: { brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear } }
+      : null;
+    const intent = { id: paid.paymentIntentId, object: 'payment_intent', status: 'succeeded', payment_method: expand.includes('payment_intent.payment_method') ? method : (method?.id ?? null) };
+    const expandsIntent = expand.some((e) => e === 'payment_intent' || e.startsWith('payment_intent.'));
+    return {
+      ...session.object,
+      status: 'complete',
+      payment_status: 'paid',
+      customer_details: { email: paid.email, phone: paid.phone ?? null },
+      customer: expand.includes('customer') ? { id: paid.customerId, object: 'customer', email: paid.email } : paid.customerId,
+      payment_intent: expandsIntent ? intent : paid.paymentIntentId,
+    };
+  }
+
+  function createSession(body: Record<string, FormValue>, account: string | null): Record<string, unknown> {
+    const id = `cs_test_${++counter}${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
+    const object: Record<string, unknown> = {
+      id,
+      object: 'checkout.session',
+      url: `https://checkout.stripe.test/c/pay/${id}`,
+      status: 'open',
+      payment_status: 'unpaid',
+      mode: body.mode,
+      client_reference_id: body.client_reference_id ?? null,
+      metadata: body.metadata ?? {},
+      customer_email: body.customer_email ?? null,
+      customer_details: null,
+      customer: null,
+      payment_intent: null,
+      expires_at: Number(body.expires_at),
+      success_url: body.success_url,
+      cancel_url: body.cancel_url,
+    };
+    sessions.set(id, { account, object, paid: null });
+    return object;
+  }
+
+  function route(req: RecordedRequest): Response {
+    if (failures.remaining > 0) {
+      failures.remaining--;
+      return stripeError(failures.status, 'api_error', 'The fake was told to fail.');
+    }
+    if (!req.headers.authorization?.startsWith('Bearer sk_')) return stripeError(401, 'invalid_request_error', 'No API key provided.');
+    const account = req.headers['stripe-account'] ?? null;
+    if (req.method === 'POST' && req.path === '/oauth/token') {
+      if (req.body.grant_type === 'authorization_code' && req.body.code === GOOD_CODE) {
+        return json(200, { access_token: 'sk_test_connected', token_type: 'bearer', scope: 'read_write', livemode: false, stripe_user_id: CONNECTED_ACCOUNT });
+      }
+      return json(400, { error: 'invalid_grant', error_description: `Authorization code does not exist: ${String(req.body.code)}` });
+    }
+    if (req.method === 'POST' && req.path === '/v1/checkout/sessions') {
+      const key = req.headers['idempotency-key'];
+      const created = (key && idempotent.get(key)) || createSession(req.body, account);
+      if (key) idempotent.set(key, created);
+      return json(200, created);
+    }
+    const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(req.path);
+    if (req.method === 'GET' && match) {
+      const session = sessions.get(match[1]!);
+      // A session on a connected account is invisible without that account's Stripe-Account header.
+      if (!session || session.account !== account) {
+        return stripeError(404, 'invalid_request_error', `No such checkout.session: '${match[1]}'`, 'resource_missing');
+      }
+      const expand = Object.values((req.query.expand as FormValue[] | undefined) ?? []).map(String);
+      return json(200, view(session, expand));
+    }
+    return stripeError(404, 'invalid_request_error', `Unrecognized request URL (${req.method}: ${req.path}).`);
+  }
+
+  const server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    async fetch(request) {
+      const url = new URL(request.url);
+      const headers = Object.fromEntries(request.headers);
+      const recorded: RecordedRequest = {
+        method: request.method,
+        path: url.pathname,
+        host: request.headers.get('host') ?? '',
+        headers,
+        query: decodeForm(url.searchParams),
+        body: decodeForm(new URLSearchParams(await request.text())),
+      };
+      requests.push(recorded);
+      return route(recorded);
+    },
+  });
+
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    requests,
+    /** The session reads as complete and paid by this buyer, from now on. */
+    markPaid(id: string, details: PaidDetails) {
+      const session = sessions.get(id);
+      if (!session) throw new Error(`fake Stripe has no session ${id}`);
+      session.paid = details;
+    },
+    markExpired(id: string) {
+      const session = sessions.get(id);
+      if (!session) throw new Error(`fake Stripe has no session ${id}`);
+      session.object = { ...session.object, status: 'expired' };
+    },
+    /** The next `times` requests answer `status` with a Stripe api_error (retries included). */
+    failNext(status: number, times = 1) {
+      failures = { status, remaining: times };
+    },
+    stop: () => server.stop(true),
+  };
+}
+
+export type FakeStripe = Awaited<ReturnType<typeof startFakeStripe>>;
+
+/** A Stripe event envelope as webhooks deliver it. */
+export function stripeEvent(type: string, object: Record<string, unknown>, account?: string): string {
+  const id = `evt_${crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`;
+  return JSON.stringify({ id, object: 'event', type, api_version: '2025-01-01', created: 1_767_225_600, livemode: false, ...(account ? { account } : {}), data: { object } });
+}
+
+/** A `Stripe-Signature` header made by the SDK's own test helper; `timestamp` in seconds. */
+export function signatureHeader(payload: string, secret: string, timestamp: number): Promise<string> {
+  return Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret, timestamp });
+}
