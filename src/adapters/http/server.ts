@@ -13,6 +13,8 @@ import { productRoutes } from './routes/products.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { connectRoutes } from './routes/connect.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
+import { checkoutPages } from './routes/checkout-pages.ts';
+import { sandboxRoutes } from './routes/sandbox.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -61,7 +63,10 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
     .use(licenseRoutes(deps))
     .use(connectRoutes(deps))
     .use(checkoutRoutes(deps))
-    .use(webhookRoutes(deps));
+    .use(webhookRoutes(deps))
+    .use(checkoutPages())
+    // Nothing under /v1/sandbox exists once a live processor is configured.
+    .use(deps.processor.kind === 'sandbox' ? sandboxRoutes(deps) : new Elysia({ name: 'no-sandbox' }));
 
   return new Elysia({ normalize: false })
     .onRequest(({ request }) => {

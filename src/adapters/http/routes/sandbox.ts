@@ -1,0 +1,138 @@
+import { Elysia, t } from 'elysia';
+import { completeCheckout } from '../../../app/checkout/complete-checkout.ts';
+import { describeCheckout } from '../../../app/checkout/describe-checkout.ts';
+import { callbackUrl } from '../../../app/connect/connect-account.ts';
+import { InvalidRequestError, NotFoundError } from '../../../domain/errors.ts';
+import type { Deps } from '../../../ports/deps.ts';
+import { SANDBOX_CODE_PREFIX } from '../../sandbox/sandbox-processor.ts';
+import { sandboxCompletion } from '../../sandbox/sandbox-payment.ts';
+import { checkoutPage } from '../pages/checkout-page.ts';
+import { connectAuthorizePage } from '../pages/connect-pages.ts';
+import { htmlResponse } from '../pages/html.ts';
+import { SECURITY } from '../auth.ts';
+import { errorsOf } from '../schemas.ts';
+
+const tags = ['Sandbox'];
+const Params = t.Object({ sessionId: t.String({ maxLength: 100 }) });
+/** Form fields arrive as strings; the page's own maxlength keeps them well inside these bounds. */
+const PayForm = t.Object(
+  {
+    email: t.String({ maxLength: 254, description: 'Pre-filled when checkout init was given one.' }),
+    phone: t.String({ maxLength: 64, description: '7 to 15 digits, optionally after a +; spaces, dashes, dots and brackets are ignored.' }),
+    cardNumber: t.String({ maxLength: 64, description: 'Any Luhn-valid number pays; 4000 0000 0000 0002 is declined.' }),
+  },
+  { additionalProperties: true },
+);
+const AuthorizeQuery = t.Object(
+  { state: t.String({ minLength: 1, maxLength: 512 }), redirect_uri: t.String({ maxLength: 2048 }) },
+  { additionalProperties: true },
+);
+
+const htmlPage = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' as const } } } });
+const seeOther = (description: string) => ({ description, headers: { Location: { schema: { type: 'string' as const } } } });
+/** Documented by hand: a route's `response` schemas would replace these HTML and redirect entries. */
+const jsonErrors = (...statuses: number[]) =>
+  Object.fromEntries(Object.entries(errorsOf(...statuses)).map(([status, schema]) => [status, { description: schema.description, content: { 'application/json': { schema } } }]));
+const seeOtherResponse = (location: string) => new Response(null, { status: 303, headers: { location } });
+
+/** The sandbox processor's pages: present only when no live payment processor is configured. */
+export function sandboxRoutes(deps: Deps) {
+  /** Only sessions the sandbox made: one begun with Stripe is never paid here. */
+  const sandboxSession = async (sessionId: string) => {
+    const view = await describeCheckout(deps, sessionId);
+    if (view.session.processor !== 'sandbox') throw new NotFoundError('checkout session');
+    return view;
+  };
+  const page = (view: Awaited<ReturnType<typeof sandboxSession>>, extra: Partial<Parameters<typeof checkoutPage>[0]> = {}) =>
+    htmlResponse(checkoutPage({ ...view, apiBaseUrl: deps.apiBaseUrl, ...extra }));
+
+  return new Elysia({ name: 'sandbox' })
+    .get('/sandbox/checkout/:sessionId', async ({ params }) => page(await sandboxSession(params.sessionId)), {
+      params: Params,
+      detail: {
+        tags,
+        summary: 'Sandbox payment page (HTML)',
+        description:
+          'The checkoutUrl of sandbox mode: the product, its price, and a form with email, phone and cardNumber, Pay and Cancel. A paid session shows that it is paid; an expired one, that it expired.',
+        security: SECURITY.none,
+        responses: { 200: htmlPage('The payment page.'), ...jsonErrors(400, 404) },
+      },
+    })
+    .post(
+      '/sandbox/checkout/:sessionId/pay',
+      async ({ params, body }) => {
+        const view = await sandboxSession(params.sessionId);
+        if (view.status === 'complete') return seeOtherResponse(view.session.successUrl);
+        if (view.status === 'expired') return page(view);
+        const form = { email: body.email, phone: body.phone, cardNumber: body.cardNumber };
+        const payment = sandboxCompletion(view.session.id, form, deps.clock.now());
+        if (!payment.ok) return page(view, { error: payment.reason, values: form });
+        await completeCheckout(deps, view.session.id, payment.completion);
+        return seeOtherResponse(view.session.successUrl);
+      },
+      {
+        params: Params,
+        body: PayForm,
+        parse: 'urlencoded',
+        detail: {
+          tags,
+          summary: 'Pay (sandbox form post)',
+          description:
+            'Completes the session exactly as a Stripe checkout.session.completed does (customer and phone saved, card saved, one license issued), then 303 to successUrl. A declined or invalid card, e-mail or phone answers 200 with the page and the error; an expired session, the expired page. Paying a paid session again changes nothing.',
+          security: SECURITY.none,
+          responses: { 200: htmlPage('The page again, with why the payment failed.'), 303: seeOther('To the session’s successUrl.'), ...jsonErrors(400, 404, 413) },
+        },
+      },
+    )
+    .post(
+      '/sandbox/checkout/:sessionId/cancel',
+      async ({ params }) => seeOtherResponse((await sandboxSession(params.sessionId)).session.cancelUrl),
+      {
+        params: Params,
+        detail: {
+          tags,
+          summary: 'Cancel (sandbox form post)',
+          description: '303 to the session’s cancelUrl. The session stays pending until it expires: the buyer may come back and pay.',
+          security: SECURITY.none,
+          responses: { 303: seeOther('To the session’s cancelUrl.'), ...jsonErrors(400, 404, 413) },
+        },
+      },
+    )
+    .get(
+      '/sandbox/connect/authorize',
+      ({ query }) => {
+        const redirectUri = acceptedRedirect(deps, query.redirect_uri);
+        const code = deps.ids.secret(SANDBOX_CODE_PREFIX);
+        return htmlResponse(
+          connectAuthorizePage({
+            authorizeUrl: withQuery(redirectUri, { code, state: query.state }),
+            denyUrl: withQuery(redirectUri, { error: 'access_denied', error_description: 'The user denied your request', state: query.state }),
+          }),
+        );
+      },
+      {
+        query: AuthorizeQuery,
+        detail: {
+          tags,
+          summary: 'Sandbox Connect authorize page (HTML)',
+          description:
+            'Stands in for Stripe’s OAuth authorize page: Authorize goes to redirect_uri with a sandbox code and the state, Cancel with error=access_denied. redirect_uri must be this service’s /connect/callback.',
+          security: SECURITY.none,
+          responses: { 200: htmlPage('The authorize page.'), ...jsonErrors(400) },
+        },
+      },
+    );
+}
+
+/** Only our own callback: the sandbox page must not bounce a code (or anyone) to another site. */
+function acceptedRedirect(deps: Pick<Deps, 'apiBaseUrl'>, redirectUri: string): string {
+  const own = callbackUrl(deps);
+  if (redirectUri === own || redirectUri.startsWith(`${own}?`)) return redirectUri;
+  throw new InvalidRequestError(`redirect_uri must be ${own}.`, 'redirect_uri', 'query');
+}
+
+function withQuery(base: string, params: Record<string, string>): string {
+  const url = new URL(base);
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  return url.toString();
+}

@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import type { Completion } from '../../domain/checkout-session.ts';
+import { normalizeEmail } from '../../domain/developer.ts';
+
+export type SandboxFailure = 'declined' | 'invalid_card' | 'invalid_email' | 'invalid_phone';
+export type SandboxPayment = { ok: true; completion: Completion } | { ok: false; reason: SandboxFailure };
+
+/** Stripe's test card "generic decline": declined here as there. */
+export const DECLINED_CARD_NUMBER = '4000000000000002';
+/** Sandbox cards expire in December, this many years from the payment. */
+const CARD_YEARS = 3;
+
+const sha16 = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 16);
+
+/**
+ * What paying on the sandbox checkout page amounts to: the same Completion a Stripe
+ * `checkout.session.completed` yields (customer, phone, saved card, payment), or why it failed.
+ * Ids are derived from the inputs, so paying twice with the same card and e-mail names the same
+ * card and customer, as Stripe would on one connected account.
+ */
+export function sandboxCompletion(sessionId: string, form: { email: string; phone: string; cardNumber: string }, now: number): SandboxPayment {
+  const email = normalizeEmail(form.email);
+  if (!email) return { ok: false, reason: 'invalid_email' };
+  const phone = normalizePhone(form.phone);
+  if (!phone) return { ok: false, reason: 'invalid_phone' };
+  const card = cardDigits(form.cardNumber);
+  if (!card) return { ok: false, reason: 'invalid_card' };
+  if (card === DECLINED_CARD_NUMBER) return { ok: false, reason: 'declined' };
+  return {
+    ok: true,
+    completion: {
+      email,
+      phone,
+      processorCustomerId: `cus_sandbox_${sha16(email)}`,
+      paymentId: `pi_sandbox_${sessionId}`,
+      card: {
+        processorPaymentMethodId: `pm_sandbox_${sha16(card)}`,
+        brand: cardBrand(card),
+        last4: card.slice(-4),
+        expMonth: 12,
+        expYear: new Date(now).getUTCFullYear() + CARD_YEARS,
+      },
+    },
+  };
+}
+
+/** Spaces, dashes, dots and brackets are dropped; an optional leading + and 7 to 15 digits stay (E.164-ish). */
+export function normalizePhone(value: string): string | null {
+  const compact = value.trim().replace(/[\s\-.()]/g, '');
+  const match = /^(\+?)(\d{7,15})$/.exec(compact);
+  return match ? `${match[1]}${match[2]}` : null;
+}
+
+/** The digits of a card number written with spaces or dashes: 12 to 19 of them, passing Luhn. */
+export function cardDigits(value: string): string | null {
+  const digits = value.trim().replace(/[\s-]/g, '');
+  return /^\d{12,19}$/.test(digits) && luhnValid(digits) ? digits : null;
+}
+
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let digit = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** The network, from the number's leading digits (IIN ranges), as Stripe names them. */
+export function cardBrand(digits: string): string {
+  const two = Number(digits.slice(0, 2));
+  const four = Number(digits.slice(0, 4));
+  if (digits.startsWith('4')) return 'visa';
+  if ((two >= 51 && two <= 55) || (four >= 2221 && four <= 2720)) return 'mastercard';
+  if (two === 34 || two === 37) return 'amex';
+  if (four === 6011 || two === 65) return 'discover';
+  return 'unknown';
+}
