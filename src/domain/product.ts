@@ -15,7 +15,7 @@ export interface Product {
 
 export type ProductChanges = Partial<Pick<Product, 'name' | 'price' | 'currency' | 'features' | 'licenseDays' | 'active'>>;
 
-const CHANGEABLE = ['name', 'price', 'currency', 'features', 'licenseDays', 'active'] as const satisfies readonly (keyof ProductChanges)[];
+export const CHANGEABLE = ['name', 'price', 'currency', 'features', 'licenseDays', 'active'] as const satisfies readonly (keyof ProductChanges)[];
 
 /** Only the changeable fields are read: anything else a caller sends (an id, an owner) is ignored. */
 export function applyProductChanges(product: Product, changes: ProductChanges, now: number): Product {

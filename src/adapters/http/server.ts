@@ -73,13 +73,16 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
       const length = Number(request.headers.get('content-length') ?? 0);
       if (length > MAX_BODY_BYTES) return errorResponse(413, 'payload_too_large', 'The body is larger than 64 KiB.');
     })
-    .onParse(({ request }) => (request.headers.has('content-length') ? undefined : readChunkedJson(request)))
+    .onParse(({ request }) => (request.headers.has('content-length') ? undefined : readChunkedBody(request)))
     .onError(({ code, error }) => toErrorResponse(code, error, options.log))
     .use(options.benchCeiling ? api.use(benchCeilingRoute()) : api);
 }
 
-/** A body sent without Content-Length (chunked) is read with the same 64 KiB bound. */
-async function readChunkedJson(request: Request): Promise<unknown> {
+/**
+ * A body sent without Content-Length (chunked) is read with the same 64 KiB bound, then parsed by
+ * its content type as Elysia would: JSON (the default), form fields, or text.
+ */
+async function readChunkedBody(request: Request): Promise<unknown> {
   if (!request.body) return undefined;
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -89,8 +92,12 @@ async function readChunkedJson(request: Request): Promise<unknown> {
     chunks.push(chunk);
   }
   if (size === 0) return undefined;
+  const text = Buffer.concat(chunks).toString('utf8');
+  const type = request.headers.get('content-type') ?? '';
+  if (type.startsWith('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
+  if (type.startsWith('text/')) return text;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return JSON.parse(text);
   } catch {
     throw new InvalidRequestError('The body is not valid JSON.');
   }

@@ -1,5 +1,5 @@
-import { NotFoundError } from '../../domain/errors.ts';
-import { applyProductChanges, normalizeFeatures, type Product, type ProductChanges } from '../../domain/product.ts';
+import { InvalidRequestError, NotFoundError } from '../../domain/errors.ts';
+import { CHANGEABLE, applyProductChanges, normalizeFeatures, type Product, type ProductChanges } from '../../domain/product.ts';
 import type { Deps } from '../../ports/deps.ts';
 import { assertValidProduct } from './create-product.ts';
 
@@ -10,6 +10,9 @@ export async function updateProduct(
   id: string,
   changes: ProductChanges,
 ): Promise<Product> {
+  if (!CHANGEABLE.some((field) => changes[field] !== undefined)) {
+    throw new InvalidRequestError(`Nothing to change: give at least one of ${CHANGEABLE.join(', ')}.`);
+  }
   const current = await deps.products.get(developerId, id);
   if (!current) throw new NotFoundError('product');
   const normalized: ProductChanges = {
