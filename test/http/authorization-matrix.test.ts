@@ -33,7 +33,7 @@ describe.each(names.map((r) => [r.name]))('%s', (name) => {
     const route = byName(w, name);
     const reply = await send(w, route, { 'x-api-key': w.mine.publishableKey });
     if (route.auth === 'secret') expectError(reply, 403, 'forbidden');
-    else expect(reply.status).toBe(200);
+    else expect([200, 201]).toContain(reply.status);
   });
 
   test('with the owner’s secret key: 2xx', async () => {
@@ -55,6 +55,19 @@ describe('another developer’s secret key on this developer’s resources', () 
   test('POST /developers/licenses for my product: 404 not_found', async () => {
     const w = await world();
     expectError(await send(w, byName(w, 'POST /developers/licenses'), { 'x-api-key': w.other.apiKey }), 404, 'not_found');
+  });
+
+  test('POST /checkout/init for my product: 404 not_found, with sk or pk', async () => {
+    const w = await world();
+    for (const key of [w.other.apiKey, w.other.publishableKey]) {
+      expectError(await send(w, byName(w, 'POST /checkout/init'), { 'x-api-key': key }), 404, 'not_found');
+    }
+  });
+
+  test('GET /connect/status answers for the caller only: mine is connected, the other’s is not', async () => {
+    const w = await world();
+    expect((await send(w, byName(w, 'GET /connect/status'), { 'x-api-key': w.mine.apiKey })).body.connected).toBe(true);
+    expect((await send(w, byName(w, 'GET /connect/status'), { 'x-api-key': w.other.apiKey })).body).toEqual({ connected: false });
   });
 
   test('POST /licenses/validate of my license: 200 {valid: false, reason: not_found}, with sk or pk', async () => {

@@ -20,6 +20,10 @@ const FIELDS: Record<string, Record<string, { kind: Kind; required: boolean }>> 
     features: { kind: 'strings', required: false }, expiresAt: { kind: 'nullableInteger', required: false },
   },
   'POST /licenses/validate': { licenseKey: { kind: 'string', required: true }, machineFingerprint: { kind: 'string', required: true } },
+  'POST /checkout/init': {
+    productId: { kind: 'string', required: true }, email: { kind: 'string', required: false },
+    successUrl: { kind: 'string', required: false }, cancelUrl: { kind: 'string', required: false },
+  },
 };
 
 /** Values of the wrong JSON type for a field of this kind. */

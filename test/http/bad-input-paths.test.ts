@@ -88,6 +88,46 @@ describe('junk on the public routes', () => {
     expect((await api.call('GET', `${path}?${'z'.repeat(4_000)}=1&%ZZ`)).status).toBe(200);
   });
 
+  test.each([['/checkout/success'], ['/checkout/cancel']])('%s with a junk query still answers its 200 HTML page', async (path) => {
+    const api = testApi();
+    const reply = await api.call('GET', `${path}?${'z'.repeat(4_000)}=1&%ZZ&session_id[]=x`);
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('content-type')).toContain('text/html');
+  });
+
+  test('GET /connect/callback with a junk query is 400 invalid_request, never a 5xx or a page', async () => {
+    const w = await world();
+    const queries = [
+      '', '?x=1', '?state=', '?code=x', '?code=x&state=y', '?state=' + 'a'.repeat(600), '?code=' + 'c'.repeat(600) + '&state=y',
+      '?state[]=x', '?state[a]=x', '?state=a&state=b', '?%ZZ=1', '?state=%00', '?error=' + 'e'.repeat(300), '?__proto__[x]=1&state=y',
+    ];
+    for (const query of queries) {
+      const reply = await w.api.call('GET', `/connect/callback${query}`);
+      expect({ query: query.slice(0, 40), status: reply.status }).toEqual({ query: query.slice(0, 40), status: 400 });
+      expectError(reply, 400, 'invalid_request');
+    }
+    expect((await w.api.call('GET', '/connect/status', { key: w.other.apiKey })).body).toEqual({ connected: false });
+  });
+
+  test('POST /webhooks/stripe-events with junk in sandbox mode is 400 or 404 in the error shape, never a 5xx', async () => {
+    const w = await world();
+    for (const rawBody of ['', '{', '{}', '[]', 'x'.repeat(10_000), '{"id":"evt_1","type":"checkout.session.completed","data":{"object":{}}}']) {
+      for (const headers of [{}, { 'stripe-signature': 't=1,v1=abc' }, { 'content-type': 'text/plain' }] as Record<string, string>[]) {
+        const reply = await w.api.call('POST', '/webhooks/stripe-events', { rawBody, headers });
+        expect([400, 404]).toContain(reply.status);
+        expectError(reply, reply.status);
+      }
+    }
+  });
+
+  test('POST /webhooks/stripe-events in sandbox mode, sent as Stripe sends (with Content-Length), is 404 not_found', async () => {
+    const w = await world();
+    for (const rawBody of ['{', '{}', '{"id":"evt_1","type":"checkout.session.completed","data":{"object":{}}}']) {
+      const headers = { 'content-type': 'application/json', 'content-length': String(rawBody.length), 'stripe-signature': 't=1,v1=abc' };
+      expectError(await w.api.call('POST', '/webhooks/stripe-events', { rawBody, headers }), 404, 'not_found');
+    }
+  });
+
   test('unknown methods and paths are JSON 404s, never a 5xx', async () => {
     const api = testApi();
     for (const [method, path] of [['PUT', '/health'], ['DELETE', '/licenses/x'], ['GET', '/licenses/validate/extra'], ['POST', '/' + 'x'.repeat(5_000)], ['GET', '/%ZZ']]) {

@@ -4,6 +4,7 @@ import { utf8 } from '../../src/domain/base64url.ts';
 import { assembleLicenseKey, signingInputFor, type LicenseClaims } from '../../src/domain/license-key.ts';
 import { TEST_ISSUER } from '../support/deps.ts';
 import { seller, testApi, type Reply, type TestApi } from '../support/http.ts';
+import { SANDBOX_CODE } from '../checkout/shop.ts';
 
 /** CONTRACT.md's error shape, with the status it travels with. */
 export function expectError(reply: Reply, status: number, code?: string) {
@@ -20,12 +21,23 @@ export function expectHandled(reply: Reply) {
   if (reply.status >= 300) expectError(reply, reply.status);
 }
 
-/** Two developers: `mine` with a product and a granted license, and `other`. */
+/** Two developers: `mine` with a product, a granted license, a connected (sandbox) account and a pending checkout; and `other`. */
 export async function world(api: TestApi = testApi()) {
   const mine = await seller(api);
   const other = await seller(api);
   const issued = await mine.grant();
-  return { api, mine, other, license: issued.license, licenseKey: issued.licenseKey };
+  await connectInSandbox(api, mine.apiKey);
+  const checkout = await api.call('POST', '/checkout/init', { key: mine.apiKey, body: { productId: mine.product.id } });
+  if (checkout.status !== 201) throw new Error(`checkout init failed: ${JSON.stringify(checkout.body)}`);
+  return { api, mine, other, license: issued.license, licenseKey: issued.licenseKey, sessionId: checkout.body.sessionId as string };
+}
+
+/** The Connect flow of sandbox mode, minus its authorize page: start, then the callback with a sandbox code. */
+async function connectInSandbox(api: TestApi, apiKey: string) {
+  const start = await api.call('POST', '/connect/start', { key: apiKey });
+  const state = new URL(start.body.url).searchParams.get('state')!;
+  const callback = await api.call('GET', `/connect/callback?${new URLSearchParams({ code: SANDBOX_CODE, state })}`);
+  if (callback.status !== 200) throw new Error(`connect failed: ${JSON.stringify(callback.body)}`);
 }
 
 export type World = Awaited<ReturnType<typeof world>>;
@@ -45,10 +57,11 @@ export interface Route {
 
 let unique = 0;
 
-/** Every route of issue 2, so no loop forgets one. */
+/** Every route of issues 2 and 3, so no loop forgets one. */
 export function routeTable(w: World): Route[] {
   const product = w.mine.product.id as string;
   const license = w.license.id as string;
+  const session = w.sessionId;
   return [
     { name: 'GET /health', method: 'GET', path: () => '/health', auth: 'none' },
     { name: 'GET /openapi.json', method: 'GET', path: () => '/openapi.json', auth: 'none' },
@@ -64,6 +77,19 @@ export function routeTable(w: World): Route[] {
     { name: 'POST /licenses/validate', method: 'POST', path: () => '/licenses/validate', auth: 'any', body: () => ({ licenseKey: w.licenseKey, machineFingerprint: 'fp-table' }) },
     { name: 'POST /licenses/:id/unbind', method: 'POST', path: (id = license) => `/licenses/${id}/unbind`, auth: 'secret', hasIdParam: true },
     { name: 'POST /licenses/:id/revoke', method: 'POST', path: (id = license) => `/licenses/${id}/revoke`, auth: 'secret', hasIdParam: true },
+    { name: 'GET /connect/status', method: 'GET', path: () => '/connect/status', auth: 'secret' },
+    { name: 'POST /connect/start', method: 'POST', path: () => '/connect/start', auth: 'secret' },
+    // Without code and state: a browser landing here by itself is refused (400).
+    { name: 'GET /connect/callback', method: 'GET', path: () => '/connect/callback', auth: 'none' },
+    {
+      name: 'POST /checkout/init', method: 'POST', path: () => '/checkout/init', auth: 'any',
+      body: () => ({ productId: product, email: 'buyer@example.com', successUrl: 'https://app.example.com/thanks', cancelUrl: 'https://app.example.com/cart' }),
+    },
+    { name: 'GET /checkout/status/:sessionId', method: 'GET', path: (id = session) => `/checkout/status/${id}`, auth: 'none', hasIdParam: true },
+    { name: 'GET /checkout/success', method: 'GET', path: () => '/checkout/success', auth: 'none' },
+    { name: 'GET /checkout/cancel', method: 'GET', path: () => '/checkout/cancel', auth: 'none' },
+    // Its body is Stripe's signed event, not a JSON input of ours: the body loops send it junk only.
+    { name: 'POST /webhooks/stripe-events', method: 'POST', path: () => '/webhooks/stripe-events', auth: 'none' },
   ];
 }
 

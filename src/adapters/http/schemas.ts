@@ -221,3 +221,13 @@ export const ConnectCallbackQuery = Input({
   error_description: t.Optional(t.String({ maxLength: 1000 })),
 });
 export const WebhookReceipt = t.Object({ received: t.Literal(true), duplicate: t.Optional(t.Literal(true)) });
+
+/**
+ * The same error entries as OpenAPI `responses`, for routes documented by hand (HTML pages,
+ * redirects): a route's `response` schemas would replace their HTML and redirect entries.
+ */
+export function jsonErrors(...statuses: number[]) {
+  return Object.fromEntries(
+    Object.entries(errorsOf(...statuses)).map(([status, schema]) => [status, { description: schema.description, content: { 'application/json': { schema } } }]),
+  );
+}

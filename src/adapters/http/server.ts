@@ -5,6 +5,7 @@ import type { Deps } from '../../ports/deps.ts';
 import type { Logger } from '../system/logger.ts';
 import { errorResponse, toErrorResponse } from './errors.ts';
 import { developerRoutes } from './routes/developers.ts';
+import { keepRawBody } from './raw-body.ts';
 import { benchCeilingRoute } from './routes/bench-ceiling.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -93,6 +94,7 @@ async function readChunkedBody(request: Request): Promise<unknown> {
   }
   if (size === 0) return undefined;
   const text = Buffer.concat(chunks).toString('utf8');
+  keepRawBody(request, text);
   const type = request.headers.get('content-type') ?? '';
   if (type.startsWith('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
   if (type.startsWith('text/')) return text;

@@ -34,14 +34,16 @@ export async function getCheckoutStatus(deps: StatusDeps, sessionId: string): Pr
   return { status: 'expired' };
 }
 
+/**
+ * Throttled to once per 10 s, except the first poll past our expiry, which always asks once more
+ * (a payment in the last seconds must not read as expired). Once expiry is recorded, only a
+ * webhook can still complete the session.
+ */
 function shouldReconcile(deps: StatusDeps, session: CheckoutSession, now: number): boolean {
-  return (
-    deps.processor.kind === 'stripe' &&
-    session.processor === 'stripe' &&
-    session.processorSessionId !== null &&
-    session.storedStatus === 'pending' &&
-    (session.reconciledAt === null || now - session.reconciledAt >= RECONCILE_EVERY_MS)
-  );
+  if (deps.processor.kind !== 'stripe' || session.processor !== 'stripe' || session.processorSessionId === null) return false;
+  if (session.storedStatus !== 'pending') return false;
+  const last = session.reconciledAt;
+  return last === null || now - last >= RECONCILE_EVERY_MS || (now >= session.expiresAt && last < session.expiresAt);
 }
 
 async function reconcile(deps: StatusDeps, session: CheckoutSession, now: number): Promise<CheckoutSession> {

@@ -3,7 +3,7 @@ import { completeConnect, connectStatus, startConnect } from '../../../app/conne
 import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../auth.ts';
 import { connectedPage } from '../pages/connect-pages.ts';
-import { ConnectCallbackQuery, ConnectStartResponse, ConnectStatusResponse, errorsOf } from '../schemas.ts';
+import { ConnectCallbackQuery, ConnectStartResponse, ConnectStatusResponse, errorsOf, jsonErrors } from '../schemas.ts';
 
 const tags = ['Connect'];
 
@@ -18,6 +18,10 @@ export function connectRoutes(deps: Deps) {
       {
         query: ConnectCallbackQuery,
         detail: {
+          responses: {
+            200: { description: 'The "connected" page.', content: { 'text/html': { schema: { type: 'string' } } } },
+            ...jsonErrors(400, 502),
+          },
           tags,
           summary: 'OAuth callback (browser)',
           description: 'Where the processor sends the seller back. The state is single-use, bound to the developer who started, and expires in 10 minutes. Answers an HTML page; errors are JSON 400.',
@@ -32,7 +36,7 @@ export function connectRoutes(deps: Deps) {
           detail: { tags, summary: 'Is a payment account connected?', security: SECURITY.secret },
         })
         .post('/connect/start', ({ caller }) => startConnect(deps, caller.developerId), {
-          response: { 200: ConnectStartResponse, ...errorsOf(401, 403, 413) },
+          response: { 200: ConnectStartResponse, ...errorsOf(400, 401, 403, 413) },
           detail: { tags, summary: 'Start connecting a payment account', description: 'Returns the authorize URL to open in a browser.', security: SECURITY.secret },
         }),
     );

@@ -10,7 +10,7 @@ import { checkoutPage } from '../pages/checkout-page.ts';
 import { connectAuthorizePage } from '../pages/connect-pages.ts';
 import { htmlResponse } from '../pages/html.ts';
 import { SECURITY } from '../auth.ts';
-import { errorsOf } from '../schemas.ts';
+import { jsonErrors } from '../schemas.ts';
 
 const tags = ['Sandbox'];
 const Params = t.Object({ sessionId: t.String({ maxLength: 100 }) });
@@ -30,9 +30,6 @@ const AuthorizeQuery = t.Object(
 
 const htmlPage = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' as const } } } });
 const seeOther = (description: string) => ({ description, headers: { Location: { schema: { type: 'string' as const } } } });
-/** Documented by hand: a route's `response` schemas would replace these HTML and redirect entries. */
-const jsonErrors = (...statuses: number[]) =>
-  Object.fromEntries(Object.entries(errorsOf(...statuses)).map(([status, schema]) => [status, { description: schema.description, content: { 'application/json': { schema } } }]));
 const seeOtherResponse = (location: string) => new Response(null, { status: 303, headers: { location } });
 
 /** The sandbox processor's pages: present only when no live payment processor is configured. */
