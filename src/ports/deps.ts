@@ -12,12 +12,8 @@ import type { ConnectionRepository } from './connection-repository.ts';
 import type { PaymentProcessor } from './payment-processor.ts';
 import type { WebhookEventRepository } from './webhook-event-repository.ts';
 
-/** Everything a use case may ask for; each takes only the part it needs. */
-export interface Deps {
-  clock: Clock;
-  ids: Ids;
-  hashing: Hashing;
-  signer: Signer;
+/** The stored state of the service, one repository per kind of record. */
+export interface Repositories {
   developers: DeveloperRepository;
   signingKeys: SigningKeyRepository;
   products: ProductRepository;
@@ -27,6 +23,14 @@ export interface Deps {
   connections: ConnectionRepository;
   cards: CardRepository;
   webhookEvents: WebhookEventRepository;
+}
+
+/** Everything a use case may ask for; each takes only the part it needs. */
+export interface Deps extends Repositories {
+  clock: Clock;
+  ids: Ids;
+  hashing: Hashing;
+  signer: Signer;
   processor: PaymentProcessor;
   /** `iss` of every license key: the service's PUBLIC_BASE_URL. */
   issuer: string;
@@ -35,16 +39,7 @@ export interface Deps {
 }
 
 /** A store: the repositories plus its own lifecycle. */
-export interface Store {
-  developers: DeveloperRepository;
-  signingKeys: SigningKeyRepository;
-  products: ProductRepository;
-  customers: CustomerRepository;
-  licenses: LicenseRepository;
-  checkouts: CheckoutRepository;
-  connections: ConnectionRepository;
-  cards: CardRepository;
-  webhookEvents: WebhookEventRepository;
+export interface Store extends Repositories {
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }

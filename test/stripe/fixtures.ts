@@ -1,3 +1,4 @@
+import { aCheckoutSession } from '../contracts/checkout-builders.ts';
 import { CHECKOUT_LIFETIME_MS, type CheckoutSession } from '../../src/domain/checkout-session.ts';
 import type { Product } from '../../src/domain/product.ts';
 import { StripeProcessor } from '../../src/adapters/stripe/stripe-processor.ts';
@@ -29,28 +30,18 @@ export function aProduct(overrides: Partial<Product> = {}): Product {
 }
 
 export function aSession(now: number, overrides: Partial<CheckoutSession> = {}): CheckoutSession {
-  return {
-    id: `cs_ours${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`,
-    developerId: 'dev_Seller',
-    productId: 'prod_Pro',
-    amount: 4900,
-    currency: 'eur',
-    email: 'buyer@example.com',
-    successUrl: 'https://app.example.com/thanks',
-    cancelUrl: 'https://app.example.com/cancelled',
-    processor: 'stripe',
-    processorSessionId: null,
-    checkoutUrl: null,
-    storedStatus: 'pending',
-    createdAt: now,
-    expiresAt: now + CHECKOUT_LIFETIME_MS,
-    completedAt: null,
-    licenseId: null,
-    customerId: null,
-    paymentId: null,
-    reconciledAt: null,
-    ...overrides,
-  };
+  return aCheckoutSession(
+    { developerId: 'dev_Seller', productId: 'prod_Pro' },
+    {
+      currency: 'eur',
+      successUrl: 'https://app.example.com/thanks',
+      cancelUrl: 'https://app.example.com/cancelled',
+      processor: 'stripe',
+      createdAt: now,
+      expiresAt: now + CHECKOUT_LIFETIME_MS,
+      ...overrides,
+    },
+  );
 }
 
 /** Runs `action` and returns the error it rejects with (or fails the test when it does not). */
