@@ -9,6 +9,14 @@ export interface StripeConfig {
   apiBase: string | null;
 }
 
+export interface TwilioConfig {
+  accountSid: string;
+  authToken: string;
+  from: string;
+  /** Another Twilio API address (tests point it at a local fake). */
+  apiBase: string | null;
+}
+
 export type StoreConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
 export interface Config {
@@ -23,6 +31,8 @@ export interface Config {
   licenseCacheSize: number;
   /** Stripe when STRIPE_SECRET_KEY is set; null = the sandbox processor. */
   stripe: StripeConfig | null;
+  /** Twilio when TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are set; null = the sandbox SMS outbox. */
+  twilio: TwilioConfig | null;
   /** A live provider is configured (MASTER_KEY is then required). */
   live: boolean;
   benchCeiling: boolean;
@@ -48,6 +58,7 @@ export function loadConfig(env: Env): Config {
     logLevel: parseLogLevel(env.LOG_LEVEL),
     licenseCacheSize: parseCount('LICENSE_CACHE_SIZE', env.LICENSE_CACHE_SIZE, 100_000),
     stripe: parseStripe(env),
+    twilio: parseTwilio(env),
     live,
     benchCeiling: env.LICENSING_BENCH_CEILING === '1',
   };
@@ -114,6 +125,23 @@ function parseStripe(env: Env): StripeConfig | null {
     }
   }
   return { secretKey, webhookSecret, connectClientId, apiBase };
+}
+
+function parseTwilio(env: Env): TwilioConfig | null {
+  const { TWILIO_ACCOUNT_SID: accountSid, TWILIO_AUTH_TOKEN: authToken, TWILIO_FROM: from } = env;
+  if (!accountSid && !authToken) return null;
+  if (!accountSid || !/^AC[0-9a-zA-Z]{8,}$/.test(accountSid)) throw new ConfigError('TWILIO_ACCOUNT_SID must be an account sid (AC…) when TWILIO_AUTH_TOKEN is set.');
+  if (!authToken) throw new ConfigError('TWILIO_AUTH_TOKEN must be set with TWILIO_ACCOUNT_SID.');
+  if (!from?.trim()) throw new ConfigError('TWILIO_FROM must be set with Twilio: the sending number (+1…) or messaging service.');
+  let apiBase: string | null = null;
+  if (env.TWILIO_API_BASE) {
+    try {
+      apiBase = new URL(env.TWILIO_API_BASE).origin;
+    } catch {
+      throw new ConfigError(`TWILIO_API_BASE is not a valid URL: "${env.TWILIO_API_BASE}".`);
+    }
+  }
+  return { accountSid, authToken, from: from.trim(), apiBase };
 }
 
 function parseCount(name: string, value: string | undefined, fallback: number): number {

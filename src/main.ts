@@ -9,6 +9,9 @@ import { randomIds } from './adapters/system/random-ids.ts';
 import { systemClock } from './adapters/system/system-clock.ts';
 import { SandboxProcessor } from './adapters/sandbox/sandbox-processor.ts';
 import { StripeProcessor } from './adapters/stripe/stripe-processor.ts';
+import { OutboxSmsSender } from './adapters/sandbox/outbox-sms-sender.ts';
+import { TwilioSmsSender } from './adapters/twilio/twilio-sms-sender.ts';
+import { HmacOtpCodes } from './adapters/crypto/hmac-otp-codes.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import type { Deps, Store } from './ports/deps.ts';
 import pkg from '../package.json' with { type: 'json' };
@@ -35,6 +38,8 @@ function serve(config: Config, log: Logger) {
     hashing: sha256Hashing,
     signer: new NodeSigner(masterKey),
     processor: config.stripe ? new StripeProcessor(config.stripe) : new SandboxProcessor(apiBaseUrl),
+    sms: config.twilio ? new TwilioSmsSender(config.twilio) : new OutboxSmsSender(store.smsOutbox, systemClock),
+    otpCodes: new HmacOtpCodes(masterKey),
     issuer: config.publicBaseUrl,
     apiBaseUrl,
   };
@@ -44,6 +49,7 @@ function serve(config: Config, log: Logger) {
     publicBaseUrl: config.publicBaseUrl,
     version: pkg.version,
     benchCeiling: config.benchCeiling,
+    sandboxSms: config.twilio === null,
   });
   const logRequests = config.logLevel === 'debug' || config.logLevel === 'info';
   const server = Bun.serve({

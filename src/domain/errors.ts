@@ -12,6 +12,12 @@ export const ERROR_CODES = [
   'invalid_signature',
   'card_declined',
   'processor_error',
+  'authentication_required',
+  'no_phone_on_file',
+  'otp_expired',
+  'otp_invalid',
+  'otp_attempts_exceeded',
+  'sms_failed',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -55,5 +61,16 @@ export class ForbiddenError extends DomainError {
 export class ConflictError extends DomainError {
   constructor(code: 'conflict' | 'email_taken', message: string) {
     super(code, message);
+  }
+}
+
+/** Too many tries: the HTTP adapter sends `Retry-After` with the seconds. */
+export class RateLimitedError extends DomainError {
+  constructor(
+    code: 'rate_limited' | 'otp_attempts_exceeded',
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(code, message, { retryAfterSeconds });
   }
 }

@@ -5,4 +5,5 @@ export interface CardRepository {
   save(card: SavedCard): Promise<SavedCard>;
   /** The customer's cards saved with this developer's account, newest first. */
   listFor(customerId: string, developerId: string): Promise<SavedCard[]>;
+  findById(id: string): Promise<SavedCard | null>;
 }

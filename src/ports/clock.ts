@@ -1,4 +1,6 @@
 export interface Clock {
   /** Unix time in milliseconds. */
   now(): number;
+  /** Waits (a fixed clock returns at once). */
+  sleep(ms: number): Promise<void>;
 }

@@ -11,6 +11,12 @@ import type { CheckoutRepository } from './checkout-repository.ts';
 import type { ConnectionRepository } from './connection-repository.ts';
 import type { PaymentProcessor } from './payment-processor.ts';
 import type { WebhookEventRepository } from './webhook-event-repository.ts';
+import type { IdentityTokenRepository } from './identity-token-repository.ts';
+import type { OtpCodes } from './otp-codes.ts';
+import type { OtpRepository } from './otp-repository.ts';
+import type { PurchaseRepository } from './purchase-repository.ts';
+import type { SmsOutboxRepository } from './sms-outbox-repository.ts';
+import type { SmsSender } from './sms-sender.ts';
 
 /** The stored state of the service, one repository per kind of record. */
 export interface Repositories {
@@ -23,6 +29,10 @@ export interface Repositories {
   connections: ConnectionRepository;
   cards: CardRepository;
   webhookEvents: WebhookEventRepository;
+  otps: OtpRepository;
+  identityTokens: IdentityTokenRepository;
+  purchases: PurchaseRepository;
+  smsOutbox: SmsOutboxRepository;
 }
 
 /** Everything a use case may ask for; each takes only the part it needs. */
@@ -32,6 +42,8 @@ export interface Deps extends Repositories {
   hashing: Hashing;
   signer: Signer;
   processor: PaymentProcessor;
+  sms: SmsSender;
+  otpCodes: OtpCodes;
   /** `iss` of every license key: the service's PUBLIC_BASE_URL. */
   issuer: string;
   /** Where the service's own pages live: PUBLIC_BASE_URL + "/v1". */

@@ -13,10 +13,14 @@ export interface LicenseState {
 export interface LicenseRepository {
   /**
    * Stores a new license. `origin` ties it to what paid for it: at most one license per checkout
-   * session (a second one throws DomainError `conflict`).
+   * session or purchase (a second one throws DomainError `conflict`).
    */
-  create(license: License, keyHash: string, origin?: { checkoutSessionId?: string }): Promise<void>;
+  create(license: License, keyHash: string, origin?: { checkoutSessionId?: string; purchaseId?: string }): Promise<void>;
   findByCheckoutSession(checkoutSessionId: string): Promise<License | null>;
+  /** At most one license per terminal purchase (a second create throws DomainError `conflict`). */
+  findByPurchase(purchaseId: string): Promise<License | null>;
+  /** The customer's licenses, across developers, oldest first. */
+  listByCustomer(customerId: string): Promise<License[]>;
   findById(id: string): Promise<License | null>;
   findStateByKeyHash(keyHash: string): Promise<LicenseState | null>;
   findStateById(id: string): Promise<LicenseState | null>;

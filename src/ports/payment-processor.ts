@@ -17,6 +17,18 @@ export type PaymentEvent = { eventId: string; type: string } & (
   | { kind: 'ignored' }
 );
 
+export interface SavedCardCharge {
+  amount: number;
+  currency: string;
+  accountId: string;
+  processorCustomerId: string | null;
+  processorPaymentMethodId: string;
+  /** Derived from the purchase id and attempt: retries of one attempt never charge twice. */
+  idempotencyKey: string;
+  description: string;
+  metadata: Record<string, string>;
+}
+
 export interface NewProcessorCheckout {
   session: CheckoutSession;
   product: Product;
@@ -37,6 +49,12 @@ export interface PaymentProcessor {
   exchangeCode(code: string): Promise<{ accountId: string }>;
   createCheckout(input: NewProcessorCheckout): Promise<{ processorSessionId: string; url: string }>;
   retrieveCheckout(processorSessionId: string, accountId: string): Promise<ProcessorCheckout>;
+  /**
+   * Charges a saved card off-session on the seller's account. Declines throw DomainError
+   * `card_declined`; a card that needs its holder present throws `authentication_required`.
+   * The same idempotency key never charges twice.
+   */
+  chargeSavedCard(input: SavedCardCharge): Promise<{ paymentId: string }>;
   /** Verifies the signature over the raw body; throws DomainError `invalid_signature` otherwise. */
   parseWebhook(rawBody: string, signatureHeader: string | null): Promise<PaymentEvent>;
 }

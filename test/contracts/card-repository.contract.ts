@@ -89,6 +89,26 @@ export function cardRepositoryContract(factory: StoreFactory): void {
       expect(await store.cards.listFor(owners.customerId, 'dev_unknown')).toEqual([]);
     });
 
+    test('a card is found by its id; an unknown id finds nothing', async () => {
+      const { store } = opened();
+      const owners = await givenCardOwners(store);
+      const card = aSavedCard(owners);
+      await store.cards.save(card);
+      await store.cards.save(aSavedCard(owners));
+
+      expect(await store.cards.findById(card.id)).toEqual(card);
+      expect(await store.cards.findById('card_unknown')).toBeNull();
+    });
+
+    test('a card found by its id is a copy', async () => {
+      const { store } = opened();
+      const card = await store.cards.save(aSavedCard(await givenCardOwners(store)));
+
+      (await store.cards.findById(card.id))!.last4 = '0000';
+
+      expect(await store.cards.findById(card.id)).toEqual(card);
+    });
+
     test('cards are copies: mutating what went in or came out does not change the store', async () => {
       const { store } = opened();
       const owners = await givenCardOwners(store);

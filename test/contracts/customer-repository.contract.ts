@@ -72,6 +72,24 @@ export function customerRepositoryContract(factory: StoreFactory): void {
       expect(await store.customers.findById('cus_unknown')).toBeNull();
     });
 
+    test('a customer is found by the e-mail as stored; an unknown e-mail finds nothing', async () => {
+      const { store } = opened();
+      const customer = await store.customers.findOrCreate(aCustomer({ email: 'buyer@example.com' }));
+      await store.customers.findOrCreate(aCustomer());
+
+      expect(await store.customers.findByEmail('buyer@example.com')).toEqual(customer);
+      expect(await store.customers.findByEmail('nobody@example.com')).toBeNull();
+    });
+
+    test('a customer found by e-mail is a copy', async () => {
+      const { store } = opened();
+      const customer = await store.customers.findOrCreate(aCustomer({ email: 'buyer@example.com' }));
+
+      (await store.customers.findByEmail('buyer@example.com'))!.phone = null;
+
+      expect(await store.customers.findByEmail('buyer@example.com')).toEqual(customer);
+    });
+
     test('customers are copies: mutating what came out does not change the store', async () => {
       const { store } = opened();
       const candidate = aCustomer();

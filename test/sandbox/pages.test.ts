@@ -57,6 +57,15 @@ describe('the checkout page', () => {
     expect(out).toMatch(/name="phone"[^>]*value="\+15550100000">/);
   });
 
+  test('names the test cards: one that pays, one declined, and the two that pay but fail later saved-card purchases', () => {
+    const note = /<div class="note">([\s\S]*?)<\/div>/.exec(page())?.[1] ?? '';
+    expect(note).toContain('<code>4242 4242 4242 4242</code>');
+    expect(note).toContain('<code>4000 0000 0000 0002</code> is declined');
+    expect(note).toContain('<code>4000 0000 0000 0341</code>');
+    expect(note).toContain('<code>4000 0027 6000 3184</code>');
+    expect(note).toContain('a later saved-card purchase is declined with the first and needs the holder to authenticate with the second');
+  });
+
   test('once paid, it says so and links to the success URL, with no form', () => {
     const out = page({ status: 'complete' });
     expect(out).toContain('Already paid');

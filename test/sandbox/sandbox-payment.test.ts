@@ -43,6 +43,20 @@ describe('the card number', () => {
   });
 
   test.each([
+    ['4000 0000 0000 0341', 'pm_sandbox_decline_', '4000000000000341'],
+    ['4000 0027 6000 3184', 'pm_sandbox_auth_', '4000002760003184'],
+  ])('%s (Stripe’s off-session test card) pays and is saved as %s<digest>, for later charges to fail', (cardNumber, prefix, digits) => {
+    const card = completion(pay({ cardNumber })).card;
+    expect(card?.processorPaymentMethodId).toBe(`${prefix}${sha16(digits)}`);
+    expect(card?.last4).toBe(digits.slice(-4));
+  });
+
+  test('any other card is saved as pm_sandbox_<digest>, unmarked', () => {
+    const id = completion(pay({ cardNumber: '5555 5555 5555 4444' })).card?.processorPaymentMethodId;
+    expect(id).toBe(`pm_sandbox_${sha16('5555555555554444')}`);
+  });
+
+  test.each([
     ['a failed Luhn check', '4242 4242 4242 4241'],
     ['11 digits', '79927398713'.slice(0, 11)],
     ['20 digits', '4'.padEnd(19, '0') + '0'],

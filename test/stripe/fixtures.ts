@@ -3,7 +3,8 @@ import { CHECKOUT_LIFETIME_MS, type CheckoutSession } from '../../src/domain/che
 import type { Product } from '../../src/domain/product.ts';
 import { StripeProcessor } from '../../src/adapters/stripe/stripe-processor.ts';
 import { FixedClock } from '../support/clock.ts';
-import type { FakeStripe } from '../support/fake-stripe.ts';
+import { CONNECTED_ACCOUNT, type FakeStripe } from '../support/fake-stripe.ts';
+import type { SavedCardCharge } from '../../src/ports/payment-processor.ts';
 
 export const SECRET_KEY = 'sk_test_51PlatformSecretKeyNeverShown';
 export const WEBHOOK_SECRET = 'whsec_test_platform_signing_secret';
@@ -52,4 +53,19 @@ export async function rejectionOf(action: () => Promise<unknown>): Promise<{ cod
     return error as { code?: string; message: string; details?: unknown };
   }
   throw new Error('expected the call to fail, but it succeeded');
+}
+
+/** A saved-card charge on the connected seller's account; each one has its own idempotency key unless told. */
+export function aCharge(overrides: Partial<SavedCardCharge> = {}): SavedCardCharge {
+  return {
+    amount: 4900,
+    currency: 'eur',
+    accountId: CONNECTED_ACCOUNT,
+    processorCustomerId: 'cus_Buyer',
+    processorPaymentMethodId: 'pm_Saved',
+    idempotencyKey: `purchase-charge-pur_${crypto.randomUUID()}-1`,
+    description: 'Pro Edition',
+    metadata: { purchase_id: 'pur_1', product_id: 'prod_Pro' },
+    ...overrides,
+  };
 }

@@ -6,6 +6,11 @@ export class FixedClock implements Clock {
   now(): number {
     return this.time;
   }
+  /** Moves the clock and yields to the event loop for a moment (never the full wait). */
+  async sleep(ms: number): Promise<void> {
+    this.time += ms;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(ms, 5)));
+  }
   advance(ms: number): void {
     this.time += ms;
   }

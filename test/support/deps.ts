@@ -4,6 +4,8 @@ import { sha256Hashing } from '../../src/adapters/crypto/sha256-hashing.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 import { randomIds } from '../../src/adapters/system/random-ids.ts';
 import { SandboxProcessor } from '../../src/adapters/sandbox/sandbox-processor.ts';
+import { OutboxSmsSender } from '../../src/adapters/sandbox/outbox-sms-sender.ts';
+import { HmacOtpCodes } from '../../src/adapters/crypto/hmac-otp-codes.ts';
 import type { Deps, Store } from '../../src/ports/deps.ts';
 import { FixedClock } from './clock.ts';
 
@@ -18,6 +20,8 @@ export function depsFor(store: Store, clock = new FixedClock()): Deps & { clock:
     hashing: sha256Hashing,
     signer: new NodeSigner(new Uint8Array(randomBytes(32))),
     processor: new SandboxProcessor(`${TEST_ISSUER}/v1`),
+    sms: new OutboxSmsSender(store.smsOutbox, clock),
+    otpCodes: new HmacOtpCodes(new Uint8Array(randomBytes(32))),
     issuer: TEST_ISSUER,
     apiBaseUrl: `${TEST_ISSUER}/v1`,
   };

@@ -3,7 +3,9 @@ import Stripe from 'stripe';
 /**
  * A local stand-in for api.stripe.com and connect.stripe.com that the official SDK talks to:
  * Connect OAuth, Checkout Session create (honouring Idempotency-Key) and retrieve (honouring
- * Stripe-Account and `expand`). Every request is recorded, body form-decoded into nested objects.
+ * Stripe-Account and `expand`), and off-session PaymentIntents (Idempotency-Key replayed per account,
+ * errors included; test hooks make a payment method decline or need authentication).
+ * Every request is recorded, body form-decoded into nested objects.
  */
 
 export type FormValue = string | FormValue[] | { [key: string]: FormValue };
@@ -24,6 +26,14 @@ export interface PaidDetails {
   customerId: string;
   paymentIntentId: string;
   card?: { id: string; brand: string; last4: string; expMonth: number; expYear: number } | null;
+}
+
+export interface FakeIntent {
+  id: string;
+  account: string | null;
+  idempotencyKey: string | null;
+  status: string;
+  params: Record<string, FormValue>;
 }
 
 interface FakeSession {
@@ -65,6 +75,11 @@ export async function startFakeStripe() {
   const idempotent = new Map<string, Record<string, unknown>>();
   let failures: { status: number; remaining: number } = { status: 500, remaining: 0 };
   let counter = 0;
+  const intents: FakeIntent[] = [];
+  /** payment method → how its charges fail: a decline code, `authentication_required` or `requires_action`. */
+  const cards = new Map<string, string>();
+  const replays = new Map<string, { params: string; response: { status: number; body: unknown } }>();
+  const uid = () => `${++counter}${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
 
   function view(session: FakeSession, expand: string[]): Record<string, unknown> {
     const paid = session.paid;
@@ -86,7 +101,7 @@ export async function startFakeStripe() {
   }
 
   function createSession(body: Record<string, FormValue>, account: string | null): Record<string, unknown> {
-    const id = `cs_test_${++counter}${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
+    const id = `cs_test_${uid()}`;
     const object: Record<string, unknown> = {
       id,
       object: 'checkout.session',
@@ -127,6 +142,7 @@ export async function startFakeStripe() {
       if (key) idempotent.set(key, created);
       return json(200, created);
     }
+    if (req.method === 'POST' && req.path === '/v1/payment_intents') return paymentIntent(req, account);
     const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(req.path);
     if (req.method === 'GET' && match) {
       const session = sessions.get(match[1]!);
@@ -138,6 +154,40 @@ export async function startFakeStripe() {
       return json(200, view(session, expand));
     }
     return stripeError(404, 'invalid_request_error', `Unrecognized request URL (${req.method}: ${req.path}).`);
+  }
+
+  /**
+   * Stripe scopes keys to the account and replays the first answer, card errors included (a request
+   * refused as invalid is not kept); the same key with other parameters is an idempotency_error.
+   */
+  function paymentIntent(req: RecordedRequest, account: string | null): Response {
+    const key = req.headers['idempotency-key'] ?? null;
+    const params = JSON.stringify(req.body);
+    const replay = key ? replays.get(`${account} ${key}`) : undefined;
+    if (replay && replay.params !== params) {
+      return json(400, { error: { type: 'idempotency_error', message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}'.` } });
+    }
+    const response = replay?.response ?? confirmIntent(req.body, account, key);
+    if (key && !replay && response.status !== 400) replays.set(`${account} ${key}`, { params, response });
+    return json(response.status, response.body);
+  }
+
+  function confirmIntent(body: Record<string, FormValue>, account: string | null, idempotencyKey: string | null) {
+    if (!body.amount || !body.currency || !body.payment_method) {
+      return { status: 400, body: { error: { type: 'invalid_request_error', code: 'parameter_missing', message: 'Missing required param.' } } };
+    }
+    const id = `pi_test_${uid()}`;
+    const failing = cards.get(String(body.payment_method));
+    const status = !failing ? 'succeeded' : failing === 'requires_action' ? 'requires_action' : 'requires_payment_method';
+    const intent = {
+      id, object: 'payment_intent', status, amount: Number(body.amount), currency: body.currency, customer: body.customer ?? null,
+      payment_method: body.payment_method, metadata: body.metadata ?? {}, client_secret: `${id}_secret_${uid()}`, livemode: false,
+    };
+    intents.push({ id, account, idempotencyKey, status, params: body });
+    if (!failing || failing === 'requires_action') return { status: 200, body: intent };
+    const code = failing === 'authentication_required' || failing === 'expired_card' ? failing : 'card_declined';
+    const error = { type: 'card_error', code, decline_code: failing, message: `Your card was declined (${failing}).`, charge: `ch_test_${uid()}` };
+    return { status: 402, body: { error: { ...error, payment_intent: { ...intent, last_payment_error: error } } } };
   }
 
   const server = Bun.serve({
@@ -176,6 +226,19 @@ export async function startFakeStripe() {
     /** The next `times` requests answer `status` with a Stripe api_error (retries included). */
     failNext(status: number, times = 1) {
       failures = { status, remaining: times };
+    },
+    /** Every PaymentIntent created, in order (replays of an idempotency key create none). */
+    intents,
+    /** From now on, charges of this payment method are declined with this decline code (e.g. insufficient_funds). */
+    declineCard(paymentMethodId: string, declineCode = 'generic_decline') {
+      cards.set(paymentMethodId, declineCode);
+    },
+    /**
+     * From now on, charges of this payment method need the card holder to authenticate (3-D Secure):
+     * `card_error` is what off-session confirmation answers; `requires_action` leaves the intent waiting instead.
+     */
+    requireAuthentication(paymentMethodId: string, as: 'card_error' | 'requires_action' = 'card_error') {
+      cards.set(paymentMethodId, as === 'card_error' ? 'authentication_required' : 'requires_action');
     },
     stop: () => server.stop(true),
   };

@@ -27,6 +27,7 @@ export function testApi(options: { deps?: Deps & { clock: FixedClock }; logs?: s
     ping: async () => true,
     publicBaseUrl: TEST_ISSUER,
     version: 'test',
+    sandboxSms: true,
   });
   async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<Reply<T>> {
     const headers: Record<string, string> = { ...options.headers };

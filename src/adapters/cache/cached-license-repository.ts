@@ -21,12 +21,20 @@ export class CachedLicenseRepository implements LicenseRepository {
     this.states = new LruMap(capacity, (_, state) => this.digestOf.delete(state.id));
   }
 
-  create(license: License, keyHash: string, origin?: { checkoutSessionId?: string }): Promise<void> {
+  create(license: License, keyHash: string, origin?: { checkoutSessionId?: string; purchaseId?: string }): Promise<void> {
     return this.inner.create(license, keyHash, origin);
   }
 
   findByCheckoutSession(checkoutSessionId: string): Promise<License | null> {
     return this.inner.findByCheckoutSession(checkoutSessionId);
+  }
+
+  findByPurchase(purchaseId: string): Promise<License | null> {
+    return this.inner.findByPurchase(purchaseId);
+  }
+
+  listByCustomer(customerId: string): Promise<License[]> {
+    return this.inner.listByCustomer(customerId);
   }
 
   findById(id: string): Promise<License | null> {

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia';
 import { authenticateApiKey, requireSecret, type Caller } from '../../app/developers/authenticate.ts';
 import type { Deps } from '../../ports/deps.ts';
+import { authenticateCustomer } from '../../app/auth/identity.ts';
 
 export type AuthDeps = Pick<Deps, 'hashing' | 'developers'>;
 
@@ -25,8 +26,10 @@ export async function secretKey(deps: AuthDeps, request: Request, allowBearer = 
 }
 
 /** OpenAPI security requirements, named after the schemes declared in server.ts. */
-export const SECURITY: Record<'secret' | 'secretOrBearer' | 'any' | 'none', Record<string, string[]>[]> = {
+export const SECURITY: Record<'secret' | 'secretOrBearer' | 'any' | 'none' | 'customer' | 'secretOrCustomer', Record<string, string[]>[]> = {
   secret: [{ apiKey: [] }],
+  customer: [{ identityToken: [] }],
+  secretOrCustomer: [{ apiKey: [] }, { identityToken: [] }],
   secretOrBearer: [{ apiKey: [] }, { bearerSecret: [] }],
   any: [{ apiKey: [] }],
   none: [],
@@ -42,3 +45,20 @@ export const withSecretKey = (deps: AuthDeps, allowBearer = false) =>
 
 export const withAnyApiKey = (deps: AuthDeps) =>
   new Elysia().derive(async ({ request }) => ({ caller: await anyApiKey(deps, request) }));
+
+export type CustomerAuthDeps = Pick<Deps, 'clock' | 'hashing' | 'identityTokens'>;
+
+function customerFrom(deps: CustomerAuthDeps, request: Request) {
+  return authenticateCustomer(deps, bearerFrom(request), request.headers.get('x-device-fingerprint'));
+}
+
+/** Routes for a logged-in customer: `Authorization: Bearer idt_…` (optionally `X-Device-Fingerprint`). */
+export const withCustomer = (deps: CustomerAuthDeps) =>
+  new Elysia().derive(async ({ request }) => ({ customer: await customerFrom(deps, request) }));
+
+/** Either the developer's secret key (X-API-Key) or a customer's identity token (Bearer). */
+export const withSecretKeyOrCustomer = (deps: AuthDeps & CustomerAuthDeps) =>
+  new Elysia().derive(async ({ request }) => {
+    if (apiKeyFrom(request) !== null) return { viewer: { developerId: (await secretKey(deps, request)).developerId } };
+    return { viewer: { customerId: (await customerFrom(deps, request)).customerId } };
+  });

@@ -1,4 +1,4 @@
-import { DomainError, type ErrorCode } from '../../domain/errors.ts';
+import { DomainError, RateLimitedError, type ErrorCode } from '../../domain/errors.ts';
 import type { Logger } from '../system/logger.ts';
 
 /** The one table from error code to HTTP status: a new code without a status fails the type check. */
@@ -15,6 +15,12 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   invalid_signature: 400,
   card_declined: 402,
   processor_error: 502,
+  authentication_required: 402,
+  no_phone_on_file: 409,
+  otp_expired: 410,
+  otp_invalid: 422,
+  otp_attempts_exceeded: 429,
+  sms_failed: 502,
 };
 
 export function errorResponse(status: number, code: string, message: string, details?: Record<string, unknown>): Response {
@@ -43,7 +49,11 @@ export function toErrorResponse(code: string | number, error: unknown, log: Logg
   // Elysia wraps whatever a parser throws; our own body checks travel as its cause.
   const cause = (error as { cause?: unknown })?.cause;
   if (code === 'PARSE' && cause instanceof DomainError) return toErrorResponse('UNKNOWN', cause, log);
-  if (error instanceof DomainError) return errorResponse(STATUS_OF[error.code], error.code, error.message, error.details);
+  if (error instanceof DomainError) {
+    const response = errorResponse(STATUS_OF[error.code], error.code, error.message, error.details);
+    if (error instanceof RateLimitedError) response.headers.set('retry-after', String(error.retryAfterSeconds));
+    return response;
+  }
   switch (code) {
     case 'VALIDATION':
       return errorResponse(400, 'invalid_request', 'The request does not match its schema.', validationDetails(error));

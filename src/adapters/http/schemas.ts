@@ -166,13 +166,16 @@ export const IdParams = Input({ id: t.String({ maxLength: 100 }) });
 
 const ERROR_MEANING: Record<number, string> = {
   400: 'invalid_request: the body, query or path fails its schema, or the JSON is malformed.',
-  401: 'unauthorized: no credential, or an unknown or revoked one.',
+  401: 'unauthorized: no credential, or an unknown, expired or revoked one.',
   403: 'forbidden: a publishable key where a secret key is needed.',
   404: 'not_found: no such resource for this caller (other developers’ resources are 404 too).',
-  402: 'card_declined: the charge was declined.',
-  409: 'conflict: the state forbids it (email_taken, not_connected).',
+  402: 'card_declined: the charge was declined; authentication_required: the card needs its holder present.',
+  409: 'conflict: the state forbids it (email_taken, not_connected, no_phone_on_file).',
+  410: 'otp_expired: the code is past its 5 minutes.',
   413: 'payload_too_large: the body is over 64 KiB.',
-  502: 'processor_error: the payment processor could not be reached or refused the call.',
+  422: 'otp_invalid: wrong code (the challenge may still be used).',
+  429: 'rate_limited or otp_attempts_exceeded, with a Retry-After header (seconds).',
+  502: 'processor_error / sms_failed: the payment processor or the SMS provider could not be reached or refused the call.',
   503: 'unavailable: the store does not answer.',
 };
 
@@ -231,3 +234,47 @@ export function jsonErrors(...statuses: number[]) {
     Object.entries(errorsOf(...statuses)).map(([status, schema]) => [status, { description: schema.description, content: { 'application/json': { schema } } }]),
   );
 }
+
+export const LoginInitBody = Input({ email: t.String({ maxLength: 254 }) });
+export const CodeSent = t.Object({
+  otpId: t.String(),
+  phoneMasked: t.String({ description: 'All but the last four digits masked.' }),
+  expiresIn: t.Integer({ description: 'Seconds the code stays valid (300).' }),
+});
+export const LoginVerifyBody = Input({
+  email: t.String({ maxLength: 254 }),
+  otpId: t.String({ maxLength: 100 }),
+  otp: t.String({ maxLength: 20, description: 'The 6-digit code.' }),
+  deviceFingerprint: t.String({ minLength: 1, maxLength: 256, description: 'The identity token is bound to this device.' }),
+});
+const CustomerLicense = t.Object({
+  id: t.String(),
+  productId: t.String(),
+  productName: t.String(),
+  status: LicenseStatus,
+  features: t.Array(t.String()),
+  issuedAt: Millis,
+  expiresAt: t.Union([Millis, t.Null()]),
+  licenseKey: t.String(),
+});
+export const LoginVerified = t.Object({
+  identityToken: t.String({ description: 'Send as Authorization: Bearer; valid 30 days, until POST /auth/logout.' }),
+  licenses: t.Array(CustomerLicense),
+});
+export const LoggedOut = t.Object({ loggedOut: t.Literal(true) });
+export const PurchaseInitBody = Input({ productId: t.String({ maxLength: 100 }) });
+export const PurchaseOffer = t.Object({
+  purchaseId: t.String(),
+  productId: t.String(),
+  productName: t.String(),
+  amount: t.Integer({ description: 'Minor units.' }),
+  currency: t.String(),
+  cards: t.Array(t.Object({ id: t.String(), brand: t.String(), last4: t.String(), expMonth: t.Integer(), expYear: t.Integer() })),
+});
+export const PurchaseOtpBody = Input({ purchaseId: t.String({ maxLength: 100 }) });
+export const PurchaseConfirmBody = Input({
+  purchaseId: t.String({ maxLength: 100 }),
+  otpId: t.String({ maxLength: 100 }),
+  otp: t.String({ maxLength: 20 }),
+  cardId: t.String({ maxLength: 100 }),
+});

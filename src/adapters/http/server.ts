@@ -16,6 +16,9 @@ import { connectRoutes } from './routes/connect.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { checkoutPages } from './routes/checkout-pages.ts';
 import { sandboxRoutes } from './routes/sandbox.ts';
+import { customerAuthRoutes } from './routes/customer-auth.ts';
+import { purchaseRoutes } from './routes/purchase.ts';
+import { outboxRoutes } from './routes/outbox.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -24,6 +27,8 @@ export interface HttpOptions {
   ping: () => Promise<boolean>;
   publicBaseUrl: string;
   version: string;
+  /** The SMS outbox pages exist only while no SMS provider is configured. */
+  sandboxSms?: boolean;
   /** Mounts the benchmark's ceiling route beside the API. */
   benchCeiling?: boolean;
 }
@@ -50,6 +55,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
             securitySchemes: {
               apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'sk_… secret key or pk_… publishable key.' },
               bearerSecret: { type: 'http', scheme: 'bearer', description: 'A secret key as a bearer token (unbind only).' },
+              identityToken: { type: 'http', scheme: 'bearer', description: 'A customer’s identity token (idt_…) from POST /auth/login/verify.' },
               stripeSignature: { type: 'apiKey', in: 'header', name: 'Stripe-Signature', description: 'Stripe’s webhook signature.' },
             },
           },
@@ -65,9 +71,12 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
     .use(connectRoutes(deps))
     .use(checkoutRoutes(deps))
     .use(webhookRoutes(deps))
+    .use(customerAuthRoutes(deps))
+    .use(purchaseRoutes(deps))
     .use(checkoutPages())
     // Nothing under /v1/sandbox exists once a live processor is configured.
-    .use(deps.processor.kind === 'sandbox' ? sandboxRoutes(deps) : new Elysia({ name: 'no-sandbox' }));
+    .use(deps.processor.kind === 'sandbox' ? sandboxRoutes(deps) : new Elysia({ name: 'no-sandbox' }))
+    .use(options.sandboxSms ? outboxRoutes(deps) : new Elysia({ name: 'no-outbox' }));
 
   return new Elysia({ normalize: false })
     .onRequest(({ request }) => {

@@ -1,6 +1,6 @@
 import type { SavedCard } from '../../domain/card.ts';
 import type { CardRepository } from '../../ports/card-repository.ts';
-import { copy, type MemoryTables, requireRow, requireUnique } from './memory-tables.ts';
+import { copy, copyOrNull, type MemoryTables, requireRow, requireUnique } from './memory-tables.ts';
 
 /** Newest first; ties keep reverse insertion order (a stable sort over reversed rows): the SQLite order. */
 const newestFirst = (a: SavedCard, b: SavedCard): number => b.createdAt - a.createdAt;
@@ -24,6 +24,10 @@ export class MemoryCardRepository implements CardRepository {
     requireRow(this.tables.developers, card.developerId, 'saved_cards.developer_id');
     cards.set(card.id, copy(card));
     return copy(card);
+  }
+
+  async findById(id: string): Promise<SavedCard | null> {
+    return copyOrNull(this.tables.savedCards.get(id));
   }
 
   async listFor(customerId: string, developerId: string): Promise<SavedCard[]> {

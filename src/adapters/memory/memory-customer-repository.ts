@@ -18,6 +18,11 @@ export class MemoryCustomerRepository implements CustomerRepository {
     return copyOrNull(this.tables.customers.get(id));
   }
 
+  /** The e-mail as stored: callers normalize it first, as findOrCreate's candidates are. */
+  async findByEmail(email: string): Promise<Customer | null> {
+    return copyOrNull([...this.tables.customers.values()].find((c) => c.email === email));
+  }
+
   async setPhone(id: string, phone: string): Promise<void> {
     const customer = this.tables.customers.get(id);
     if (customer) customer.phone = phone;

@@ -14,38 +14,59 @@ function stateOf(row: LicenseRow): LicenseState {
   };
 }
 
+/** Oldest first; ties by id, as SQLite's ORDER BY issued_at, id. */
+const oldestFirst = (a: LicenseRow, b: LicenseRow): number => a.issuedAt - b.issuedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
 function licenseOf(row: LicenseRow | undefined): License | null {
   if (!row) return null;
-  const { keyHash: _hash, boundAt: _at, checkoutSessionId: _origin, ...license } = copy(row);
+  const { keyHash: _hash, boundAt: _at, checkoutSessionId: _session, purchaseId: _purchase, ...license } = copy(row);
   return license;
 }
 
 export class MemoryLicenseRepository implements LicenseRepository {
   private readonly byKeyHash = new Map<string, LicenseRow>();
   private readonly byCheckoutSession = new Map<string, LicenseRow>();
+  private readonly byPurchase = new Map<string, LicenseRow>();
 
   constructor(private readonly tables: MemoryTables) {}
 
-  async create(license: License, keyHash: string, origin: { checkoutSessionId?: string } = {}): Promise<void> {
+  async create(license: License, keyHash: string, origin: { checkoutSessionId?: string; purchaseId?: string } = {}): Promise<void> {
     const t = this.tables;
     const checkoutSessionId = origin.checkoutSessionId ?? null;
-    // Every check before the first write, and no await in between: one license per checkout session.
+    const purchaseId = origin.purchaseId ?? null;
+    // Every check before the first write, and no await in between: one license per checkout session or purchase.
     requireUnique(t.licenses.has(license.id), 'licenses.id');
     requireUnique(this.byKeyHash.has(keyHash), 'licenses.key_hash');
     if (checkoutSessionId !== null && this.byCheckoutSession.has(checkoutSessionId)) {
       throw new ConflictError('conflict', 'This checkout session already has its license.');
     }
+    if (purchaseId !== null && this.byPurchase.has(purchaseId)) {
+      throw new ConflictError('conflict', 'This purchase already has its license.');
+    }
     requireRow(t.developers, license.developerId, 'licenses.developer_id');
     requireRow(t.products, license.productId, 'licenses.product_id');
     requireRow(t.customers, license.customerId, 'licenses.customer_id');
-    const row: LicenseRow = { ...copy(license), keyHash, boundAt: null, checkoutSessionId };
+    if (purchaseId !== null) requireRow(t.purchases, purchaseId, 'licenses.purchase_id');
+    const row: LicenseRow = { ...copy(license), keyHash, boundAt: null, checkoutSessionId, purchaseId };
     t.licenses.set(row.id, row);
     this.byKeyHash.set(keyHash, row);
     if (checkoutSessionId !== null) this.byCheckoutSession.set(checkoutSessionId, row);
+    if (purchaseId !== null) this.byPurchase.set(purchaseId, row);
   }
 
   async findByCheckoutSession(checkoutSessionId: string): Promise<License | null> {
     return licenseOf(this.byCheckoutSession.get(checkoutSessionId));
+  }
+
+  async findByPurchase(purchaseId: string): Promise<License | null> {
+    return licenseOf(this.byPurchase.get(purchaseId));
+  }
+
+  async listByCustomer(customerId: string): Promise<License[]> {
+    return [...this.tables.licenses.values()]
+      .filter((row) => row.customerId === customerId)
+      .sort(oldestFirst)
+      .map((row) => licenseOf(row)!);
   }
 
   async findById(id: string): Promise<License | null> {

@@ -21,6 +21,10 @@ export class MemoryProductRepository implements ProductRepository {
     return copyOrNull(this.owned(developerId, id));
   }
 
+  async findById(id: string): Promise<Product | null> {
+    return copyOrNull(this.tables.products.get(id));
+  }
+
   async list(developerId: string, page: { limit: number; startingAfter?: string }): Promise<ProductPage> {
     // An unknown cursor lists from the start, as the SQLite adapter does; the use case rejects it first.
     const cursor = page.startingAfter ? this.owned(developerId, page.startingAfter) : undefined;

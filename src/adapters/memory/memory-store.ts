@@ -4,9 +4,13 @@ import { MemoryCheckoutRepository } from './memory-checkout-repository.ts';
 import { MemoryConnectionRepository } from './memory-connection-repository.ts';
 import { MemoryCustomerRepository } from './memory-customer-repository.ts';
 import { MemoryDeveloperRepository } from './memory-developer-repository.ts';
+import { MemoryIdentityTokenRepository } from './memory-identity-token-repository.ts';
 import { MemoryLicenseRepository } from './memory-license-repository.ts';
+import { MemoryOtpRepository } from './memory-otp-repository.ts';
 import { MemoryProductRepository } from './memory-product-repository.ts';
+import { MemoryPurchaseRepository } from './memory-purchase-repository.ts';
 import { MemorySigningKeyRepository } from './memory-signing-key-repository.ts';
+import { MemorySmsOutboxRepository } from './memory-sms-outbox-repository.ts';
 import { MemoryTables } from './memory-tables.ts';
 import { MemoryWebhookEventRepository } from './memory-webhook-event-repository.ts';
 
@@ -24,6 +28,10 @@ export function openMemoryStore(): Store {
     connections: new MemoryConnectionRepository(tables),
     cards: new MemoryCardRepository(tables),
     webhookEvents: new MemoryWebhookEventRepository(tables),
+    otps: new MemoryOtpRepository(tables),
+    identityTokens: new MemoryIdentityTokenRepository(tables),
+    purchases: new MemoryPurchaseRepository(tables),
+    smsOutbox: new MemorySmsOutboxRepository(tables),
     ping: async () => open,
     close: async () => {
       open = false;

@@ -3,13 +3,23 @@ import type { CheckoutSession } from '../../domain/checkout-session.ts';
 import type { ConnectState, ProcessorAccount } from '../../domain/connect.ts';
 import type { Customer } from '../../domain/customer.ts';
 import type { ApiKeyRecord, Developer, SigningKey } from '../../domain/developer.ts';
+import type { IdentityToken } from '../../domain/identity-token.ts';
 import type { License } from '../../domain/license.ts';
+import type { LoginFailures, OtpChallenge } from '../../domain/otp-challenge.ts';
 import type { Product } from '../../domain/product.ts';
+import type { Purchase } from '../../domain/purchase.ts';
+import type { OutboxMessage } from '../../ports/sms-outbox-repository.ts';
 
 export interface LicenseRow extends License {
   keyHash: string;
   boundAt: number | null;
   checkoutSessionId: string | null;
+  purchaseId: string | null;
+}
+
+export interface OutboxRow extends OutboxMessage {
+  /** SQLite's autoincrement: breaks sentAt ties, the later added first. */
+  id: number;
 }
 
 export interface WebhookEventRow {
@@ -32,6 +42,14 @@ export class MemoryTables {
   /** In insertion order, which breaks createdAt ties as SQLite's rowid does. */
   readonly savedCards = new Map<string, SavedCard>();
   readonly webhookEvents = new Map<string, WebhookEventRow>();
+  /** In insertion order, which breaks createdAt ties as SQLite's rowid does. */
+  readonly otps = new Map<string, OtpChallenge>();
+  /** By customer id. */
+  readonly loginFailures = new Map<string, LoginFailures>();
+  /** By token hash. */
+  readonly identityTokens = new Map<string, IdentityToken>();
+  readonly purchases = new Map<string, Purchase>();
+  readonly smsOutbox: OutboxRow[] = [];
 }
 
 /** The storage error a real database would raise; callers see an error, never a half-applied write. */

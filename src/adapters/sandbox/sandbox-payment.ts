@@ -7,6 +7,18 @@ export type SandboxPayment = { ok: true; completion: Completion } | { ok: false;
 
 /** Stripe's test card "generic decline": declined here as there. */
 export const DECLINED_CARD_NUMBER = '4000000000000002';
+/** Stripe's off-session test cards: both pay at checkout and are saved; later charges fail. */
+export const OFF_SESSION_DECLINE_CARD_NUMBER = '4000000000000341';
+export const OFF_SESSION_AUTHENTICATION_CARD_NUMBER = '4000002760003184';
+
+/** What a saved sandbox card does when charged off-session: the processor reads it from the payment-method id. */
+export type SavedCardBehaviour = 'pays' | 'declines' | 'needs_authentication';
+const PAYMENT_METHOD_PREFIX: Record<SavedCardBehaviour, string> = {
+  pays: 'pm_sandbox_',
+  declines: 'pm_sandbox_decline_',
+  needs_authentication: 'pm_sandbox_auth_',
+};
+
 /** Sandbox cards expire in December, this many years from the payment. */
 const CARD_YEARS = 3;
 
@@ -34,7 +46,7 @@ export function sandboxCompletion(sessionId: string, form: { email: string; phon
       processorCustomerId: `cus_sandbox_${sha16(email)}`,
       paymentId: `pi_sandbox_${sessionId}`,
       card: {
-        processorPaymentMethodId: `pm_sandbox_${sha16(card)}`,
+        processorPaymentMethodId: sandboxPaymentMethodId(card),
         brand: cardBrand(card),
         last4: card.slice(-4),
         expMonth: 12,
@@ -42,6 +54,20 @@ export function sandboxCompletion(sessionId: string, form: { email: string; phon
       },
     },
   };
+}
+
+/** `pm_sandbox_<digest>`, with `decline_` or `auth_` before the digest for the off-session test cards. */
+export function sandboxPaymentMethodId(card: string): string {
+  const behaviour: SavedCardBehaviour =
+    card === OFF_SESSION_DECLINE_CARD_NUMBER ? 'declines' : card === OFF_SESSION_AUTHENTICATION_CARD_NUMBER ? 'needs_authentication' : 'pays';
+  return `${PAYMENT_METHOD_PREFIX[behaviour]}${sha16(card)}`;
+}
+
+/** Any id without a marked prefix pays, so cards saved by other means charge as ordinary ones. */
+export function savedCardBehaviour(paymentMethodId: string): SavedCardBehaviour {
+  if (paymentMethodId.startsWith(PAYMENT_METHOD_PREFIX.declines)) return 'declines';
+  if (paymentMethodId.startsWith(PAYMENT_METHOD_PREFIX.needs_authentication)) return 'needs_authentication';
+  return 'pays';
 }
 
 /** Spaces, dashes, dots and brackets are dropped; an optional leading + and 7 to 15 digits stay (E.164-ish). */

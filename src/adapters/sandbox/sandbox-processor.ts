@@ -1,8 +1,17 @@
 import { createHash } from 'node:crypto';
 import { DomainError, InvalidRequestError } from '../../domain/errors.ts';
-import type { NewProcessorCheckout, PaymentEvent, PaymentProcessor, ProcessorCheckout } from '../../ports/payment-processor.ts';
+import type {
+  NewProcessorCheckout,
+  PaymentEvent,
+  PaymentProcessor,
+  ProcessorCheckout,
+  SavedCardCharge,
+} from '../../ports/payment-processor.ts';
+import { savedCardBehaviour } from './sandbox-payment.ts';
 
 export const SANDBOX_CODE_PREFIX = 'sbx_code_';
+
+const sha16 = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 16);
 
 /**
  * The processor of sandbox mode: nothing leaves the machine. Its checkout page and Connect
@@ -23,8 +32,7 @@ export class SandboxProcessor implements PaymentProcessor {
     if (!code.startsWith(SANDBOX_CODE_PREFIX) || code.length < SANDBOX_CODE_PREFIX.length + 8) {
       throw new InvalidRequestError('The authorization code is not valid.', 'code', 'query');
     }
-    const digest = createHash('sha256').update(code).digest('hex').slice(0, 16);
-    return { accountId: `acct_sandbox_${digest}` };
+    return { accountId: `acct_sandbox_${sha16(code)}` };
   }
 
   async createCheckout({ session }: NewProcessorCheckout): Promise<{ processorSessionId: string; url: string }> {
@@ -34,6 +42,26 @@ export class SandboxProcessor implements PaymentProcessor {
   /** Sandbox payments complete synchronously through the Pay form: there is nothing to look up. */
   async retrieveCheckout(): Promise<ProcessorCheckout> {
     return { state: 'open' };
+  }
+
+  /**
+   * Pays unless the card is one of Stripe's off-session test cards saved at the sandbox checkout.
+   * The payment id is derived from the idempotency key: a retried attempt names the same payment.
+   */
+  async chargeSavedCard({ processorPaymentMethodId, idempotencyKey }: SavedCardCharge): Promise<{ paymentId: string }> {
+    switch (savedCardBehaviour(processorPaymentMethodId)) {
+      case 'declines':
+        throw new DomainError('card_declined', 'The saved card was declined: use another card or buy in the browser checkout instead.', {
+          processor: 'sandbox',
+          declineCode: 'generic_decline',
+        });
+      case 'needs_authentication':
+        throw new DomainError('authentication_required', 'This card needs its holder to confirm the payment: buy in the browser checkout instead.', {
+          processor: 'sandbox',
+        });
+      case 'pays':
+        return { paymentId: `pi_sandbox_${sha16(idempotencyKey)}` };
+    }
   }
 
   /** No webhooks in sandbox mode: the endpoint is 404 as when no webhook secret is configured. */

@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { type AnySQLiteColumn, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 export const developers = sqliteTable('developers', {
   id: text('id').primaryKey(),
@@ -74,11 +74,14 @@ export const licenses = sqliteTable(
     keyHash: text('key_hash').notNull().unique(),
     /** What paid for it: one license per checkout session (NULLs are distinct, so granted licenses have none). */
     checkoutSessionId: text('checkout_session_id'),
+    /** Or one license per terminal purchase. */
+    purchaseId: text('purchase_id').references((): AnySQLiteColumn => purchases.id),
   },
   (t) => [
     index('licenses_customer').on(t.customerId),
     index('licenses_developer').on(t.developerId),
     uniqueIndex('licenses_checkout_session').on(t.checkoutSessionId),
+    uniqueIndex('licenses_purchase').on(t.purchaseId),
   ],
 );
 
@@ -151,3 +154,69 @@ export const webhookEvents = sqliteTable('webhook_events', {
   type: text('type').notNull(),
   receivedAt: integer('received_at').notNull(),
 });
+
+export const otpChallenges = sqliteTable(
+  'otp_challenges',
+  {
+    id: text('id').primaryKey(),
+    scope: text('scope', { enum: ['login', 'purchase'] }).notNull(),
+    /** The normalized e-mail (login) or the purchase id (purchase). */
+    subject: text('subject').notNull(),
+    /** null for an e-mail with no customer: the look-alike challenge no code can pass. */
+    customerId: text('customer_id').references(() => customers.id),
+    codeDigest: text('code_digest').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    attempts: integer('attempts').notNull(),
+    usedAt: integer('used_at'),
+  },
+  (t) => [index('otp_challenges_sends').on(t.scope, t.subject, t.createdAt)],
+);
+
+export const loginFailures = sqliteTable('login_failures', {
+  /** A customer id, or the look-alike key of an e-mail with no customer (so it locks the same): no foreign key. */
+  customerId: text('customer_id').primaryKey(),
+  consecutive: integer('consecutive').notNull(),
+  lockedUntil: integer('locked_until'),
+});
+
+export const identityTokens = sqliteTable('identity_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  customerId: text('customer_id').notNull().references(() => customers.id),
+  deviceFingerprint: text('device_fingerprint').notNull(),
+  createdAt: integer('created_at').notNull(),
+  expiresAt: integer('expires_at').notNull(),
+  revokedAt: integer('revoked_at'),
+});
+
+export const purchases = sqliteTable(
+  'purchases',
+  {
+    id: text('id').primaryKey(),
+    customerId: text('customer_id').notNull().references(() => customers.id),
+    developerId: text('developer_id').notNull().references(() => developers.id),
+    productId: text('product_id').notNull().references(() => products.id),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status', { enum: ['pending', 'charging', 'paid'] }).notNull(),
+    attempt: integer('attempt').notNull(),
+    chargingSince: integer('charging_since'),
+    cardId: text('card_id').references(() => savedCards.id),
+    paymentId: text('payment_id'),
+    // No foreign key: a use case may record the license id before or after the license row is written.
+    licenseId: text('license_id'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('purchases_payment').on(t.paymentId)],
+);
+
+export const smsOutbox = sqliteTable(
+  'sms_outbox',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    to: text('to').notNull(),
+    body: text('body').notNull(),
+    sentAt: integer('sent_at').notNull(),
+  },
+  (t) => [index('sms_outbox_recipient').on(t.to, t.sentAt)],
+);

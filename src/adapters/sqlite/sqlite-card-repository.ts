@@ -25,6 +25,10 @@ export class SqliteCardRepository implements CardRepository {
       .get()!;
   }
 
+  async findById(id: string): Promise<SavedCard | null> {
+    return this.db.select().from(savedCards).where(eq(savedCards.id, id)).get() ?? null;
+  }
+
   async listFor(customerId: string, developerId: string): Promise<SavedCard[]> {
     return this.db
       .select()

@@ -16,6 +16,11 @@ export class SqliteCustomerRepository implements CustomerRepository {
     return this.db.select().from(customers).where(eq(customers.id, id)).get() ?? null;
   }
 
+  /** The e-mail as stored: callers normalize it first, as findOrCreate's candidates are. */
+  async findByEmail(email: string): Promise<Customer | null> {
+    return this.db.select().from(customers).where(eq(customers.email, email)).get() ?? null;
+  }
+
   async setPhone(id: string, phone: string): Promise<void> {
     this.db.update(customers).set({ phone }).where(eq(customers.id, id)).run();
   }

@@ -1,7 +1,9 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { ConflictError } from '../../domain/errors.ts';
 import type { License, StoredLicenseStatus } from '../../domain/license.ts';
 import type { LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
+
+type Origin = { checkoutSessionId?: string; purchaseId?: string };
 import { licenses } from './schema.ts';
 import { isUniqueViolation, type SqliteDb } from './sqlite-store.ts';
 
@@ -16,7 +18,7 @@ const stateColumns = {
 
 function licenseOf(row: typeof licenses.$inferSelect | undefined): License | null {
   if (!row) return null;
-  const { status, keyHash: _hash, boundAt: _at, checkoutSessionId: _origin, ...rest } = row;
+  const { status, keyHash: _hash, boundAt: _at, checkoutSessionId: _session, purchaseId: _purchase, ...rest } = row;
   return { ...rest, storedStatus: status };
 }
 
@@ -36,14 +38,18 @@ export class SqliteLicenseRepository implements LicenseRepository {
       .prepare();
   }
 
-  async create(license: License, keyHash: string, origin: { checkoutSessionId?: string } = {}): Promise<void> {
+  async create(license: License, keyHash: string, origin: Origin = {}): Promise<void> {
     const { storedStatus, ...rest } = license;
     const checkoutSessionId = origin.checkoutSessionId ?? null;
+    const purchaseId = origin.purchaseId ?? null;
     try {
-      this.db.insert(licenses).values({ ...rest, status: storedStatus, keyHash, checkoutSessionId }).run();
+      this.db.insert(licenses).values({ ...rest, status: storedStatus, keyHash, checkoutSessionId, purchaseId }).run();
     } catch (error) {
       if (isUniqueViolation(error, 'licenses.checkout_session_id')) {
         throw new ConflictError('conflict', 'This checkout session already has its license.');
+      }
+      if (isUniqueViolation(error, 'licenses.purchase_id')) {
+        throw new ConflictError('conflict', 'This purchase already has its license.');
       }
       throw error;
     }
@@ -51,6 +57,20 @@ export class SqliteLicenseRepository implements LicenseRepository {
 
   async findByCheckoutSession(checkoutSessionId: string): Promise<License | null> {
     return licenseOf(this.db.select().from(licenses).where(eq(licenses.checkoutSessionId, checkoutSessionId)).get());
+  }
+
+  async findByPurchase(purchaseId: string): Promise<License | null> {
+    return licenseOf(this.db.select().from(licenses).where(eq(licenses.purchaseId, purchaseId)).get());
+  }
+
+  async listByCustomer(customerId: string): Promise<License[]> {
+    const rows = this.db
+      .select()
+      .from(licenses)
+      .where(eq(licenses.customerId, customerId))
+      .orderBy(asc(licenses.issuedAt), asc(licenses.id))
+      .all();
+    return rows.map((row) => licenseOf(row)!);
   }
 
   async findById(id: string): Promise<License | null> {

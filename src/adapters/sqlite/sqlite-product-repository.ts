@@ -21,6 +21,10 @@ export class SqliteProductRepository implements ProductRepository {
     );
   }
 
+  async findById(id: string): Promise<Product | null> {
+    return this.db.select().from(products).where(eq(products.id, id)).get() ?? null;
+  }
+
   async list(developerId: string, page: { limit: number; startingAfter?: string }): Promise<ProductPage> {
     const cursor = page.startingAfter ? await this.get(developerId, page.startingAfter) : null;
     const after = cursor

@@ -11,9 +11,13 @@ import { SqliteCheckoutRepository } from './sqlite-checkout-repository.ts';
 import { SqliteConnectionRepository } from './sqlite-connection-repository.ts';
 import { SqliteCustomerRepository } from './sqlite-customer-repository.ts';
 import { SqliteDeveloperRepository } from './sqlite-developer-repository.ts';
+import { SqliteIdentityTokenRepository } from './sqlite-identity-token-repository.ts';
 import { SqliteLicenseRepository } from './sqlite-license-repository.ts';
+import { SqliteOtpRepository } from './sqlite-otp-repository.ts';
 import { SqliteProductRepository } from './sqlite-product-repository.ts';
+import { SqlitePurchaseRepository } from './sqlite-purchase-repository.ts';
 import { SqliteSigningKeyRepository } from './sqlite-signing-key-repository.ts';
+import { SqliteSmsOutboxRepository } from './sqlite-sms-outbox-repository.ts';
 import { SqliteWebhookEventRepository } from './sqlite-webhook-event-repository.ts';
 import * as schema from './schema.ts';
 
@@ -67,6 +71,10 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
     connections: new SqliteConnectionRepository(db),
     cards: new SqliteCardRepository(db),
     webhookEvents: new SqliteWebhookEventRepository(db),
+    otps: new SqliteOtpRepository(db),
+    identityTokens: new SqliteIdentityTokenRepository(db),
+    purchases: new SqlitePurchaseRepository(db),
+    smsOutbox: new SqliteSmsOutboxRepository(db),
     ping: async () => {
       try {
         ping.get();

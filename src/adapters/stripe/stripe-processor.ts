@@ -1,8 +1,15 @@
 import Stripe from 'stripe';
 import { DomainError, InvalidRequestError } from '../../domain/errors.ts';
 import type { Clock } from '../../ports/clock.ts';
-import type { NewProcessorCheckout, PaymentEvent, PaymentProcessor, ProcessorCheckout } from '../../ports/payment-processor.ts';
+import type {
+  NewProcessorCheckout,
+  PaymentEvent,
+  PaymentProcessor,
+  ProcessorCheckout,
+  SavedCardCharge,
+} from '../../ports/payment-processor.ts';
 import { systemClock } from '../system/system-clock.ts';
+import { cardError, chargeOutcome, chargeParams } from './stripe-charge.ts';
 import { checkoutParams, toProcessorCheckout } from './stripe-checkout.ts';
 import { toPaymentEvent } from './stripe-events.ts';
 
@@ -24,7 +31,7 @@ const SIGNATURE_TOLERANCE_SECONDS = 300;
 /** A checkout or a status poll waits on this call; Stripe's 80 s default would outlive the client's patience. */
 const REQUEST_TIMEOUT_MS = 20_000;
 
-/** Sellers' Standard accounts connected through OAuth; hosted Checkout Sessions on those accounts. */
+/** Sellers' Standard accounts connected through OAuth; hosted Checkout Sessions and off-session charges on those accounts. */
 export class StripeProcessor implements PaymentProcessor {
   readonly kind = 'stripe' as const;
   private readonly stripe: Stripe;
@@ -91,6 +98,20 @@ export class StripeProcessor implements PaymentProcessor {
     } catch (error) {
       throw processorError(error, 'look up the checkout');
     }
+  }
+
+  /** The SDK retries under the caller's idempotency key, so a retried attempt is the same PaymentIntent. */
+  async chargeSavedCard(input: SavedCardCharge): Promise<{ paymentId: string }> {
+    let intent: Stripe.PaymentIntent;
+    try {
+      intent = await this.stripe.paymentIntents.create(chargeParams(input), {
+        stripeAccount: input.accountId,
+        idempotencyKey: input.idempotencyKey,
+      });
+    } catch (error) {
+      throw cardError(error) ?? processorError(error, 'charge the saved card');
+    }
+    return chargeOutcome(intent);
   }
 
   async parseWebhook(rawBody: string, signatureHeader: string | null): Promise<PaymentEvent> {

@@ -19,7 +19,7 @@ export interface LicenseTerms {
 export async function issueLicense(
   deps: Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'issuer'>,
   terms: LicenseTerms,
-  origin?: { checkoutSessionId?: string },
+  origin?: { checkoutSessionId?: string; purchaseId?: string },
 ): Promise<License> {
   const signingKey = await deps.signingKeys.active(terms.developerId);
   if (!signingKey) throw new ConflictError('conflict', 'The developer has no active signing key.');

@@ -2,7 +2,7 @@ import type { Deps } from '../../ports/deps.ts';
 import type { PaymentEvent } from '../../ports/payment-processor.ts';
 import { completeCheckout, type CompleteDeps } from '../checkout/complete-checkout.ts';
 
-type WebhookDeps = CompleteDeps & Pick<Deps, 'processor' | 'connections' | 'webhookEvents'>;
+type WebhookDeps = CompleteDeps & Pick<Deps, 'processor' | 'connections' | 'webhookEvents' | 'purchases'>;
 
 /**
  * A processor's event, verified against the raw body, acted on once per event id whatever the
@@ -42,8 +42,11 @@ async function apply(deps: WebhookDeps, event: PaymentEvent): Promise<void> {
       return;
     }
     case 'payment_reversed': {
+      // Bought in the browser or in the terminal: either way the license that payment bought goes.
       const session = await deps.checkouts.findByPaymentId(event.paymentId);
-      if (session?.licenseId) await deps.licenses.setStatus(session.licenseId, 'revoked');
+      const purchase = session?.licenseId ? null : await deps.purchases.findByPaymentId(event.paymentId);
+      const licenseId = session?.licenseId ?? purchase?.licenseId;
+      if (licenseId) await deps.licenses.setStatus(licenseId, 'revoked');
       return;
     }
     case 'account_deauthorized':

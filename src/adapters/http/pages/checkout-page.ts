@@ -65,7 +65,7 @@ ${problem ? html`<div class="alert" role="alert" id="form-error">${problem.messa
 <button type="submit" class="button secondary" formaction="${action}/cancel" formnovalidate>Cancel</button>
 </form>
 <div class="note"><strong>This is a sandbox:</strong> no money moves and nothing leaves this machine.
-Any valid card number pays, e.g. <code>${SANDBOX_CARD}</code>; <code>${DECLINED_CARD}</code> is declined, as in Stripe's test mode.</div>`,
+Any valid card number pays, e.g. <code>${SANDBOX_CARD}</code>; <code>${DECLINED_CARD}</code> is declined, as in Stripe's test mode. <code>4000 0000 0000 0341</code> and <code>4000 0027 6000 3184</code> pay here and are saved, but a later saved-card purchase is declined with the first and needs the holder to authenticate with the second.</div>`,
   });
 }
 

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia';
 import { getLicense, revokeLicense, unbindLicense } from '../../../app/licenses/manage-license.ts';
 import { validateLicense } from '../../../app/licenses/validate-license.ts';
 import type { Deps } from '../../../ports/deps.ts';
-import { SECURITY, withAnyApiKey, withSecretKey } from '../auth.ts';
+import { SECURITY, withAnyApiKey, withSecretKey, withSecretKeyOrCustomer } from '../auth.ts';
 import { errorsOf, IdParams, LicenseView, ValidateBody, ValidationResult } from '../schemas.ts';
 
 const tags = ['Licenses'];
@@ -35,12 +35,19 @@ export function licenseRoutes(deps: Deps) {
       }),
     )
     .use(
+      withSecretKeyOrCustomer(deps).get('/licenses/:id', ({ viewer, params }) => getLicense(deps, viewer, params.id), {
+        params: IdParams,
+        response: { 200: LicenseView, ...errorsOf(400, 401, 403, 404) },
+        detail: {
+          tags,
+          summary: 'License details',
+          description: 'For the owning developer’s secret key (X-API-Key) or the owning customer’s identity token (Bearer); anyone else gets 404.',
+          security: SECURITY.secretOrCustomer,
+        },
+      }),
+    )
+    .use(
       withSecretKey(deps)
-        .get('/licenses/:id', ({ caller, params }) => getLicense(deps, { developerId: caller.developerId }, params.id), {
-          params: IdParams,
-          response: { 200: LicenseView, ...errorsOf(400, 401, 403, 404) },
-          detail: { tags, summary: 'License details', description: 'For the owning developer’s secret key; anyone else gets 404.', security: SECURITY.secret },
-        })
         .post('/licenses/:id/revoke', ({ caller, params }) => revokeLicense(deps, caller.developerId, params.id), {
           params: IdParams,
           response: { 200: LicenseView, ...errorsOf(400, 401, 403, 404, 413) },

@@ -19,7 +19,7 @@ const PayForm = t.Object(
   {
     email: t.String({ maxLength: 254, description: 'Pre-filled when checkout init was given one.' }),
     phone: t.String({ maxLength: 64, description: '7 to 15 digits, optionally after a +; spaces, dashes, dots and brackets are ignored.' }),
-    cardNumber: t.String({ maxLength: 64, description: 'Any Luhn-valid number pays; 4000 0000 0000 0002 is declined.' }),
+    cardNumber: t.String({ maxLength: 64, description: 'Any Luhn-valid number pays; 4000 0000 0000 0002 is declined. 4000 0000 0000 0341 and 4000 0027 6000 3184 pay, but later saved-card charges are declined / need authentication.' }),
   },
   { additionalProperties: true },
 );

@@ -1,0 +1,47 @@
+import { Elysia } from 'elysia';
+import { logout } from '../../../app/auth/identity.ts';
+import { startLogin, verifyLogin } from '../../../app/auth/login.ts';
+import type { Deps } from '../../../ports/deps.ts';
+import { SECURITY, withCustomer } from '../auth.ts';
+import { CodeSent, errorsOf, LoggedOut, LoginInitBody, LoginVerifyBody, LoginVerified } from '../schemas.ts';
+
+const tags = ['Customers'];
+
+export function customerAuthRoutes(deps: Deps) {
+  return new Elysia({ name: 'customer-auth' })
+    .post('/auth/login/init', ({ body }) => startLogin(deps, body), {
+      body: LoginInitBody,
+      response: { 200: CodeSent, ...errorsOf(400, 409, 413, 429, 502) },
+      detail: {
+        tags,
+        summary: 'Text a sign-in code to the customer’s phone',
+        description:
+          'An e-mail with no customer answers exactly like a known one (same fields, a stable masked phone) and sends nothing. 409 no_phone_on_file; at most 3 codes per e-mail per 15 minutes (429 rate_limited with Retry-After); 502 sms_failed when the text could not be sent (that code is never usable).',
+        security: SECURITY.none,
+      },
+    })
+    .post('/auth/login/verify', ({ body }) => verifyLogin(deps, body), {
+      body: LoginVerifyBody,
+      response: { 200: LoginVerified, ...errorsOf(400, 410, 413, 422, 429) },
+      detail: {
+        tags,
+        summary: 'Check the code: an identity token and the customer’s licenses',
+        description:
+          '422 otp_invalid for a wrong code (the challenge stays usable), 410 otp_expired after 5 minutes, 429 otp_attempts_exceeded after 5 tries, 429 rate_limited for an hour after 20 consecutive failures. Each code works once. The token is bound to deviceFingerprint and lasts 30 days.',
+        security: SECURITY.none,
+      },
+    })
+    .use(
+      withCustomer(deps).post(
+        '/auth/logout',
+        async ({ customer }) => {
+          await logout(deps, customer);
+          return { loggedOut: true as const };
+        },
+        {
+          response: { 200: LoggedOut, ...errorsOf(401, 413) },
+          detail: { tags, summary: 'Revoke this identity token', security: SECURITY.customer },
+        },
+      ),
+    );
+}

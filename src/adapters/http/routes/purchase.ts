@@ -1,0 +1,43 @@
+import { confirmPurchase } from '../../../app/purchase/confirm-purchase.ts';
+import { sendPurchaseCode, startPurchase } from '../../../app/purchase/purchase.ts';
+import type { Deps } from '../../../ports/deps.ts';
+import { SECURITY, withCustomer } from '../auth.ts';
+import { CodeSent, errorsOf, IssuedLicense, PurchaseConfirmBody, PurchaseInitBody, PurchaseOffer, PurchaseOtpBody } from '../schemas.ts';
+
+const tags = ['Purchases'];
+
+/** Terminal purchases with a saved card, for a logged-in customer. */
+export function purchaseRoutes(deps: Deps) {
+  return withCustomer(deps)
+    .post('/purchase/init', ({ customer, body }) => startPurchase(deps, customer.customerId, body), {
+      body: PurchaseInitBody,
+      response: { 200: PurchaseOffer, ...errorsOf(400, 401, 404, 409, 413) },
+      detail: {
+        tags,
+        summary: 'Begin a purchase: the amount and the saved cards',
+        description: 'The cards are those the customer saved with this product’s seller in an earlier checkout.',
+        security: SECURITY.customer,
+      },
+    })
+    .post('/purchase/otp', ({ customer, body }) => sendPurchaseCode(deps, customer.customerId, body), {
+      body: PurchaseOtpBody,
+      response: { 200: CodeSent, ...errorsOf(400, 401, 404, 409, 413, 429, 502) },
+      detail: {
+        tags,
+        summary: 'Text the code that confirms this purchase',
+        description: 'The code confirms this purchase only. At most 3 codes per purchase per 15 minutes.',
+        security: SECURITY.customer,
+      },
+    })
+    .post('/purchase/confirm', ({ customer, body }) => confirmPurchase(deps, customer.customerId, body), {
+      body: PurchaseConfirmBody,
+      response: { 200: IssuedLicense, ...errorsOf(400, 401, 402, 404, 409, 410, 413, 422, 429, 502) },
+      detail: {
+        tags,
+        summary: 'Confirm with the code: charge the saved card, get the license',
+        description:
+          'Charges the card off-session once and issues one license; confirming again returns the same license and charges nothing, however concurrent. 402 card_declined leaves the purchase open for another card; 402 authentication_required means the card needs its holder: buy in the browser checkout instead.',
+        security: SECURITY.customer,
+      },
+    });
+}

@@ -1,0 +1,71 @@
+import type { LoginFailures, OtpChallenge, OtpScope } from '../../domain/otp-challenge.ts';
+import type { OtpRepository } from '../../ports/otp-repository.ts';
+import { copy, copyOrNull, type MemoryTables, requireRow, requireUnique } from './memory-tables.ts';
+
+// No await between any check and its write: each method is atomic, as SQLite's single statements are.
+export class MemoryOtpRepository implements OtpRepository {
+  constructor(private readonly tables: MemoryTables) {}
+
+  async create(challenge: OtpChallenge): Promise<void> {
+    requireUnique(this.tables.otps.has(challenge.id), 'otp_challenges.id');
+    if (challenge.customerId !== null) requireRow(this.tables.customers, challenge.customerId, 'otp_challenges.customer_id');
+    this.tables.otps.set(challenge.id, copy(challenge));
+  }
+
+  async findById(id: string): Promise<OtpChallenge | null> {
+    return copyOrNull(this.tables.otps.get(id));
+  }
+
+  async sentSince(scope: OtpScope, subject: string, since: number): Promise<number[]> {
+    return [...this.tables.otps.values()]
+      .filter((c) => c.scope === scope && c.subject === subject && c.createdAt >= since)
+      .map((c) => c.createdAt)
+      .sort((a, b) => a - b);
+  }
+
+  async recordAttempt(id: string): Promise<number> {
+    const challenge = this.tables.otps.get(id);
+    if (!challenge) return 0;
+    challenge.attempts += 1;
+    return challenge.attempts;
+  }
+
+  async consume(id: string, at: number): Promise<boolean> {
+    return this.useUp(id, at);
+  }
+
+  async discard(id: string, at: number): Promise<void> {
+    this.useUp(id, at);
+  }
+
+  async loginFailures(customerId: string): Promise<LoginFailures | null> {
+    return copyOrNull(this.tables.loginFailures.get(customerId));
+  }
+
+  async recordLoginFailure(customerId: string, lockAt: number, lockUntil: number): Promise<LoginFailures> {
+    const failures = this.tables.loginFailures;
+    let row = failures.get(customerId);
+    if (!row) {
+      // No foreign key: an e-mail with no customer is counted under a look-alike key.
+      row = { customerId, consecutive: 0, lockedUntil: null };
+      failures.set(customerId, row);
+    }
+    row.consecutive += 1;
+    if (row.consecutive >= lockAt) row.lockedUntil = lockUntil;
+    return copy(row);
+  }
+
+  async resetLoginFailures(customerId: string): Promise<void> {
+    const row = this.tables.loginFailures.get(customerId);
+    if (!row) return;
+    row.consecutive = 0;
+    row.lockedUntil = null;
+  }
+
+  private useUp(id: string, at: number): boolean {
+    const challenge = this.tables.otps.get(id);
+    if (!challenge || challenge.usedAt !== null) return false;
+    challenge.usedAt = at;
+    return true;
+  }
+}

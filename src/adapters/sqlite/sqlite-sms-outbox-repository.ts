@@ -1,0 +1,25 @@
+import { desc, eq } from 'drizzle-orm';
+import type { OutboxMessage, SmsOutboxRepository } from '../../ports/sms-outbox-repository.ts';
+import { smsOutbox } from './schema.ts';
+import type { SqliteDb } from './sqlite-store.ts';
+
+const messageColumns = { to: smsOutbox.to, body: smsOutbox.body, sentAt: smsOutbox.sentAt };
+
+export class SqliteSmsOutboxRepository implements SmsOutboxRepository {
+  constructor(private readonly db: SqliteDb) {}
+
+  async add(message: OutboxMessage): Promise<void> {
+    const { to, body, sentAt } = message;
+    this.db.insert(smsOutbox).values({ to, body, sentAt }).run();
+  }
+
+  async listFor(to: string, limit: number): Promise<OutboxMessage[]> {
+    return this.db
+      .select(messageColumns)
+      .from(smsOutbox)
+      .where(eq(smsOutbox.to, to))
+      .orderBy(desc(smsOutbox.sentAt), desc(smsOutbox.id))
+      .limit(limit)
+      .all();
+  }
+}

@@ -1,0 +1,34 @@
+import { UnauthorizedError } from '../../domain/errors.ts';
+import { IDENTITY_TOKEN_PREFIX, tokenUsable } from '../../domain/identity-token.ts';
+import type { Deps } from '../../ports/deps.ts';
+
+export interface CustomerCaller {
+  customerId: string;
+  tokenHash: string;
+}
+
+/**
+ * Who holds this identity token. When the client also says which device it is on
+ * (X-Device-Fingerprint), it must be the device the token was issued to.
+ */
+export async function authenticateCustomer(
+  deps: Pick<Deps, 'clock' | 'hashing' | 'identityTokens'>,
+  token: string | null,
+  deviceFingerprint: string | null,
+): Promise<CustomerCaller> {
+  if (!token) throw new UnauthorizedError('An identity token is required (Authorization: Bearer …).');
+  if (!token.startsWith(IDENTITY_TOKEN_PREFIX) || token.length > 200) throw new UnauthorizedError('The identity token is not valid.');
+  const tokenHash = deps.hashing.hash(token);
+  const stored = await deps.identityTokens.findByHash(tokenHash);
+  if (!stored || !deps.hashing.equal(stored.tokenHash, tokenHash) || !tokenUsable(stored, deps.clock.now())) {
+    throw new UnauthorizedError('The identity token is not valid, has expired, or was logged out.');
+  }
+  if (deviceFingerprint !== null && deviceFingerprint !== stored.deviceFingerprint) {
+    throw new UnauthorizedError('This identity token belongs to another device.');
+  }
+  return { customerId: stored.customerId, tokenHash };
+}
+
+export async function logout(deps: Pick<Deps, 'clock' | 'identityTokens'>, caller: CustomerCaller): Promise<void> {
+  await deps.identityTokens.revoke(caller.tokenHash, deps.clock.now());
+}

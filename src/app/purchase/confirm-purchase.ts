@@ -1,0 +1,106 @@
+import { DomainError, NotFoundError } from '../../domain/errors.ts';
+import { expiryFor, viewLicense, type License, type LicenseView } from '../../domain/license.ts';
+import { CHARGE_TAKEOVER_MS, type Purchase } from '../../domain/purchase.ts';
+import type { Deps } from '../../ports/deps.ts';
+import { checkCode } from '../auth/check-code.ts';
+import { issueLicense } from '../licenses/issue-license.ts';
+import { ownPurchase } from './purchase.ts';
+
+type ConfirmDeps = Pick<
+  Deps,
+  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'cards' | 'purchases' | 'connections' | 'processor' | 'otps' | 'otpCodes' | 'issuer'
+>;
+
+export interface ConfirmedPurchase {
+  license: LicenseView;
+  licenseKey: string;
+}
+
+/** How long a confirm waits for a concurrent one that is charging the same purchase. */
+const WAIT_FOR_OTHER_MS = 20_000;
+
+/**
+ * Checks the purchase code, charges the chosen saved card off-session once, and issues one license.
+ * Confirming again returns the same license and charges nothing; concurrent confirms share one
+ * charge (the store lets one of them charge; the processor's idempotency key covers retries).
+ * A decline leaves the purchase open for another card.
+ */
+export async function confirmPurchase(
+  deps: ConfirmDeps,
+  customerId: string,
+  input: { purchaseId: string; otpId: string; otp: string; cardId: string },
+): Promise<ConfirmedPurchase> {
+  const purchase = await ownPurchase(deps, customerId, input.purchaseId);
+  if (purchase.status === 'paid') return confirmed(deps, purchase);
+  const card = await deps.cards.findById(input.cardId);
+  if (!card || card.customerId !== customerId || card.developerId !== purchase.developerId) throw new NotFoundError('card');
+  const challenge = await checkCode(deps, { otpId: input.otpId, code: input.otp, scope: 'purchase', subject: purchase.id });
+  const now = deps.clock.now();
+  const { started, purchase: current } = await deps.purchases.beginCharge(purchase.id, card.id, now, now - CHARGE_TAKEOVER_MS);
+  if (!started) return current.status === 'paid' ? confirmed(deps, current) : waitForOther(deps, purchase.id);
+  const account = await deps.connections.accountOf(purchase.developerId);
+  if (!account) {
+    await deps.purchases.chargeFailed(purchase.id, current.attempt);
+    throw new DomainError('not_connected', 'The seller cannot take payments right now.');
+  }
+  let paymentId: string;
+  try {
+    ({ paymentId } = await deps.processor.chargeSavedCard({
+      amount: purchase.amount,
+      currency: purchase.currency,
+      accountId: account.accountId,
+      processorCustomerId: card.processorCustomerId,
+      processorPaymentMethodId: card.processorPaymentMethodId,
+      idempotencyKey: `purchase-${purchase.id}-${current.attempt}`,
+      description: `License purchase ${purchase.id}`,
+      metadata: { purchase_id: purchase.id, product_id: purchase.productId },
+    }));
+  } catch (error) {
+    // A decline is certain: another card may be tried. Anything else may or may not have charged:
+    // the attempt stays open and is retried under the same idempotency key after a while.
+    if (error instanceof DomainError && (error.code === 'card_declined' || error.code === 'authentication_required')) {
+      await deps.purchases.chargeFailed(purchase.id, current.attempt);
+    }
+    throw error;
+  }
+  const license = await issueOnce(deps, purchase);
+  await deps.purchases.markPaid(purchase.id, { paymentId, licenseId: license.id });
+  await deps.otps.consume(challenge.id, deps.clock.now());
+  return { license: viewLicense(license, deps.clock.now()), licenseKey: license.licenseKey };
+}
+
+async function issueOnce(deps: ConfirmDeps, purchase: Purchase): Promise<License> {
+  const product = await deps.products.findById(purchase.productId);
+  if (!product) throw new NotFoundError('product');
+  const terms = {
+    developerId: purchase.developerId,
+    productId: purchase.productId,
+    customerId: purchase.customerId,
+    features: product.features,
+    expiresAt: expiryFor(product.licenseDays, deps.clock.now()),
+  };
+  try {
+    return await issueLicense(deps, terms, { purchaseId: purchase.id });
+  } catch (error) {
+    const winner = error instanceof DomainError && error.code === 'conflict' ? await deps.licenses.findByPurchase(purchase.id) : null;
+    if (!winner) throw error;
+    return winner;
+  }
+}
+
+async function confirmed(deps: ConfirmDeps, purchase: Purchase): Promise<ConfirmedPurchase> {
+  const license = (purchase.licenseId && (await deps.licenses.findById(purchase.licenseId))) || (await deps.licenses.findByPurchase(purchase.id));
+  if (!license) throw new NotFoundError('license');
+  return { license: viewLicense(license, deps.clock.now()), licenseKey: license.licenseKey };
+}
+
+/** Another confirm of the same purchase is charging: its outcome is this one's too. */
+async function waitForOther(deps: ConfirmDeps, purchaseId: string): Promise<ConfirmedPurchase> {
+  for (let waited = 0; waited < WAIT_FOR_OTHER_MS; waited += 50) {
+    await deps.clock.sleep(50);
+    const purchase = await deps.purchases.findById(purchaseId);
+    if (purchase?.status === 'paid') return confirmed(deps, purchase);
+    if (purchase?.status === 'pending') throw new DomainError('card_declined', 'The card was declined: choose another card or try again.');
+  }
+  throw new DomainError('conflict', 'Another confirmation of this purchase is still in progress: try again in a moment.');
+}

@@ -1,0 +1,75 @@
+import { DomainError, NotFoundError } from '../../domain/errors.ts';
+import { OTP_LIMITS } from '../../domain/otp-challenge.ts';
+import { maskPhone } from '../../domain/phone.ts';
+import type { Purchase } from '../../domain/purchase.ts';
+import type { Deps } from '../../ports/deps.ts';
+import type { CodeSent } from '../auth/login.ts';
+import { sendCode } from '../auth/send-code.ts';
+
+export interface PurchaseOffer {
+  purchaseId: string;
+  productId: string;
+  productName: string;
+  amount: number;
+  currency: string;
+  cards: { id: string; brand: string; last4: string; expMonth: number; expYear: number }[];
+}
+
+/** A purchase of one product by a logged-in customer: its price now, and the cards saved with its seller. */
+export async function startPurchase(
+  deps: Pick<Deps, 'clock' | 'ids' | 'products' | 'connections' | 'cards' | 'purchases'>,
+  customerId: string,
+  input: { productId: string },
+): Promise<PurchaseOffer> {
+  const product = await deps.products.findById(input.productId);
+  if (!product || !product.active) throw new NotFoundError('product');
+  if (!(await deps.connections.accountOf(product.developerId))) {
+    throw new DomainError('not_connected', 'The seller cannot take payments right now.');
+  }
+  const purchase: Purchase = {
+    id: deps.ids.next('pur'),
+    customerId,
+    developerId: product.developerId,
+    productId: product.id,
+    amount: product.price,
+    currency: product.currency,
+    status: 'pending',
+    attempt: 0,
+    chargingSince: null,
+    cardId: null,
+    paymentId: null,
+    licenseId: null,
+    createdAt: deps.clock.now(),
+  };
+  await deps.purchases.create(purchase);
+  const cards = await deps.cards.listFor(customerId, product.developerId);
+  return {
+    purchaseId: purchase.id,
+    productId: product.id,
+    productName: product.name,
+    amount: purchase.amount,
+    currency: purchase.currency,
+    cards: cards.map(({ id, brand, last4, expMonth, expYear }) => ({ id, brand, last4, expMonth, expYear })),
+  };
+}
+
+/** The customer's own purchase, or 404 (another customer's purchase does not exist for them). */
+export async function ownPurchase(deps: Pick<Deps, 'purchases'>, customerId: string, purchaseId: string): Promise<Purchase> {
+  const purchase = await deps.purchases.findById(purchaseId);
+  if (!purchase || purchase.customerId !== customerId) throw new NotFoundError('purchase');
+  return purchase;
+}
+
+/** Texts the code that confirms this purchase, and only this one. */
+export async function sendPurchaseCode(
+  deps: Pick<Deps, 'clock' | 'ids' | 'otps' | 'otpCodes' | 'sms' | 'customers' | 'purchases'>,
+  customerId: string,
+  input: { purchaseId: string },
+): Promise<CodeSent> {
+  const purchase = await ownPurchase(deps, customerId, input.purchaseId);
+  if (purchase.status === 'paid') throw new DomainError('conflict', 'This purchase is already confirmed.');
+  const customer = await deps.customers.findById(customerId);
+  if (!customer?.phone) throw new DomainError('no_phone_on_file', 'There is no phone number on file to send the code to.');
+  const challenge = await sendCode(deps, { scope: 'purchase', subject: purchase.id, customerId, phone: customer.phone, purpose: 'purchase' });
+  return { otpId: challenge.id, phoneMasked: maskPhone(customer.phone), expiresIn: OTP_LIMITS.lifetimeMs / 1000 };
+}

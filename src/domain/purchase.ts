@@ -1,0 +1,24 @@
+/** A terminal purchase with a saved card: init → otp → confirm; confirmed once, whatever the retries. */
+export type PurchaseStatus = 'pending' | 'charging' | 'paid';
+
+export interface Purchase {
+  id: string;
+  customerId: string;
+  developerId: string;
+  productId: string;
+  /** The price when the purchase began: later price changes do not apply to it. */
+  amount: number;
+  currency: string;
+  status: PurchaseStatus;
+  /** Each charge attempt has its own number: the processor's idempotency key is derived from it. */
+  attempt: number;
+  /** When the current charge attempt began (a crashed attempt is taken over after a while). */
+  chargingSince: number | null;
+  cardId: string | null;
+  paymentId: string | null;
+  licenseId: string | null;
+  createdAt: number;
+}
+
+/** A charge attempt older than this is presumed abandoned (the process died): another may resume it. */
+export const CHARGE_TAKEOVER_MS = 60_000;

@@ -1,0 +1,12 @@
+/** The sandbox's SMS outbox: messages kept instead of sent. */
+export interface OutboxMessage {
+  to: string;
+  body: string;
+  sentAt: number;
+}
+
+export interface SmsOutboxRepository {
+  add(message: OutboxMessage): Promise<void>;
+  /** Newest first. */
+  listFor(to: string, limit: number): Promise<OutboxMessage[]>;
+}

@@ -1,0 +1,4 @@
+import { otpRepositoryContract } from './otp-repository.contract.ts';
+import { STORE_FACTORIES } from './stores.ts';
+
+for (const factory of STORE_FACTORIES) otpRepositoryContract(factory);

@@ -1,0 +1,50 @@
+// A separate thread with its own SQLite connection, racing the others on one record as soon as all are ready.
+import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
+
+declare const self: Worker;
+
+export type RaceOp =
+  | { kind: 'consume'; otpId: string }
+  | { kind: 'recordAttempt'; otpId: string }
+  | { kind: 'beginCharge'; purchaseId: string; cardId: string; staleBefore: number }
+  | { kind: 'recordLoginFailure'; customerId: string; lockAt: number; lockUntil: number };
+
+export interface RaceOrder {
+  path: string;
+  op: RaceOp;
+  calls: number;
+  /** [ready count, go flag]: every thread opens its connection first, then all race together. */
+  barrier: SharedArrayBuffer;
+  threads: number;
+}
+
+/** What each call returned, in a form that crosses threads: true/false for the winners, or a count. */
+export type RaceResult = boolean | number;
+
+function run(store: ReturnType<typeof openSqliteStore>, op: RaceOp, i: number): Promise<RaceResult> {
+  switch (op.kind) {
+    case 'consume':
+      return store.otps.consume(op.otpId, i);
+    case 'recordAttempt':
+      return store.otps.recordAttempt(op.otpId);
+    case 'beginCharge':
+      return store.purchases.beginCharge(op.purchaseId, op.cardId, op.staleBefore + i, op.staleBefore).then((r) => r.started);
+    case 'recordLoginFailure':
+      return store.otps.recordLoginFailure(op.customerId, op.lockAt, op.lockUntil).then((r) => r.consecutive);
+  }
+}
+
+self.onmessage = async (event: MessageEvent<RaceOrder>) => {
+  const { path, op, calls, barrier, threads } = event.data;
+  const store = openSqliteStore(path);
+  const flags = new Int32Array(barrier);
+  if (Atomics.add(flags, 0, 1) + 1 === threads) {
+    Atomics.store(flags, 1, 1);
+    Atomics.notify(flags, 1);
+  } else {
+    Atomics.wait(flags, 1, 0);
+  }
+  const results = await Promise.all(Array.from({ length: calls }, (_, i) => run(store, op, i)));
+  await store.close();
+  self.postMessage(results);
+};

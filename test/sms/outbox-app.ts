@@ -1,0 +1,19 @@
+import { Elysia } from 'elysia';
+import { toErrorResponse } from '../../src/adapters/http/errors.ts';
+import { outboxRoutes } from '../../src/adapters/http/routes/outbox.ts';
+import { openMemoryStore } from '../../src/adapters/memory/memory-store.ts';
+import { OutboxSmsSender } from '../../src/adapters/sandbox/outbox-sms-sender.ts';
+import { jsonLogger } from '../../src/adapters/system/logger.ts';
+import { FixedClock } from '../support/clock.ts';
+
+/** The outbox routes alone, with the service's own error mapping, over a memory outbox. */
+export function outboxApp() {
+  const store = openMemoryStore();
+  const clock = new FixedClock();
+  const sms = new OutboxSmsSender(store.smsOutbox, clock);
+  const app = new Elysia({ prefix: '/v1' })
+    .onError(({ code, error }) => toErrorResponse(code, error, jsonLogger('silent')))
+    .use(outboxRoutes({ smsOutbox: store.smsOutbox }));
+  const get = (path: string) => app.handle(new Request(`http://127.0.0.1/v1${path}`));
+  return { sms, clock, get };
+}
