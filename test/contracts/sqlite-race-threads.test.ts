@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { OTP_LIMITS } from '../../src/domain/otp-challenge.ts';
-import { T0 } from './builders.ts';
+import { givenLicense, T0 } from './builders.ts';
 import type { RaceOp, RaceOrder, RaceResult } from './sqlite-race-worker.ts';
 import { openSqliteTestStore } from './stores.ts';
 import { givenCustomer, givenOtp, givenPurchase } from './terminal-builders.ts';
@@ -40,6 +40,17 @@ async function race(op: RaceOp): Promise<RaceResult[]> {
 }
 
 const oneToAll = Array.from({ length: ALL }, (_, i) => i + 1);
+
+test('20 binds of one license from 4 connections agree on one winner, which the store holds', async () => {
+  const { license } = await givenLicense(opened.store);
+
+  const results = await race({ kind: 'bind', licenseId: license.id });
+
+  const winner = results[0];
+  expect(String(winner)).toStartWith('machine-');
+  expect(results).toEqual(results.map(() => winner));
+  expect((await opened.store.licenses.findStateById(license.id))!.machineFingerprint).toBe(winner as string);
+});
 
 test('20 consumes of one code from 4 connections: exactly one succeeds', async () => {
   const challenge = await givenOtp(opened.store);

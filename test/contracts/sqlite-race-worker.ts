@@ -4,6 +4,7 @@ import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 declare const self: Worker;
 
 export type RaceOp =
+  | { kind: 'bind'; licenseId: string }
   | { kind: 'consume'; otpId: string }
   | { kind: 'recordAttempt'; otpId: string }
   | { kind: 'beginCharge'; purchaseId: string; cardId: string; staleBefore: number }
@@ -18,11 +19,14 @@ export interface RaceOrder {
   threads: number;
 }
 
-/** What each call returned, in a form that crosses threads: true/false for the winners, or a count. */
-export type RaceResult = boolean | number;
+/** What each call returned, in a form that crosses threads: true/false for the winners, a count, or a fingerprint. */
+export type RaceResult = boolean | number | string | null;
 
 function run(store: ReturnType<typeof openSqliteStore>, op: RaceOp, i: number): Promise<RaceResult> {
   switch (op.kind) {
+    case 'bind':
+      // Every call brings a fingerprint of its own; each returns the one the license is bound to after it.
+      return store.licenses.bindIfUnbound(op.licenseId, `machine-${crypto.randomUUID()}`, i);
     case 'consume':
       return store.otps.consume(op.otpId, i);
     case 'recordAttempt':
