@@ -46,7 +46,7 @@ test('20 binds of one license from 4 connections agree on one winner, which the 
 
   const results = await race({ kind: 'bind', licenseId: license.id });
 
-  const winner = results[0];
+  const winner = results[0]!;
   expect(String(winner)).toStartWith('machine-');
   expect(results).toEqual(results.map(() => winner));
   expect((await opened.store.licenses.findStateById(license.id))!.machineFingerprint).toBe(winner as string);
