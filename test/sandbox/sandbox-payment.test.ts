@@ -19,7 +19,7 @@ describe('a sandbox payment', () => {
       phone: '+15550100000',
       processorCustomerId: `cus_sandbox_${sha16('buyer@example.com')}`,
       paymentId: 'pi_sandbox_cs_123',
-      card: { processorPaymentMethodId: `pm_sandbox_${sha16('4242424242424242')}`, brand: 'visa', last4: '4242', expMonth: 12, expYear: 2029 },
+      card: { processorPaymentMethodId: `pm_sandbox_${sha16('buyer@example.com\n4242424242424242')}`, brand: 'visa', last4: '4242', expMonth: 12, expYear: 2029 },
     });
   });
 
@@ -47,13 +47,19 @@ describe('the card number', () => {
     ['4000 0027 6000 3184', 'pm_sandbox_auth_', '4000002760003184'],
   ])('%s (Stripe’s off-session test card) pays and is saved as %s<digest>, for later charges to fail', (cardNumber, prefix, digits) => {
     const card = completion(pay({ cardNumber })).card;
-    expect(card?.processorPaymentMethodId).toBe(`${prefix}${sha16(digits)}`);
+    expect(card?.processorPaymentMethodId).toBe(`${prefix}${sha16(`buyer@example.com\n${digits}`)}`);
     expect(card?.last4).toBe(digits.slice(-4));
   });
 
   test('any other card is saved as pm_sandbox_<digest>, unmarked', () => {
     const id = completion(pay({ cardNumber: '5555 5555 5555 4444' })).card?.processorPaymentMethodId;
-    expect(id).toBe(`pm_sandbox_${sha16('5555555555554444')}`);
+    expect(id).toBe(`pm_sandbox_${sha16('buyer@example.com\n5555555555554444')}`);
+  });
+
+  test('two buyers typing the same card get payment methods of their own', () => {
+    const first = completion(pay({ email: 'one@example.com' })).card?.processorPaymentMethodId;
+    const second = completion(pay({ email: 'two@example.com' })).card?.processorPaymentMethodId;
+    expect(first).not.toBe(second);
   });
 
   test.each([

@@ -46,7 +46,7 @@ export function sandboxCompletion(sessionId: string, form: { email: string; phon
       processorCustomerId: `cus_sandbox_${sha16(email)}`,
       paymentId: `pi_sandbox_${sessionId}`,
       card: {
-        processorPaymentMethodId: sandboxPaymentMethodId(card),
+        processorPaymentMethodId: sandboxPaymentMethodId(email, card),
         brand: cardBrand(card),
         last4: card.slice(-4),
         expMonth: 12,
@@ -56,11 +56,15 @@ export function sandboxCompletion(sessionId: string, form: { email: string; phon
   };
 }
 
-/** `pm_sandbox_<digest>`, with `decline_` or `auth_` before the digest for the off-session test cards. */
-export function sandboxPaymentMethodId(card: string): string {
+/**
+ * `pm_sandbox_<digest of e-mail and card>`, with `decline_` or `auth_` before the digest for the
+ * off-session test cards. The e-mail is part of it: every buyer typing the pre-filled 4242 card has
+ * a payment method of their own, as each Stripe customer does.
+ */
+export function sandboxPaymentMethodId(email: string, card: string): string {
   const behaviour: SavedCardBehaviour =
     card === OFF_SESSION_DECLINE_CARD_NUMBER ? 'declines' : card === OFF_SESSION_AUTHENTICATION_CARD_NUMBER ? 'needs_authentication' : 'pays';
-  return `${PAYMENT_METHOD_PREFIX[behaviour]}${sha16(card)}`;
+  return `${PAYMENT_METHOD_PREFIX[behaviour]}${sha16(`${email}\n${card}`)}`;
 }
 
 /** Any id without a marked prefix pays, so cards saved by other means charge as ordinary ones. */

@@ -1,0 +1,147 @@
+import { parseLicenseKey } from '../domain/license-key.ts';
+import { deserialize, LocalStorageStore, MemoryStore, newRecord, serialize, type CacheRecord, type CacheStore } from './cache.ts';
+import { defaultCacheDir, safeAppName } from './cache-location.ts';
+import { checkLicense } from './check.ts';
+import { realSleep, runCheckout, type CheckoutOptions } from './checkout.ts';
+import { FileStore } from './file-store.ts';
+import { machineFingerprint } from './fingerprint.ts';
+import { Http } from './http.ts';
+import { extractLicenseInfo, OfflineVerifier } from './offline.ts';
+import { browserStorage, nodeModules } from './platform.ts';
+import { CustomerSession, type CodeSent, type CustomerLicense, type PurchaseOffer } from './terminal.ts';
+import { CACHE_REFRESH_MS, type LicenseCheckResult, type LicenseClientOptions, type LicenseDetails } from './types.ts';
+
+const DEFAULT_APP_NAME = 'licensing-app';
+
+/** What an application embeds: offline-first license checks, checkout, and the terminal purchase flow. */
+export class LicenseClient {
+  private readonly options: LicenseClientOptions;
+  private readonly verifier: OfflineVerifier;
+  private readonly now: () => number;
+  private readonly http: Http;
+  private readonly session: CustomerSession;
+  private store: Promise<CacheStore> | undefined;
+  private machine: Promise<string> | undefined;
+
+  constructor(options: LicenseClientOptions) {
+    if (!options?.baseUrl) throw new TypeError('LicenseClient needs a baseUrl, e.g. https://licensing.example.com/v1');
+    if (!options.apiKey) throw new TypeError('LicenseClient needs an apiKey (a publishable key, pk_…)');
+    if (!Array.isArray(options.publicKeys?.keys)) throw new TypeError('LicenseClient needs publicKeys: the seller’s JWK Set ({ keys: [...] })');
+    const fetchFn = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+    this.options = options;
+    this.http = new Http(options.baseUrl, fetchFn as typeof fetch);
+    this.session = new CustomerSession(this.http, () => this.fingerprint(), (key, license) => this.storeKey(key, license));
+    this.verifier = new OfflineVerifier(options.publicKeys);
+    this.now = options.now ?? Date.now;
+  }
+
+  async check(): Promise<LicenseCheckResult> {
+    return checkLicense({
+      http: this.http,
+      apiKey: this.options.apiKey,
+      verifier: this.verifier,
+      now: this.now(),
+      fingerprint: await this.fingerprint(),
+      maxOfflineDays: this.options.maxOfflineDays,
+      load: () => this.load(),
+      save: (record) => this.save(record),
+    });
+  }
+
+  /** Stores a key (its structure checked, not its signature: check() does that) and forgets every earlier verdict. */
+  async storeLicenseKey(key: string): Promise<void> {
+    await this.storeKey(typeof key === 'string' ? key.trim() : key, null);
+  }
+
+  async getCachedLicenseKey(): Promise<string | null> {
+    return (await this.load())?.licenseKey ?? null;
+  }
+
+  async clearCache(): Promise<void> {
+    await (await this.cache()).remove();
+  }
+
+  /** No verification: for display only. Null for anything that is not a license key. */
+  extractLicenseInfo(key: string): LicenseDetails | null {
+    return typeof key === 'string' ? extractLicenseInfo(key.trim(), this.now()) : null;
+  }
+
+  /** True when the server has not been asked for 24 hours (or ever). */
+  async needsRefresh(): Promise<boolean> {
+    const refreshedAt = (await this.load())?.refreshedAt ?? null;
+    return refreshedAt === null || this.now() - refreshedAt >= CACHE_REFRESH_MS;
+  }
+
+  fingerprint(): Promise<string> {
+    this.machine ??= this.options.fingerprint !== undefined ? Promise.resolve(this.options.fingerprint) : machineFingerprint();
+    return this.machine;
+  }
+
+  /** Hosted checkout; the key is stored once the payment completes. */
+  async checkout(options: CheckoutOptions): Promise<{ licenseKey: string; license: LicenseDetails }> {
+    const done = await runCheckout({ http: this.http, apiKey: this.options.apiKey, now: this.now, sleep: this.options.sleep ?? realSleep }, options);
+    await this.storeKey(done.licenseKey, done.license);
+    return done;
+  }
+
+  // The terminal flow (SPEC.md section 1): the identity token stays in memory on this object.
+  loginInit(email: string): Promise<CodeSent> {
+    return this.session.loginInit(email);
+  }
+
+  loginVerify(input: { email: string; otpId: string; otp: string }): Promise<{ identityToken: string; licenses: CustomerLicense[] }> {
+    return this.session.loginVerify(input);
+  }
+
+  setIdentityToken(token: string | null): void {
+    this.session.setIdentityToken(token);
+  }
+
+  logout(): Promise<void> {
+    return this.session.logout();
+  }
+
+  purchaseInit(productId: string): Promise<PurchaseOffer> {
+    return this.session.purchaseInit(productId);
+  }
+
+  purchaseOtp(purchaseId: string): Promise<CodeSent> {
+    return this.session.purchaseOtp(purchaseId);
+  }
+
+  /** Charges the saved card and stores the new key. */
+  purchaseConfirm(input: { purchaseId: string; otpId: string; otp: string; cardId: string }): Promise<{ license: LicenseDetails; licenseKey: string }> {
+    return this.session.purchaseConfirm(input);
+  }
+
+  private async storeKey(key: string, license: LicenseDetails | null): Promise<void> {
+    const parsed = parseLicenseKey(key);
+    if (!parsed.ok) throw new TypeError(`Not a license key (${parsed.reason}).`);
+    await this.save(newRecord(key, this.now(), license));
+  }
+
+  private async load(): Promise<CacheRecord | null> {
+    return deserialize(await (await this.cache()).read());
+  }
+
+  private async save(record: CacheRecord): Promise<void> {
+    await (await this.cache()).write(serialize(record));
+  }
+
+  private cache(): Promise<CacheStore> {
+    this.store ??= openStore(this.options);
+    return this.store;
+  }
+}
+
+/** A file where Node's fs exists, else localStorage in a browser, else memory. */
+async function openStore(options: LicenseClientOptions): Promise<CacheStore> {
+  const appName = safeAppName(options.appName ?? DEFAULT_APP_NAME);
+  const node = await nodeModules();
+  if (node) {
+    const dir = options.cacheDir ?? defaultCacheDir({ appName, platform: node.platform, home: node.os.homedir(), env: node.env, join: node.path.join });
+    return new FileStore(node, dir);
+  }
+  const storage = browserStorage();
+  return storage ? new LocalStorageStore(storage, `${appName}:license`) : new MemoryStore();
+}

@@ -1,0 +1,23 @@
+/**
+ * The client library sellers embed in their applications (SPEC.md section 1, "Client-side
+ * verification flow"). Runs on Bun, Node ≥ 20 and in browsers: WebCrypto for Ed25519 and
+ * SHA-256, Node's fs only through guarded dynamic imports.
+ */
+export { LicenseClient } from './client.ts';
+export { ApiError, CheckoutError, type CheckoutErrorKind } from './errors.ts';
+export { machineFingerprint, type MachineParts } from './fingerprint.ts';
+export type { CheckoutOptions, CheckoutProgress, CheckoutStatus } from './checkout.ts';
+export type { CodeSent, CustomerLicense, PurchaseOffer } from './terminal.ts';
+export {
+  CACHE_REFRESH_MS,
+  CHECKOUT_POLL_INTERVAL_MS,
+  CHECKOUT_TIMEOUT_MS,
+  type InvalidReason,
+  type Jwk,
+  type Jwks,
+  type LicenseCheckResult,
+  type LicenseClientOptions,
+  type LicenseDetails,
+  type LicenseStatus,
+  type Sleep,
+} from './types.ts';
