@@ -4,6 +4,7 @@ import { sha256Hashing } from './adapters/crypto/sha256-hashing.ts';
 import { errorResponse } from './adapters/http/errors.ts';
 import { createHttpApp, MAX_BODY_BYTES } from './adapters/http/server.ts';
 import { openSqliteStore } from './adapters/sqlite/sqlite-store.ts';
+import { openPostgresStore } from './adapters/postgres/postgres-store.ts';
 import { jsonLogger, type Logger } from './adapters/system/logger.ts';
 import { randomIds } from './adapters/system/random-ids.ts';
 import { systemClock } from './adapters/system/system-clock.ts';
@@ -14,8 +15,12 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import type { Deps, Store } from './ports/deps.ts';
 import pkg from '../package.json' with { type: 'json' };
 
-function openStore(config: Config): { store: Store; masterKey: Uint8Array } {
-  if (config.store.kind === 'postgres') throw new ConfigError('DATABASE_URL: PostgreSQL is not supported by this build yet; use sqlite:<path>.');
+async function openStore(config: Config): Promise<{ store: Store; masterKey: Uint8Array }> {
+  if (config.store.kind === 'postgres') {
+    // Several instances share the database, so they must share the key that seals the signing keys.
+    if (!config.masterKey) throw new ConfigError('MASTER_KEY is required with PostgreSQL: every instance must use the same one.');
+    return { store: await openPostgresStore(config.store.url), masterKey: config.masterKey };
+  }
   let store: Store;
   try {
     store = openSqliteStore(config.store.path, { owner: true, cacheEntries: config.licenseCacheSize });
@@ -37,7 +42,7 @@ async function liveProviders(config: Config) {
 }
 
 async function serve(config: Config, log: Logger) {
-  const { store, masterKey } = openStore(config);
+  const { store, masterKey } = await openStore(config);
   const apiBaseUrl = `${config.publicBaseUrl}/v1`;
   const live = await liveProviders(config);
   const deps: Deps = {

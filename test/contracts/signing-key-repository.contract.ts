@@ -52,6 +52,21 @@ export function signingKeyRepositoryContract(factory: StoreFactory): void {
       expect((await store.signingKeys.list(developer.id)).map((k) => k.kid)).toEqual([third.kid, second.kid, first.kid]);
     });
 
+    test('concurrent rotations, also from a second connection, leave exactly one active key', async () => {
+      const { store, connectAgain } = opened();
+      const other = await connectAgain();
+      const { developer } = await givenDeveloper(store);
+
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) => (i % 2 ? other : store).signingKeys.rotate(aSigningKey(developer.id, { createdAt: T0 + 1 }))),
+      );
+
+      const keys = await store.signingKeys.list(developer.id);
+      expect(keys).toHaveLength(11);
+      expect(keys.filter((k) => k.active)).toHaveLength(1);
+      expect(await store.signingKeys.active(developer.id)).toEqual(keys[0]!);
+    });
+
     test("rotating one developer's key leaves another developer's keys alone", async () => {
       const { store } = opened();
       const mine = await givenDeveloper(store);

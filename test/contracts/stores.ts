@@ -3,8 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMemoryStore } from '../../src/adapters/memory/memory-store.ts';
+import { openPostgresStore, type PostgresStore } from '../../src/adapters/postgres/postgres-store.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 import type { Store } from '../../src/ports/deps.ts';
+import { unique } from './builders.ts';
 
 /** One store under test, fresh and empty. */
 export interface TestStore {
@@ -75,8 +77,36 @@ export const sqliteOwnerStores: StoreFactory = {
   },
 };
 
-/** Every adapter the contract suites run against. PostgreSQL joins this list when it exists. */
-export const STORE_FACTORIES: StoreFactory[] = [memoryStores, sqliteStores, sqliteOwnerStores];
+/** The PostgreSQL every development and CI machine runs (trust auth); TEST_DATABASE_URL overrides it. */
+export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A PostgreSQL store in a fresh schema `t_<random>`, so runs never collide; dropped by `dispose`. */
+export async function openPostgresTestStore(): Promise<TestStore & { store: PostgresStore }> {
+  const schema = `t_${unique()}`;
+  const store = await openPostgresStore(TEST_POSTGRES_URL, { schema });
+  const others: Store[] = [];
+  return {
+    store,
+    connectAgain: async () => {
+      const other = await openPostgresStore(TEST_POSTGRES_URL, { schema });
+      others.push(other);
+      return other;
+    },
+    async dispose() {
+      for (const other of others) await other.close();
+      try {
+        await store.sql.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      } finally {
+        await store.close();
+      }
+    },
+  };
+}
+
+export const postgresStores: StoreFactory = { name: 'postgres', open: openPostgresTestStore };
+
+/** Every adapter the contract suites run against. */
+export const STORE_FACTORIES: StoreFactory[] = [memoryStores, sqliteStores, sqliteOwnerStores, postgresStores];
 
 /** A fresh store for each test of the enclosing describe, disposed after it. */
 export function freshStorePerTest(factory: StoreFactory): () => TestStore {

@@ -1,0 +1,39 @@
+import type { SQL } from 'bun';
+import { join } from 'node:path';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
+
+export const POSTGRES_MIGRATIONS = join(import.meta.dir, 'migrations');
+
+/** Lower-case identifiers only: they go into search_path and DDL unquoted-safe, never from user input. */
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export function assertSchemaName(schema: string): void {
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`Invalid PostgreSQL schema name "${schema}": use [a-z_][a-z0-9_]*.`);
+}
+
+/**
+ * Brings `schema` (created if missing) up to the latest committed migration, in one transaction
+ * under a transaction-level advisory lock keyed by the schema: instances starting at once queue on
+ * the lock, and each one after the first finds the work done. PostgreSQL's DDL is transactional,
+ * so a failed migration leaves nothing half-applied.
+ */
+export async function migratePostgres(client: SQL, schema: string, migrationsFolder = POSTGRES_MIGRATIONS): Promise<void> {
+  assertSchemaName(schema);
+  const migrations = readMigrationFiles({ migrationsFolder });
+  await client.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(hashtext(${`licensing-migrations:${schema}`}))`;
+    await tx.unsafe(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    await tx.unsafe(`SET LOCAL search_path TO "${schema}"`);
+    await tx.unsafe(
+      'CREATE TABLE IF NOT EXISTS "__drizzle_migrations" (id serial PRIMARY KEY, hash text NOT NULL, created_at bigint)',
+    );
+    const [last] = await tx`SELECT created_at FROM "__drizzle_migrations" ORDER BY created_at DESC LIMIT 1`;
+    const appliedUpTo = last ? Number(last.created_at) : -1;
+    for (const migration of migrations) {
+      if (migration.folderMillis <= appliedUpTo) continue;
+      // drizzle-kit writes foreign keys as REFERENCES "public"."t": the tables live in `schema` instead.
+      for (const statement of migration.sql) await tx.unsafe(statement.replaceAll('REFERENCES "public".', 'REFERENCES '));
+      await tx`INSERT INTO "__drizzle_migrations" (hash, created_at) VALUES (${migration.hash}, ${migration.folderMillis})`;
+    }
+  });
+}

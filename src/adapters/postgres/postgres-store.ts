@@ -1,0 +1,85 @@
+import { SQL } from 'bun';
+import { drizzle, type BunSQLDatabase } from 'drizzle-orm/bun-sql';
+import type { Store } from '../../ports/deps.ts';
+import { assertSchemaName, migratePostgres } from './postgres-migrate.ts';
+import { PostgresCardRepository } from './postgres-card-repository.ts';
+import { PostgresCheckoutRepository } from './postgres-checkout-repository.ts';
+import { PostgresConnectionRepository } from './postgres-connection-repository.ts';
+import { PostgresCustomerRepository } from './postgres-customer-repository.ts';
+import { PostgresDeveloperRepository } from './postgres-developer-repository.ts';
+import { PostgresIdentityTokenRepository } from './postgres-identity-token-repository.ts';
+import { PostgresLicenseRepository } from './postgres-license-repository.ts';
+import { PostgresOtpRepository } from './postgres-otp-repository.ts';
+import { PostgresProductRepository } from './postgres-product-repository.ts';
+import { PostgresPurchaseRepository } from './postgres-purchase-repository.ts';
+import { PostgresSigningKeyRepository } from './postgres-signing-key-repository.ts';
+import { PostgresSmsOutboxRepository } from './postgres-sms-outbox-repository.ts';
+import { PostgresWebhookEventRepository } from './postgres-webhook-event-repository.ts';
+import * as schema from './schema.ts';
+
+export type PostgresDb = BunSQLDatabase<typeof schema>;
+
+export interface PostgresOptions {
+  /** The schema the tables live in, created and migrated if needed (default `public`). */
+  schema?: string;
+  /** Connections in the pool (default 8). */
+  max?: number;
+}
+
+export const DEFAULT_POOL_SIZE = 8;
+
+export type PostgresStore = Store & { db: PostgresDb; sql: SQL; schema: string };
+
+/**
+ * Opens a pool on `url`, with every connection's search_path set to the schema, and migrates that
+ * schema before returning. No cache in front of it: other instances write to the same database.
+ */
+export async function openPostgresStore(url: string, options: PostgresOptions = {}): Promise<PostgresStore> {
+  const schemaName = options.schema ?? 'public';
+  assertSchemaName(schemaName);
+  const client = new SQL({ url, max: options.max ?? DEFAULT_POOL_SIZE, connection: { search_path: schemaName } });
+  try {
+    await migratePostgres(client, schemaName);
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  const db = drizzle({ client, schema });
+  return {
+    db,
+    sql: client,
+    schema: schemaName,
+    developers: new PostgresDeveloperRepository(db),
+    signingKeys: new PostgresSigningKeyRepository(db),
+    products: new PostgresProductRepository(db),
+    customers: new PostgresCustomerRepository(db),
+    licenses: new PostgresLicenseRepository(db),
+    checkouts: new PostgresCheckoutRepository(db),
+    connections: new PostgresConnectionRepository(db),
+    cards: new PostgresCardRepository(db),
+    webhookEvents: new PostgresWebhookEventRepository(db),
+    otps: new PostgresOtpRepository(db),
+    identityTokens: new PostgresIdentityTokenRepository(db),
+    purchases: new PostgresPurchaseRepository(db),
+    smsOutbox: new PostgresSmsOutboxRepository(db),
+    ping: async () => {
+      try {
+        await client`SELECT 1`;
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: async () => {
+      await client.close();
+    },
+  };
+}
+
+/** PostgreSQL's unique violation (SQLSTATE 23505) of the named constraint or unique index, however wrapped. */
+export function isUniqueViolation(error: unknown, constraint: string): boolean {
+  for (let e = error as { errno?: unknown; constraint?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.errno === '23505' && e.constraint === constraint) return true;
+  }
+  return false;
+}
