@@ -1,0 +1,101 @@
+import { LicenseClient, type Jwks, type LicenseCheckResult } from '../client/index.ts';
+import { parseLicenseKey } from '../domain/license-key.ts';
+import { cacheDirFor, type ActivatedLicense, type BuyerConfig } from './config.ts';
+import type { Context } from './context.ts';
+import { CliError, EXIT, NotConfiguredError } from './errors.ts';
+import { list, when } from './output.ts';
+
+/** Flags of the commands that check licenses (see "Checking a license" in the help). */
+export const CHECK_FLAGS = ['publishable-key', 'jwks-url', 'developer'] as const;
+
+/** The library's per-application cache folders live beside the config file, one per product. */
+const APP_NAME = 'licensing-cli';
+
+export function requireBuyer(ctx: Context): BuyerConfig {
+  const buyer = ctx.config.buyer;
+  if (!buyer?.identityToken) throw new NotConfiguredError('not logged in: run "licensing login" first', 'not_logged_in');
+  return buyer;
+}
+
+export function signInExpired(): NotConfiguredError {
+  return new NotConfiguredError('your sign-in expired or was revoked: run "licensing login" again', 'not_logged_in');
+}
+
+/** The claims of a key, read without verification (which product, which seller). */
+export function keyClaims(licenseKey: string): { productId: string; developerId: string; licenseId: string } {
+  const parsed = parseLicenseKey(licenseKey.trim());
+  if (!parsed.ok) throw new CliError('that is not a license key', parsed.reason, EXIT.invalidLicense);
+  return { productId: parsed.key.claims.productId, developerId: parsed.key.claims.sub, licenseId: parsed.key.claims.id };
+}
+
+/** `--publishable-key`, `$LICENSING_PUBLISHABLE_KEY`, the one remembered for the product, or this machine's seller's. */
+export function publishableKey(ctx: Context, developerId: string | undefined, stored?: ActivatedLicense): string | undefined {
+  const seller = ctx.config.seller;
+  return (
+    ctx.flags.string('publishable-key') ??
+    (process.env.LICENSING_PUBLISHABLE_KEY || undefined) ??
+    stored?.publishableKey ??
+    (seller?.publishableKey && developerId && seller.developerId === developerId ? seller.publishableKey : undefined)
+  );
+}
+
+export function requirePublishableKey(ctx: Context, developerId: string | undefined, stored?: ActivatedLicense): string {
+  const key = publishableKey(ctx, developerId, stored);
+  if (!key) throw new NotConfiguredError("no publishable key: pass --publishable-key pk_… (the seller's) or set LICENSING_PUBLISHABLE_KEY");
+  return key;
+}
+
+/** The seller's JWKS: `--jwks-url`, else the API's for the developer; the stored copy when unreachable. */
+export async function sellerJwks(ctx: Context, developerId: string, stored?: ActivatedLicense): Promise<Jwks> {
+  const url = ctx.flags.string('jwks-url') ?? `${ctx.apiUrl}/developers/${encodeURIComponent(ctx.flags.string('developer') ?? developerId)}/jwks.json`;
+  try {
+    const response = await fetch(url, { headers: { accept: 'application/json' } });
+    const body = (await response.json().catch(() => null)) as Jwks | null;
+    if (response.ok && Array.isArray(body?.keys)) return body;
+    if (stored?.jwks) return stored.jwks;
+    throw new CliError(`no public keys at ${url} (HTTP ${response.status})`, 'jwks_unavailable');
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    if (stored?.jwks) return stored.jwks;
+    throw new CliError(`cannot fetch the public keys from ${url}`, 'network_unreachable', EXIT.unreachable);
+  }
+}
+
+export function clientFor(ctx: Context, productId: string | null, options: { publishableKey?: string; jwks?: Jwks } = {}): LicenseClient {
+  return new LicenseClient({
+    baseUrl: ctx.apiUrl,
+    // Login and terminal purchases need neither: the library still asks for both.
+    apiKey: options.publishableKey ?? 'pk_unset',
+    publicKeys: options.jwks ?? { keys: [] },
+    appName: APP_NAME,
+    cacheDir: cacheDirFor(ctx.configPath, productId ?? '_session'),
+  });
+}
+
+/** Remembers a key for its product, with what checking it later needs. */
+export function rememberLicense(ctx: Context, licenseKey: string, extra: { publishableKey?: string; jwks?: Jwks }): ActivatedLicense {
+  const { productId, developerId } = keyClaims(licenseKey);
+  const entry: ActivatedLicense = { licenseKey, developerId, ...definedOnly(extra) };
+  ctx.config.licenses = { ...ctx.config.licenses, [productId]: entry };
+  return entry;
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** One row per checked product: valid, why not, expiry, how it was verified, binding. */
+export function checkRow(productId: string, licenseId: string, result: LicenseCheckResult): string[] {
+  return [
+    result.license?.productName ?? productId,
+    licenseId,
+    result.valid ? 'valid' : 'invalid',
+    result.reason ?? '-',
+    result.license ? when(result.license.expiresAt) : '-',
+    result.license ? list(result.license.features) : '-',
+    result.offlineVerified ? 'offline' : 'online',
+    result.machineBound === undefined ? '-' : result.machineBound ? 'bound' : 'unbound',
+  ];
+}
+
+export const CHECK_HEADERS = ['PRODUCT', 'LICENSE', 'VALID', 'REASON', 'EXPIRES', 'FEATURES', 'CHECKED', 'MACHINE'];

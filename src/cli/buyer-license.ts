@@ -1,0 +1,103 @@
+import type { LicenseCheckResult } from '../client/index.ts';
+import { positionals } from './args.ts';
+import {
+  CHECK_FLAGS,
+  CHECK_HEADERS,
+  checkRow,
+  clientFor,
+  keyClaims,
+  rememberLicense,
+  requirePublishableKey,
+  sellerJwks,
+} from './buyer-common.ts';
+import type { ActivatedLicense } from './config.ts';
+import type { Command, Context } from './context.ts';
+import { CliError, EXIT, NotConfiguredError } from './errors.ts';
+import { table } from './output.ts';
+
+/** Whether the API answers at all: decides if a check may start over online without losing the cached verdict. */
+async function reachable(ctx: Context): Promise<boolean> {
+  try {
+    await ctx.api.request('GET', '/health');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The library's check() for one stored license. With `refresh` (the default for this program) a
+ * reachable API is asked even within the library's 24-hour cache: storing the key again makes the
+ * next check go online. An unreachable API leaves the cache alone, so the last verdict stands.
+ */
+async function checkStored(ctx: Context, productId: string, stored: ActivatedLicense, refresh: boolean): Promise<LicenseCheckResult> {
+  const publishableKey = requirePublishableKey(ctx, stored.developerId, stored);
+  const jwks = await sellerJwks(ctx, stored.developerId, stored);
+  const client = clientFor(ctx, productId, { publishableKey, jwks });
+  const cached = await client.getCachedLicenseKey();
+  if (cached !== stored.licenseKey || (refresh && (await reachable(ctx)))) await client.storeLicenseKey(stored.licenseKey);
+  const result = await client.check();
+  // What checking needs next time, even offline.
+  ctx.config.licenses![productId] = { ...stored, publishableKey, jwks };
+  return result;
+}
+
+const activate: Command = {
+  path: 'activate',
+  maxArgs: 1,
+  summary: 'activate a license key on this machine (checks it online, binds the machine)',
+  usage: 'activate <licenseKey> [--publishable-key <pk_…>] [--jwks-url <url>] [--developer <dev_…>]',
+  flags: [...CHECK_FLAGS],
+  async run(ctx) {
+    const [raw] = positionals(ctx.args, ['licenseKey']);
+    const licenseKey = raw!.trim();
+    const { productId, developerId, licenseId } = keyClaims(licenseKey);
+    const previous = ctx.config.licenses?.[productId];
+    const publishableKey = requirePublishableKey(ctx, developerId, previous?.licenseKey === licenseKey ? previous : undefined);
+    const jwks = await sellerJwks(ctx, developerId);
+    const entry = rememberLicense(ctx, licenseKey, { publishableKey, jwks });
+    const result = await checkStored(ctx, productId, entry, true);
+    if (!result.valid) {
+      await clientFor(ctx, productId).clearCache();
+      if (previous) ctx.config.licenses![productId] = previous;
+      else delete ctx.config.licenses![productId];
+      ctx.save();
+      ctx.result({ activated: false, productId, ...result }, `License not activated: ${result.reason}.`);
+      return EXIT.invalidLicense;
+    }
+    ctx.save();
+    const how = result.offlineVerified ? 'verified offline (the API was not reachable; it will be checked online later)' : 'checked online';
+    const row = checkRow(productId, licenseId, result);
+    ctx.result({ activated: true, productId, ...result }, () => `Activated ${licenseId} for ${productId}: ${how}.\n${table(CHECK_HEADERS, [row])}`);
+  },
+};
+
+const status: Command = {
+  path: 'status',
+  maxArgs: 1,
+  summary: 'check the activated licenses (exit 3 when one is invalid)',
+  usage: 'status [<productId>] [--cached] [--publishable-key <pk_…>] [--jwks-url <url>] [--developer <dev_…>]',
+  details: `Runs the client library's check() for each activated license: offline signature check, then the
+API (always, unless --cached: then only when the last answer is over 24 hours old); when the API cannot be
+reached, the offline result. Exit 0 when all are valid, 3 when one is not.`,
+  flags: [...CHECK_FLAGS, 'cached'],
+  async run(ctx) {
+    const [only] = ctx.args.length ? positionals(ctx.args, ['productId']) : [];
+    const stored = Object.entries(ctx.config.licenses ?? {}).filter(([productId]) => only === undefined || productId === only);
+    if (stored.length === 0) {
+      if (only !== undefined) throw new CliError(`no license activated for ${only}`, 'not_found', EXIT.invalidLicense);
+      throw new NotConfiguredError('no license activated on this machine: run "licensing activate <licenseKey>" or "licensing buy <productId>"', 'not_activated');
+    }
+    const results: (LicenseCheckResult & { productId: string; licenseId: string })[] = [];
+    for (const [productId, entry] of stored) {
+      const result = await checkStored(ctx, productId, entry, !ctx.flags.bool('cached'));
+      results.push({ productId, licenseId: keyClaims(entry.licenseKey).licenseId, ...result });
+    }
+    ctx.save();
+    const valid = results.every((r) => r.valid);
+    ctx.result({ valid, licenses: results }, () => table(CHECK_HEADERS, results.map((r) => checkRow(r.productId, r.licenseId, r))));
+    return valid ? EXIT.ok : EXIT.invalidLicense;
+  },
+};
+
+export const buyerLicenseCommands: Command[] = [activate, status];

@@ -1,0 +1,17 @@
+import { buyerBuyCommands } from './buyer-buy.ts';
+import { buyerLicenseCommands } from './buyer-license.ts';
+import { buyerSessionCommands } from './buyer-session.ts';
+import type { Command } from './context.ts';
+import { sellerAuthCommands } from './seller-auth.ts';
+import { sellerLicenseCommands } from './seller-licenses.ts';
+import { sellerProductCommands } from './seller-products.ts';
+
+/** Every command, in the order the help lists them. */
+export const COMMANDS: readonly Command[] = [
+  ...buyerSessionCommands,
+  ...buyerBuyCommands,
+  ...buyerLicenseCommands,
+  ...sellerAuthCommands,
+  ...sellerProductCommands,
+  ...sellerLicenseCommands,
+];

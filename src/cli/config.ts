@@ -1,0 +1,86 @@
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { Jwks } from '../client/index.ts';
+import { CliError } from './errors.ts';
+
+export interface SellerConfig {
+  apiKey: string;
+  developerId?: string;
+  publishableKey?: string;
+  email?: string;
+}
+
+export interface BuyerLicense {
+  id: string;
+  productId: string;
+  productName?: string;
+  status: string;
+  features: string[];
+  issuedAt: number;
+  expiresAt: number | null;
+  licenseKey: string;
+}
+
+export interface BuyerConfig {
+  email: string;
+  identityToken: string;
+  licenses: BuyerLicense[];
+}
+
+/** A license key activated on this machine, with what checking it needs. */
+export interface ActivatedLicense {
+  licenseKey: string;
+  developerId: string;
+  publishableKey?: string;
+  /** The seller's JWKS as last fetched: lets `status` verify offline when the API is unreachable. */
+  jwks?: Jwks;
+}
+
+export interface CliConfig {
+  seller?: SellerConfig;
+  buyer?: BuyerConfig;
+  /** By product id. */
+  licenses?: Record<string, ActivatedLicense>;
+}
+
+/**
+ * `--config`, else `LICENSING_CONFIG`, else the user's config dir: `$XDG_CONFIG_HOME/licensing`
+ * (default `~/.config/licensing`; `%APPDATA%\licensing` on Windows).
+ */
+export function configPath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  if (flag) return flag;
+  if (env.LICENSING_CONFIG) return env.LICENSING_CONFIG;
+  const base = process.platform === 'win32' && env.APPDATA ? env.APPDATA : env.XDG_CONFIG_HOME || join(homedir(), '.config');
+  return join(base, 'licensing', 'config.json');
+}
+
+export function loadConfig(path: string): CliConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return {};
+    throw new CliError(`cannot read the config file ${path}: ${(error as Error).message}`, 'config_unreadable');
+  }
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as CliConfig;
+  } catch {}
+  throw new CliError(`the config file ${path} is not a JSON object; fix or delete it`, 'config_invalid');
+}
+
+/** Atomically (write a sibling, rename), readable by the owner only: it holds secrets. */
+export function saveConfig(path: string, config: CliConfig): void {
+  const dir = dirname(path);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const tmp = join(dir, `.${process.pid}.${Date.now()}.config.tmp`);
+  writeFileSync(tmp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, path);
+}
+
+/** Where the client library keeps its license cache for one product, beside the config file. */
+export function cacheDirFor(path: string, productId: string): string {
+  return join(dirname(path), 'cache', productId.replace(/[^A-Za-z0-9_-]/g, '_'));
+}

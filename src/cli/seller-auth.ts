@@ -1,0 +1,145 @@
+import { CliError, NotConfiguredError, UsageError } from './errors.ts';
+import type { Command, Context } from './context.ts';
+import type { SellerConfig } from './config.ts';
+import { fields } from './output.ts';
+import { openInBrowser } from './prompt.ts';
+
+/** The seller's secret key from the config file, or exit 4 with what to run. */
+export function requireSeller(ctx: Context): SellerConfig {
+  const seller = ctx.config.seller;
+  if (!seller?.apiKey) {
+    throw new NotConfiguredError(`no seller key in ${ctx.configPath}: run "licensing seller signup" or "licensing seller login --api-key sk_…"`);
+  }
+  return seller;
+}
+
+/** A secret key is shown once: the one in the config file is never silently overwritten. */
+function refuseToReplace(ctx: Context): void {
+  const seller = ctx.config.seller;
+  if (!seller?.apiKey) return;
+  const who = seller.email ?? seller.developerId ?? 'another account';
+  throw new CliError(`${ctx.configPath} already holds the secret key of ${who}; use another --config, or remove "seller" from that file first`, 'seller_exists');
+}
+
+interface Signup {
+  id: string;
+  email: string;
+  name: string;
+  apiKey: string;
+  publishableKey: string;
+  createdAt: number;
+}
+
+const signup: Command = {
+  path: 'seller signup',
+  summary: 'create a seller account and keep its secret key in the config file',
+  usage: 'seller signup --email <email> --name <name>',
+  flags: ['email', 'name'],
+  async run(ctx) {
+    const email = ctx.flags.required('email', '--email <email>');
+    const name = ctx.flags.required('name', '--name <name>');
+    refuseToReplace(ctx);
+    const account = await ctx.api.request<Signup>('POST', '/developers/signup', { body: { email, name } });
+    ctx.config.seller = { apiKey: account.apiKey, developerId: account.id, publishableKey: account.publishableKey, email: account.email };
+    ctx.save();
+    ctx.result(account, () =>
+      [
+        fields([
+          ['Developer', account.id],
+          ['Publishable key', `${account.publishableKey}  (ship it in your app)`],
+          ['Secret key', `${account.apiKey}  (shown once; saved to ${ctx.configPath})`],
+        ]),
+        'Next: licensing seller connect',
+      ].join('\n'),
+    );
+  },
+};
+
+const login: Command = {
+  path: 'seller login',
+  summary: 'use an existing secret key (checked against the API)',
+  usage: 'seller login --api-key <sk_…> [--developer <dev_…>] [--publishable-key <pk_…>]',
+  flags: ['api-key', 'developer', 'publishable-key'],
+  async run(ctx) {
+    const apiKey = ctx.flags.required('api-key', '--api-key <sk_…>');
+    if (!apiKey.startsWith('sk_')) throw new UsageError('--api-key must be a secret key (sk_…)');
+    if (ctx.config.seller?.apiKey !== apiKey) refuseToReplace(ctx);
+    const status = await ctx.api.request<{ connected: boolean }>('GET', '/connect/status', { apiKey });
+    ctx.config.seller = {
+      apiKey,
+      developerId: ctx.flags.string('developer'),
+      publishableKey: ctx.flags.string('publishable-key'),
+    };
+    ctx.save();
+    ctx.result({ loggedIn: true, connected: status.connected }, `Secret key saved to ${ctx.configPath}.`);
+  },
+};
+
+interface ConnectStatus {
+  connected: boolean;
+  accountId?: string;
+}
+
+const POLL_MS = 2000;
+const CONNECT_TIMEOUT_MS = 10 * 60 * 1000;
+
+const connect: Command = {
+  path: 'seller connect',
+  summary: 'connect a payment account: prints (and opens) the authorize URL, then waits',
+  usage: 'seller connect [--no-wait] [--no-open]',
+  details: `Prints the authorize URL (valid 10 minutes) and opens it on a terminal unless --no-open, then checks
+every 2 seconds until the account is connected (at most 10 minutes). --no-wait prints the URL and ends.`,
+  flags: ['no-wait', 'no-open'],
+  async run(ctx) {
+    const { apiKey } = requireSeller(ctx);
+    const before = await ctx.api.request<ConnectStatus>('GET', '/connect/status', { apiKey });
+    if (before.connected) {
+      ctx.result(before, `Already connected${before.accountId ? ` (${before.accountId})` : ''}.`);
+      return;
+    }
+    const { url } = await ctx.api.request<{ url: string }>('POST', '/connect/start', { apiKey });
+    if (ctx.flags.bool('no-wait')) {
+      ctx.result({ url, connected: false }, `Open this URL to connect your payment account (valid 10 minutes):\n${url}`);
+      return;
+    }
+    ctx.note(`Open this URL to connect your payment account (valid 10 minutes):\n${url}`);
+    if (ctx.interactive && !ctx.flags.bool('no-open')) openInBrowser(url);
+    const deadline = Date.now() + CONNECT_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      await Bun.sleep(POLL_MS);
+      const now = await ctx.api.request<ConnectStatus>('GET', '/connect/status', { apiKey });
+      if (now.connected) {
+        ctx.result({ url, ...now }, `Connected${now.accountId ? ` (${now.accountId})` : ''}.`);
+        return;
+      }
+    }
+    throw new CliError('gave up waiting after 10 minutes; run "licensing seller connect" again', 'connect_timeout');
+  },
+};
+
+const rotate: Command = {
+  path: 'seller keys rotate',
+  summary: 'rotate the license signing key (older keys keep verifying)',
+  usage: 'seller keys rotate',
+  flags: [],
+  async run(ctx) {
+    const { apiKey } = requireSeller(ctx);
+    const key = await ctx.api.request<{ kid: string; publicKey: string }>('POST', '/developers/signing-keys/rotate', { apiKey });
+    ctx.result(key, `New signing key ${key.kid}. Ship the new JWKS (licensing seller jwks) with your next release.`);
+  },
+};
+
+const jwks: Command = {
+  path: 'seller jwks',
+  summary: 'print the public signing keys (JWK Set) to embed in your app',
+  usage: 'seller jwks [--developer <dev_…>]',
+  flags: ['developer'],
+  async run(ctx) {
+    const developerId = ctx.flags.string('developer') ?? ctx.config.seller?.developerId;
+    if (!developerId) throw new NotConfiguredError('no developer id: pass --developer <dev_…> or run "licensing seller signup"');
+    const set = await ctx.api.request<unknown>('GET', `/developers/${encodeURIComponent(developerId)}/jwks.json`);
+    ctx.result(set, JSON.stringify(set, null, 2));
+  },
+};
+
+export const sellerAuthCommands: Command[] = [signup, login, connect, rotate, jwks];

@@ -1,0 +1,182 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, type RunningServer } from '../support/server-process.ts';
+
+export const ROOT = join(import.meta.dir, '..', '..');
+export const BUYER_PHONE = '+15551234567';
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as the one JSON document --json promises. */
+  json<T = any>(): T;
+}
+
+export interface CliOptions {
+  /** Lines piped on stdin (default: nothing, stdin is /dev/null). */
+  stdin?: string;
+  env?: Record<string, string>;
+}
+
+/** The environment without anything the CLI reads, so the test's own settings decide. */
+function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !name.startsWith('LICENSING_')) env[name] = value;
+  return { ...env, NO_COLOR: '1', ...extra };
+}
+
+/** `bun run src/cli/main.ts <args>` as a subprocess, non-interactive (no terminal on either side). */
+export async function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliRun> {
+  const proc = Bun.spawn(['bun', 'run', join(ROOT, 'src/cli/main.ts'), ...args], {
+    cwd: ROOT,
+    env: cleanEnv(options.env),
+    stdin: options.stdin === undefined ? 'ignore' : new Blob([options.stdin]),
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return {
+    code,
+    stdout,
+    stderr,
+    json() {
+      try {
+        return JSON.parse(stdout);
+      } catch {
+        throw new Error(`stdout is not one JSON document (exit ${code}):\n${stdout}\nstderr:\n${stderr}`);
+      }
+    },
+  };
+}
+
+/** The real service on a temporary SQLite file, and a CLI bound to it with its own config file. */
+export async function cliWorld(prefix = 'licensing-cli-') {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const server: RunningServer = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'licensing.db')}`, LOG_LEVEL: 'warn' });
+  const apiUrl = `${server.url}/v1`;
+  let configs = 0;
+  const world = {
+    dir,
+    server,
+    apiUrl,
+    /** A fresh config file path (nothing written yet): one per person in the story. */
+    newConfig: () => join(dir, `config-${++configs}`, 'config.json'),
+    /** The CLI against this server with that config file. */
+    cli: (config: string, args: readonly string[], options: CliOptions & { apiUrl?: string } = {}) =>
+      runCli([...args, '--api-url', options.apiUrl ?? apiUrl, '--config', config], options),
+    api: (method: string, path: string, init: { key?: string; body?: unknown; form?: Record<string, string> } = {}) => {
+      const headers: Record<string, string> = {};
+      if (init.key) headers['x-api-key'] = init.key;
+      let body: string | undefined;
+      if (init.form) {
+        headers['content-type'] = 'application/x-www-form-urlencoded';
+        body = new URLSearchParams(init.form).toString();
+      } else if (init.body !== undefined) {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(init.body);
+      }
+      return fetch(`${apiUrl}${path}`, { method, headers, body, redirect: 'manual' });
+    },
+    async close() {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return world;
+}
+
+export type CliWorld = Awaited<ReturnType<typeof cliWorld>>;
+
+/** A seller signed up through the CLI, with a product created through the CLI. */
+export async function sellerWithProduct(world: CliWorld, config = world.newConfig()) {
+  const email = `seller-${crypto.randomUUID()}@example.com`;
+  const signup = (await world.cli(config, ['seller', 'signup', '--email', email, '--name', 'CLI Seller', '--json'])).json();
+  const product = (
+    await world.cli(config, ['seller', 'products', 'create', '--name', 'CLI Pro', '--price', '19.99', '--currency', 'usd', '--features', 'pro,export', '--json'])
+  ).json();
+  return { config, developerId: signup.id as string, apiKey: signup.apiKey as string, publishableKey: signup.publishableKey as string, productId: product.id as string };
+}
+
+/**
+ * Connects the seller in the sandbox: what the authorize page's Authorize link does, without a
+ * browser, for the given authorize URL (default: a fresh one from POST /connect/start).
+ */
+export async function connectSandbox(world: CliWorld, apiKey: string, authorizeUrl?: string): Promise<void> {
+  const url = authorizeUrl ?? ((await (await world.api('POST', '/connect/start', { key: apiKey })).json()) as { url: string }).url;
+  const authorize = new URL(url);
+  const callback = new URL(authorize.searchParams.get('redirect_uri')!);
+  callback.searchParams.set('code', 'sbx_code_clitest0123456789');
+  callback.searchParams.set('state', authorize.searchParams.get('state')!);
+  const answer = await fetch(`${world.server.url}${callback.pathname}${callback.search}`);
+  if (!answer.ok) throw new Error(`sandbox connect failed: ${answer.status} ${await answer.text()}`);
+}
+
+/** A Luhn-valid Visa number of its own (the sandbox pays with any), for buyers who must not share a card. */
+export function uniqueCardNumber(): string {
+  const body = `4111${Array.from({ length: 11 }, () => Math.floor(Math.random() * 10)).join('')}`;
+  const sum = [...body].reverse().reduce((acc, ch, i) => {
+    const d = Number(ch) * (i % 2 === 0 ? 2 : 1);
+    return acc + (d > 9 ? d - 9 : d);
+  }, 0);
+  return `${body}${(10 - (sum % 10)) % 10}`;
+}
+
+/** A buyer pays a sandbox checkout for the product (saving phone and card), as the hosted page would. */
+export async function buyInSandbox(world: CliWorld, publishableKey: string, productId: string, email: string, cardNumber = '4242424242424242'): Promise<void> {
+  const init = await world.api('POST', '/checkout/init', { key: publishableKey, body: { productId, email } });
+  const { sessionId } = (await init.json()) as { sessionId: string };
+  const pay = await world.api('POST', `/sandbox/checkout/${sessionId}/pay`, { form: { email, phone: BUYER_PHONE, cardNumber } });
+  if (pay.status !== 303) throw new Error(`sandbox pay failed: ${pay.status} ${await pay.text()}`);
+}
+
+/** The newest code texted to the phone, from the sandbox outbox. */
+export async function latestCode(world: CliWorld, phone = BUYER_PHONE): Promise<string> {
+  const outbox = (await (await world.api('GET', `/sandbox/outbox?to=${encodeURIComponent(phone)}`)).json()) as { data: { body: string }[] };
+  const code = /\b(\d{6})\b/.exec(outbox.data[0]?.body ?? '')?.[1];
+  if (!code) throw new Error(`no code in the outbox: ${JSON.stringify(outbox)}`);
+  return code;
+}
+
+/** The CLI left running (stdin a pipe), to act on what it printed before it ends. */
+export function startCli(args: readonly string[], options: { env?: Record<string, string> } = {}) {
+  const proc = Bun.spawn(['bun', 'run', join(ROOT, 'src/cli/main.ts'), ...args], {
+    cwd: ROOT,
+    env: cleanEnv(options.env),
+    stdin: 'pipe',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  let stdout = '';
+  let stderr = '';
+  const drain = async (stream: ReadableStream<Uint8Array>, add: (text: string) => void) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) add(decoder.decode(chunk, { stream: true }));
+  };
+  const drained = Promise.all([drain(proc.stdout, (t) => (stdout += t)), drain(proc.stderr, (t) => (stderr += t))]);
+  return {
+    /** Resolves with the first match of `pattern` in stderr; fails if the process ends first. */
+    async waitForStderr(pattern: RegExp, timeoutMs = 30_000): Promise<RegExpExecArray> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const match = pattern.exec(stderr);
+        if (match) return match;
+        if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`never printed ${pattern} (exit ${proc.exitCode}):\n${stderr}`);
+        await Bun.sleep(50);
+      }
+    },
+    type(text: string) {
+      proc.stdin.write(text);
+      proc.stdin.flush();
+    },
+    endInput() {
+      proc.stdin.end();
+    },
+    async finished(): Promise<CliRun> {
+      const code = await proc.exited;
+      await drained;
+      return { code, stdout, stderr, json: () => JSON.parse(stdout) };
+    },
+  };
+}
