@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { testApi } from '../support/http.ts';
-import { expectError, routeTable, world, type World } from './fixtures.ts';
+import { developerWorld, expectError, ownerHeaders, routeTable, world, worldFor, type World } from './fixtures.ts';
 
 type Kind = 'string' | 'integer' | 'nullableInteger' | 'boolean' | 'strings';
 
@@ -24,6 +24,17 @@ const FIELDS: Record<string, Record<string, { kind: Kind; required: boolean }>> 
     productId: { kind: 'string', required: true }, email: { kind: 'string', required: false },
     successUrl: { kind: 'string', required: false }, cancelUrl: { kind: 'string', required: false },
   },
+  'POST /auth/login/init': { email: { kind: 'string', required: true } },
+  'POST /auth/login/verify': {
+    email: { kind: 'string', required: true }, otpId: { kind: 'string', required: true },
+    otp: { kind: 'string', required: true }, deviceFingerprint: { kind: 'string', required: true },
+  },
+  'POST /purchase/init': { productId: { kind: 'string', required: true } },
+  'POST /purchase/otp': { purchaseId: { kind: 'string', required: true } },
+  'POST /purchase/confirm': {
+    purchaseId: { kind: 'string', required: true }, otpId: { kind: 'string', required: true },
+    otp: { kind: 'string', required: true }, cardId: { kind: 'string', required: true },
+  },
 };
 
 /** Values of the wrong JSON type for a field of this kind. */
@@ -41,7 +52,7 @@ function wrongTypes(kind: Kind): unknown[] {
 const table = routeTable(await world(testApi()));
 const call = (w: World, name: string, body: unknown) => {
   const r = routeTable(w).find((x) => x.name === name)!;
-  return w.api.call(r.method, r.path(), { key: r.auth === 'none' ? undefined : w.mine.apiKey, body });
+  return w.api.call(r.method, r.path(), { headers: ownerHeaders(w, r), body });
 };
 const valid = (w: World, name: string) => routeTable(w).find((x) => x.name === name)!.body!();
 
@@ -51,7 +62,7 @@ test('every route with a body has its fields described here', () => {
 
 describe.each(Object.keys(FIELDS).map((name) => [name]))('%s', (name) => {
   test.each(Object.entries(FIELDS[name]!).map(([field, spec]) => [field, spec.kind]))('%s of the wrong type is 400 naming the field', async (field, kind) => {
-    const w = await world();
+    const w = await worldFor(name);
     for (const value of wrongTypes(kind as Kind)) {
       const reply = await call(w, name, { ...valid(w, name), [field as string]: value });
       expect({ value, status: reply.status }).toEqual({ value, status: 400 });
@@ -63,7 +74,7 @@ describe.each(Object.keys(FIELDS).map((name) => [name]))('%s', (name) => {
   const required = Object.entries(FIELDS[name]!).filter(([, s]) => s.required).map(([f]) => [f]);
   if (required.length > 0) {
     test.each(required)('missing %s is 400 naming the field', async (field) => {
-      const w = await world();
+      const w = await worldFor(name);
       const body: Record<string, unknown> = valid(w, name);
       delete body[field];
       const reply = await call(w, name, body);
@@ -73,7 +84,7 @@ describe.each(Object.keys(FIELDS).map((name) => [name]))('%s', (name) => {
   }
 
   test('an empty object is 400 when fields are required, and for a PATCH with nothing to change', async () => {
-    const w = await world();
+    const w = await worldFor(name);
     const reply = await call(w, name, {});
     if (required.length > 0 || name.startsWith('PATCH')) expectError(reply, 400, 'invalid_request');
     else expect(reply.status).toBe(200);
@@ -81,7 +92,7 @@ describe.each(Object.keys(FIELDS).map((name) => [name]))('%s', (name) => {
 
   const strings = Object.entries(FIELDS[name]!).filter(([, s]) => s.kind === 'string').map(([f]) => [f]);
   test.each(strings)('a huge %s (20 KB) is 400 invalid_request', async (field) => {
-    const w = await world();
+    const w = await worldFor(name);
     expectError(await call(w, name, { ...valid(w, name), [field]: 'x'.repeat(20_000) }), 400, 'invalid_request');
   });
 });
@@ -98,25 +109,25 @@ describe('numbers and codes out of range', () => {
   ];
 
   test.each(bad)('POST /developers/products with %s is 400', async (_, change) => {
-    const w = await world();
+    const w = await developerWorld();
     expectError(await call(w, 'POST /developers/products', { ...product, ...change }), 400, 'invalid_request');
   });
 
   test.each(bad)('PATCH /developers/products/:id with %s is 400', async (_, change) => {
-    const w = await world();
+    const w = await developerWorld();
     expectError(await call(w, 'PATCH /developers/products/:id', change), 400, 'invalid_request');
   });
 
   test.each([['expiresAt 1.5', { expiresAt: 1.5 }], ['expiresAt -1', { expiresAt: -1 }], ['expiresAt as a date string', { expiresAt: '2030-01-01' }]])(
     'POST /developers/licenses with %s is 400',
     async (_, change) => {
-      const w = await world();
+      const w = await developerWorld();
       expectError(await call(w, 'POST /developers/licenses', { ...valid(w, 'POST /developers/licenses'), ...change }), 400, 'invalid_request');
     },
   );
 
   test('numbers and booleans sent as strings are 400, never silently converted ("0x10" is not 16)', async () => {
-    const w = await world();
+    const w = await developerWorld();
     const future = String(w.api.clock.now() + 86_400_000);
     const cases: [string, Record<string, unknown>][] = [
       ['POST /developers/products', { ...product, price: '0x10' }],
@@ -131,12 +142,12 @@ describe('numbers and codes out of range', () => {
   });
 
   test('POST /licenses/validate with an empty fingerprint is 400', async () => {
-    const w = await world();
+    const w = await developerWorld();
     expectError(await call(w, 'POST /licenses/validate', { licenseKey: w.licenseKey, machineFingerprint: '' }), 400, 'invalid_request');
   });
 
   test('valid edge values are accepted: price 0 and 99999999, licenseDays 1 and 36500', async () => {
-    const w = await world();
+    const w = await developerWorld();
     for (const change of [{ price: 0 }, { price: 99_999_999 }, { licenseDays: 1 }, { licenseDays: 36_500 }]) {
       expect((await call(w, 'POST /developers/products', { ...product, ...change })).status).toBe(201);
     }

@@ -1,5 +1,6 @@
 import { expect } from 'bun:test';
 import { generateKeyPairSync, sign } from 'node:crypto';
+import { completeCheckout } from '../../src/app/checkout/complete-checkout.ts';
 import { utf8 } from '../../src/domain/base64url.ts';
 import { assembleLicenseKey, signingInputFor, type LicenseClaims } from '../../src/domain/license-key.ts';
 import { TEST_ISSUER } from '../support/deps.ts';
@@ -21,15 +22,73 @@ export function expectHandled(reply: Reply) {
   if (reply.status >= 300) expectError(reply, reply.status);
 }
 
-/** Two developers: `mine` with a product, a granted license, a connected (sandbox) account and a pending checkout; and `other`. */
-export async function world(api: TestApi = testApi()) {
+/**
+ * Two developers: `mine` with a product, a granted license, a connected (sandbox) account and a
+ * pending checkout; and `other`. Plus a customer of `mine` who bought in the checkout (phone and card
+ * on file) and logged in: their identity token, an unused login code, and a purchase with its code.
+ */
+export async function world(api: TestApi = testApi(), options: { customer?: boolean } = {}) {
   const mine = await seller(api);
   const other = await seller(api);
   const issued = await mine.grant();
   await connectInSandbox(api, mine.apiKey);
   const checkout = await api.call('POST', '/checkout/init', { key: mine.apiKey, body: { productId: mine.product.id } });
   if (checkout.status !== 201) throw new Error(`checkout init failed: ${JSON.stringify(checkout.body)}`);
-  return { api, mine, other, license: issued.license, licenseKey: issued.licenseKey, sessionId: checkout.body.sessionId as string };
+  const customer = options.customer === false ? NO_CUSTOMER : await aCustomer(api, mine.apiKey, mine.product.id);
+  return { api, mine, other, customer, license: issued.license, licenseKey: issued.licenseKey, sessionId: checkout.body.sessionId as string };
+}
+
+export const CUSTOMER = { email: 'table.customer@example.com', phone: '+15551234567', device: 'fp-table' };
+
+/** Stands in for the customer in worlds whose tests never call a customer's route (it costs a dozen requests). */
+const NO_CUSTOMER = {
+  ...CUSTOMER,
+  token: 'idt_none',
+  login: { otpId: 'otp_none', otp: '000000' },
+  purchase: { purchaseId: 'pur_none', otpId: 'otp_none', otp: '000000', cardId: 'card_none' },
+};
+
+/** The routes that need the world's customer (its token, codes or purchase). */
+export const usesCustomer = (name: string) => /\/(auth|purchase)\/|\/sandbox\/outbox/.test(name);
+
+/** A world for the tests of one route: the customer is made only when that route needs one. */
+export const worldFor = (name: string) => world(testApi(), { customer: usesCustomer(name) });
+
+/** A world for tests of developer routes only. */
+export const developerWorld = () => world(testApi(), { customer: false });
+
+/** The newest code texted to this phone, read from the sandbox outbox. */
+export async function latestCode(api: TestApi, phone: string): Promise<string> {
+  const outbox = await api.call('GET', `/sandbox/outbox?to=${encodeURIComponent(phone)}`);
+  const code = /\b(\d{6})\b/.exec(outbox.body?.data?.[0]?.body ?? '')?.[1];
+  if (!code) throw new Error(`no code texted to ${phone}`);
+  return code;
+}
+
+/** A customer who paid a checkout (phone and card saved), logged in, and has a purchase waiting for its code. */
+export async function aCustomer(api: TestApi, apiKey: string, productId: string, who = CUSTOMER) {
+  const checkout = await api.call('POST', '/checkout/init', { key: apiKey, body: { productId } });
+  const card = { processorPaymentMethodId: `pm_sandbox_${crypto.randomUUID().slice(0, 8)}`, brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030 };
+  await completeCheckout(api.deps, checkout.body.sessionId, { email: who.email, phone: who.phone, processorCustomerId: 'cus_table', paymentId: null, card });
+  const loginCode = async () => {
+    const init = await api.call('POST', '/auth/login/init', { body: { email: who.email } });
+    if (init.status !== 200) throw new Error(`login init failed: ${JSON.stringify(init.body)}`);
+    return { otpId: init.body.otpId as string, otp: await latestCode(api, who.phone) };
+  };
+  const first = await loginCode();
+  const verified = await api.call('POST', '/auth/login/verify', { body: { email: who.email, deviceFingerprint: who.device, ...first } });
+  if (verified.status !== 200) throw new Error(`login failed: ${JSON.stringify(verified.body)}`);
+  const token = verified.body.identityToken as string;
+  const unusedLogin = await loginCode();
+  const auth = { authorization: `Bearer ${token}` };
+  const purchase = await api.call('POST', '/purchase/init', { headers: auth, body: { productId } });
+  const otp = await api.call('POST', '/purchase/otp', { headers: auth, body: { purchaseId: purchase.body.purchaseId } });
+  return {
+    ...who,
+    token,
+    login: unusedLogin,
+    purchase: { purchaseId: purchase.body.purchaseId as string, otpId: otp.body.otpId as string, otp: await latestCode(api, who.phone), cardId: purchase.body.cards[0].id as string },
+  };
 }
 
 /** The Connect flow of sandbox mode, minus its authorize page: start, then the callback with a sandbox code. */
@@ -41,7 +100,8 @@ async function connectInSandbox(api: TestApi, apiKey: string) {
 }
 
 export type World = Awaited<ReturnType<typeof world>>;
-export type Auth = 'none' | 'secret' | 'any';
+/** `customer`: an identity token as `Authorization: Bearer idt_…`. */
+export type Auth = 'none' | 'secret' | 'any' | 'customer';
 
 export interface Route {
   name: string;
@@ -57,11 +117,13 @@ export interface Route {
 
 let unique = 0;
 
-/** Every route of issues 2 and 3, so no loop forgets one. */
+/** Every route of issues 2, 3 and 4, so no loop forgets one. */
 export function routeTable(w: World): Route[] {
   const product = w.mine.product.id as string;
   const license = w.license.id as string;
   const session = w.sessionId;
+  const { customer } = w;
+  const outbox = `?to=${encodeURIComponent(customer.phone)}`;
   return [
     { name: 'GET /health', method: 'GET', path: () => '/health', auth: 'none' },
     { name: 'GET /openapi.json', method: 'GET', path: () => '/openapi.json', auth: 'none' },
@@ -90,10 +152,29 @@ export function routeTable(w: World): Route[] {
     { name: 'GET /checkout/cancel', method: 'GET', path: () => '/checkout/cancel', auth: 'none' },
     // Its body is Stripe's signed event, not a JSON input of ours: the body loops send it junk only.
     { name: 'POST /webhooks/stripe-events', method: 'POST', path: () => '/webhooks/stripe-events', auth: 'none' },
+    // An unknown e-mail answers 200 like a known one, so each call can be fresh and never meets the send limit.
+    { name: 'POST /auth/login/init', method: 'POST', path: () => '/auth/login/init', auth: 'none', body: () => ({ email: `visitor${++unique}@example.com` }) },
+    {
+      name: 'POST /auth/login/verify', method: 'POST', path: () => '/auth/login/verify', auth: 'none',
+      body: () => ({ email: customer.email, ...customer.login, deviceFingerprint: customer.device }),
+    },
+    { name: 'POST /auth/logout', method: 'POST', path: () => '/auth/logout', auth: 'customer' },
+    { name: 'POST /purchase/init', method: 'POST', path: () => '/purchase/init', auth: 'customer', body: () => ({ productId: product }) },
+    { name: 'POST /purchase/otp', method: 'POST', path: () => '/purchase/otp', auth: 'customer', body: () => ({ purchaseId: customer.purchase.purchaseId }) },
+    { name: 'POST /purchase/confirm', method: 'POST', path: () => '/purchase/confirm', auth: 'customer', body: () => ({ ...customer.purchase }) },
+    { name: 'GET /sandbox/outbox', method: 'GET', path: () => `/sandbox/outbox${outbox}`, auth: 'none' },
+    { name: 'GET /sandbox/outbox/view', method: 'GET', path: () => `/sandbox/outbox/view${outbox}`, auth: 'none' },
   ];
 }
 
 export const authenticated = (routes: Route[]) => routes.filter((r) => r.auth !== 'none');
+
+/** The headers of the route's rightful caller: `mine`'s secret key, or the customer's identity token. */
+export function ownerHeaders(w: World, route: Route): Record<string, string> {
+  if (route.auth === 'none') return {};
+  if (route.auth === 'customer') return { authorization: `Bearer ${w.customer.token}` };
+  return { 'x-api-key': w.mine.apiKey };
+}
 
 /** A license key signed with the developer's real private key, over whatever claims the test wants. */
 export async function signAsDeveloper(api: TestApi, developerId: string, claims: Partial<LicenseClaims>): Promise<string> {

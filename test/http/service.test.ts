@@ -3,7 +3,7 @@ import { createHttpApp } from '../../src/adapters/http/server.ts';
 import { jsonLogger } from '../../src/adapters/system/logger.ts';
 import { sqliteDeps, TEST_ISSUER } from '../support/deps.ts';
 import { testApi } from '../support/http.ts';
-import { authenticated, expectError, routeTable, world } from './fixtures.ts';
+import { authenticated, developerWorld, expectError, routeTable } from './fixtures.ts';
 
 describe('GET /health', () => {
   test('answers 200 {status: "ok"} while the store answers', async () => {
@@ -37,7 +37,7 @@ describe('unknown routes', () => {
 
 describe('GET /openapi.json', () => {
   const openapi = async () => {
-    const w = await world();
+    const w = await developerWorld();
     const doc = await w.api.call('GET', '/openapi.json');
     return { w, doc };
   };
@@ -74,9 +74,36 @@ describe('GET /openapi.json', () => {
       const [method, path] = route.name.split(' ') as [string, string];
       const op = operation(doc.body, method, path);
       expect({ route: route.name, security: op.security.length > 0 }).toEqual({ route: route.name, security: true });
-      expect(op.security).toContainEqual({ apiKey: [] });
+      expect({ route: route.name, security: op.security }).toEqual({
+        route: route.name, security: expect.arrayContaining([route.auth === 'customer' ? { identityToken: [] } : { apiKey: [] }]),
+      });
       const statuses = Object.keys(op.responses);
       expect({ route: route.name, statuses }).toEqual({ route: route.name, statuses: expect.arrayContaining(route.auth === 'secret' ? ['401', '403'] : ['401']) });
+    }
+  });
+
+  test('declares the identity-token bearer scheme for customers', async () => {
+    const { doc } = await openapi();
+    expect(doc.body.components.securitySchemes.identityToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  test('GET /licenses/:id documents both the secret key and the customer’s identity token', async () => {
+    const { doc } = await openapi();
+    expect(operation(doc.body, 'GET', '/licenses/:id').security).toEqual(expect.arrayContaining([{ apiKey: [] }, { identityToken: [] }]));
+  });
+
+  test('the terminal routes document their OTP, rate-limit, SMS and payment errors', async () => {
+    const { doc } = await openapi();
+    const expected: [string, string, string[]][] = [
+      ['POST', '/auth/login/init', ['200', '400', '409', '429', '502']],
+      ['POST', '/auth/login/verify', ['200', '400', '410', '422', '429']],
+      ['POST', '/purchase/init', ['200', '401', '404', '409']],
+      ['POST', '/purchase/otp', ['200', '401', '404', '409', '429', '502']],
+      ['POST', '/purchase/confirm', ['200', '401', '402', '404', '410', '422', '429']],
+    ];
+    for (const [method, path, statuses] of expected) {
+      const documented = Object.keys(operation(doc.body, method, path).responses);
+      expect({ path, documented }).toEqual({ path, documented: expect.arrayContaining(statuses) });
     }
   });
 
@@ -87,7 +114,8 @@ describe('GET /openapi.json', () => {
 
   test('public routes need no security', async () => {
     const { doc } = await openapi();
-    for (const [method, path] of [['POST', '/developers/signup'], ['GET', '/developers/:id/jwks.json'], ['GET', '/health']] as const) {
+    const open = [['POST', '/developers/signup'], ['GET', '/developers/:id/jwks.json'], ['GET', '/health'], ['POST', '/auth/login/init'], ['POST', '/auth/login/verify'], ['GET', '/sandbox/outbox']] as const;
+    for (const [method, path] of open) {
       expect(operation(doc.body, method, path).security ?? []).toEqual([]);
     }
   });
@@ -112,6 +140,7 @@ describe('GET /openapi.json', () => {
       const documented = Object.keys(operation(doc.body, method, path).responses ?? {});
       const produced = new Set<string>();
       if (route.name === 'GET /connect/callback') produced.add('400'); // no, unknown or used state
+      if (route.name.startsWith('GET /sandbox/outbox')) produced.add('400'); // no `to`
       if (route.auth !== 'none') produced.add('401');
       if (route.auth === 'secret') produced.add('403');
       if (route.hasIdParam || route.method !== 'GET') produced.add('400'); // id over 100 chars, malformed JSON

@@ -18,8 +18,11 @@ export async function checkCode(
   const challenge = await deps.otps.findById(input.otpId);
   if (!challenge || challenge.scope !== input.scope || challenge.subject !== input.subject) throw INVALID();
   const now = deps.clock.now();
-  const attempts = await deps.otps.recordAttempt(challenge.id);
   const matches = /^\d{6}$/.test(input.code) && deps.otpCodes.equal(deps.otpCodes.digest(challenge.id, input.code), challenge.codeDigest);
+  // Only wrong codes spend the budget (atomically, so concurrent guesses cannot exceed it); the
+  // right code after five wrong ones is still refused, and concurrent repeats of the right code
+  // (a double-clicked confirm) do not use each other's tries up.
+  const attempts = matches ? challenge.attempts + 1 : await deps.otps.recordAttempt(challenge.id);
   switch (judgeOtp(challenge, attempts, matches, now)) {
     case 'ok':
       return challenge;

@@ -70,7 +70,10 @@ export async function verifyLogin(
   const customer = await deps.customers.findByEmail(email);
   const key = failureKey(deps, customer?.id ?? null, email);
   const now = deps.clock.now();
-  const wait = lockedFor(await deps.otps.loginFailures(key), now);
+  const failures = await deps.otps.loginFailures(key);
+  // A lock that has run out starts the count again: one more wrong code must not lock for another hour.
+  if (failures?.lockedUntil && now >= failures.lockedUntil) await deps.otps.resetLoginFailures(key);
+  const wait = lockedFor(failures, now);
   if (wait > 0) throw new RateLimitedError('rate_limited', `Too many wrong codes: sign-in is locked for ${Math.ceil(wait / 60)} minutes.`, wait);
   let challenge;
   try {

@@ -34,7 +34,8 @@ export async function confirmPurchase(
   if (purchase.status === 'paid') return confirmed(deps, purchase);
   const card = await deps.cards.findById(input.cardId);
   if (!card || card.customerId !== customerId || card.developerId !== purchase.developerId) throw new NotFoundError('card');
-  const challenge = await checkCode(deps, { otpId: input.otpId, code: input.otp, scope: 'purchase', subject: purchase.id });
+  const challenge = await checkCodeUnlessSettled(deps, purchase.id, input);
+  if ('settled' in challenge) return challenge.settled;
   const now = deps.clock.now();
   const { started, purchase: current } = await deps.purchases.beginCharge(purchase.id, card.id, now, now - CHARGE_TAKEOVER_MS);
   if (!started) return current.status === 'paid' ? confirmed(deps, current) : waitForOther(deps, purchase.id);
@@ -67,6 +68,25 @@ export async function confirmPurchase(
   await deps.purchases.markPaid(purchase.id, { paymentId, licenseId: license.id });
   await deps.otps.consume(challenge.id, deps.clock.now());
   return { license: viewLicense(license, deps.clock.now()), licenseKey: license.licenseKey };
+}
+
+/**
+ * The code is checked, unless a concurrent confirm of this purchase got there first: a repeat that
+ * finds the purchase paid (or being charged) answers with its license, whatever its code's fate.
+ */
+async function checkCodeUnlessSettled(
+  deps: ConfirmDeps,
+  purchaseId: string,
+  input: { otpId: string; otp: string },
+): Promise<Awaited<ReturnType<typeof checkCode>> | { settled: ConfirmedPurchase }> {
+  try {
+    return await checkCode(deps, { otpId: input.otpId, code: input.otp, scope: 'purchase', subject: purchaseId });
+  } catch (error) {
+    const now = await deps.purchases.findById(purchaseId);
+    if (now?.status === 'paid') return { settled: await confirmed(deps, now) };
+    if (now?.status === 'charging') return { settled: await waitForOther(deps, purchaseId) };
+    throw error;
+  }
 }
 
 async function issueOnce(deps: ConfirmDeps, purchase: Purchase): Promise<License> {

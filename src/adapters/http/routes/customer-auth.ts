@@ -39,7 +39,7 @@ export function customerAuthRoutes(deps: Deps) {
           return { loggedOut: true as const };
         },
         {
-          response: { 200: LoggedOut, ...errorsOf(401, 413) },
+          response: { 200: LoggedOut, ...errorsOf(400, 401, 413) },
           detail: { tags, summary: 'Revoke this identity token', security: SECURITY.customer },
         },
       ),
