@@ -17,7 +17,7 @@ export interface TwilioConfig {
   apiBase: string | null;
 }
 
-export type StoreConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+export type StoreConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; schema: string };
 
 export interface Config {
   port: number;
@@ -91,12 +91,17 @@ function parseDatabaseUrl(value: string): StoreConfig {
     return { kind: 'sqlite', path };
   }
   if (/^postgres(ql)?:\/\//.test(value)) {
+    let url: URL;
     try {
-      new URL(value);
+      url = new URL(value);
     } catch {
       throw new ConfigError('DATABASE_URL is not a valid postgres:// URL.');
     }
-    return { kind: 'postgres', url: value };
+    // ?schema=name keeps the service's tables in one schema (default public), e.g. one per environment.
+    const schema = url.searchParams.get('schema') ?? 'public';
+    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new ConfigError('DATABASE_URL: schema must be a lower-case SQL identifier.');
+    url.searchParams.delete('schema');
+    return { kind: 'postgres', url: url.toString(), schema };
   }
   throw new ConfigError(`DATABASE_URL must be sqlite:<path>, sqlite::memory: or postgres://…, got "${value.slice(0, 40)}".`);
 }

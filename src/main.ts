@@ -19,7 +19,7 @@ async function openStore(config: Config): Promise<{ store: Store; masterKey: Uin
   if (config.store.kind === 'postgres') {
     // Several instances share the database, so they must share the key that seals the signing keys.
     if (!config.masterKey) throw new ConfigError('MASTER_KEY is required with PostgreSQL: every instance must use the same one.');
-    return { store: await openPostgresStore(config.store.url), masterKey: config.masterKey };
+    return { store: await openPostgresStore(config.store.url, { schema: config.store.schema }), masterKey: config.masterKey };
   }
   let store: Store;
   try {
