@@ -1,6 +1,7 @@
 import type { SQL } from 'bun';
 import { join } from 'node:path';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
+import { POSTGRES_MIGRATION_LIST } from './migrations/index.ts';
 
 export const POSTGRES_MIGRATIONS = join(import.meta.dir, 'migrations');
 
@@ -17,9 +18,10 @@ export function assertSchemaName(schema: string): void {
  * the lock, and each one after the first finds the work done. PostgreSQL's DDL is transactional,
  * so a failed migration leaves nothing half-applied.
  */
-export async function migratePostgres(client: SQL, schema: string, migrationsFolder = POSTGRES_MIGRATIONS): Promise<void> {
+export async function migratePostgres(client: SQL, schema: string, migrationsFolder?: string): Promise<void> {
   assertSchemaName(schema);
-  const migrations = readMigrationFiles({ migrationsFolder });
+  // The embedded list by default (a compiled binary has no folder); a folder for tests of broken migrations.
+  const migrations = migrationsFolder ? readMigrationFiles({ migrationsFolder }) : POSTGRES_MIGRATION_LIST;
   await client.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(hashtext(${`licensing-migrations:${schema}`}))`;
     await tx.unsafe(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);

@@ -1,8 +1,9 @@
 import { Database } from 'bun:sqlite';
 import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite';
-import { migrate } from 'drizzle-orm/bun-sqlite/migrator';
+import type { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
+import { SQLITE_MIGRATIONS } from './migrations/index.ts';
 import type { Store } from '../../ports/deps.ts';
 import { CachedDeveloperRepository } from '../cache/cached-developer-repository.ts';
 import { CachedLicenseRepository } from '../cache/cached-license-repository.ts';
@@ -23,7 +24,6 @@ import * as schema from './schema.ts';
 
 export type SqliteDb = BunSQLiteDatabase<typeof schema>;
 
-export const SQLITE_MIGRATIONS = join(import.meta.dir, 'migrations');
 
 export interface SqliteOptions {
   /**
@@ -54,7 +54,8 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
   sqlite.run('PRAGMA busy_timeout = 5000');
   sqlite.run('PRAGMA journal_size_limit = 67108864');
   const db = drizzle({ client: sqlite, schema });
-  migrate(db, { migrationsFolder: SQLITE_MIGRATIONS });
+  // drizzle's own migrator, fed the migrations embedded in the bundle rather than read from a folder.
+  (db as unknown as { dialect: SQLiteSyncDialect }).dialect.migrate(SQLITE_MIGRATIONS, (db as unknown as { session: never }).session, undefined);
   const ping = sqlite.query('SELECT 1');
   const cacheEntries = options.owner ? (options.cacheEntries ?? DEFAULT_CACHE_ENTRIES) : 0;
   const developers = new SqliteDeveloperRepository(db);

@@ -1,0 +1,13 @@
+// Every migration drizzle-kit generated, embedded: add the new file here after `bun run db:generate`
+// (a test fails when a .sql file of this folder is missing from this list).
+import m0000 from './0000_init.sql' with { type: 'text' };
+import m0001 from './0001_checkout.sql' with { type: 'text' };
+import m0002 from './0002_terminal.sql' with { type: 'text' };
+import journal from './meta/_journal.json' with { type: 'json' };
+import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
+
+export const SQLITE_MIGRATIONS = embeddedMigrations(journal, {
+  '0000_init': m0000,
+  '0001_checkout': m0001,
+  '0002_terminal': m0002,
+});
