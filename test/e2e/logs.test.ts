@@ -1,20 +1,17 @@
-import { Database } from 'bun:sqlite';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { startServer, type RunningServer } from '../support/server-process.ts';
+import { E2E_STORES } from './stores.ts';
 import { licenseStory, type Story } from './story.ts';
-import { client, lines, tempDir } from './support.ts';
+import { client, lines } from './support.ts';
 
-describe('what the process logs during the license story', () => {
-  const dir = tempDir();
-  const dbPath = join(dir.path, 'licensing.db');
+describe.each(E2E_STORES)('what the process logs during the license story, on $name', (setup) => {
+  const data = setup.open();
   let server: RunningServer;
   let story: Story;
   let output: string;
 
   beforeAll(async () => {
-    server = await startServer({ DATABASE_URL: `sqlite:${dbPath}`, MASTER_KEY: '', LOG_LEVEL: 'info' });
+    server = await startServer({ ...data.env, LOG_LEVEL: 'info' });
     const call = client(server.url);
     story = await licenseStory(call);
     // Secrets in a query string must not reach the log either.
@@ -25,7 +22,7 @@ describe('what the process logs during the license story', () => {
 
   afterAll(async () => {
     if (server?.proc.exitCode === null) await server.stop('SIGKILL');
-    dir.remove();
+    await data.dispose();
   });
 
   test('every line printed is a JSON object with time, level and msg', () => {
@@ -51,15 +48,14 @@ describe('what the process logs during the license story', () => {
     expect(output).not.toContain(signature!);
   });
 
-  test('no private key material appears in the output', () => {
-    const masterKey = readFileSync(join(dir.path, 'master.key'), 'utf8').trim();
-    const db = new Database(dbPath, { readonly: true });
-    const sealed = db.query('SELECT sealed_private_key AS k FROM signing_keys').all() as { k: string }[];
-    db.close();
+  test('no private key material appears in the output', async () => {
+    const masterKey = data.masterKey();
+    const sealed = await data.sealedPrivateKeys();
 
+    expect(masterKey).not.toBe('');
     expect(sealed.length).toBeGreaterThan(0);
     expect(output).not.toContain(masterKey);
-    for (const { k } of sealed) expect(output).not.toContain(k);
+    for (const k of sealed) expect(output).not.toContain(k);
     expect(output).not.toContain('PRIVATE KEY');
   });
 

@@ -1,4 +1,4 @@
-import { spawn, type Subprocess } from 'bun';
+import { spawn, SQL, type Subprocess } from 'bun';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dir, '..', '..');
@@ -77,4 +77,66 @@ export async function freePort(): Promise<number> {
   const port = server.port!;
   await server.stop(true);
   return port;
+}
+
+/** The PostgreSQL every development and CI machine runs (trust auth); TEST_DATABASE_URL overrides it. */
+export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface PostgresSchema {
+  /** `t_<random>`: no other run uses it. */
+  name: string;
+  /** DATABASE_URL selecting this schema; the service creates and migrates it on start-up. */
+  databaseUrl: string;
+  /** Reads from the schema's tables, for assertions on what the service stored. */
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** DROP SCHEMA … CASCADE, then closes the connection. */
+  drop(): Promise<void>;
+}
+
+/** A schema name no other run uses, and a connection to read it and drop it afterwards. */
+export function freshPostgresSchema(): PostgresSchema {
+  const name = `t_${crypto.randomUUID().replaceAll('-', '').slice(0, 20)}`;
+  const url = new URL(TEST_POSTGRES_URL);
+  url.searchParams.set('schema', name);
+  let sql: SQL | undefined;
+  const connection = () => (sql ??= new SQL({ url: TEST_POSTGRES_URL, max: 2, connection: { search_path: name } }));
+  return {
+    name,
+    databaseUrl: url.toString(),
+    query: async <T,>(text: string, params: unknown[] = []) => [...(await connection().unsafe(text, params))] as T[],
+    drop: async () => {
+      try {
+        await connection().unsafe(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
+      } finally {
+        await sql?.close();
+      }
+    },
+  };
+}
+
+/** 32 random bytes in base64: a MASTER_KEY. */
+export const randomMasterKey = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64');
+
+export interface Cluster {
+  instances: RunningServer[];
+  /** The next instance's URL, round-robin: requests spread across the service. */
+  next: () => string;
+  /** Stops every instance still running. */
+  stop: (signal?: NodeJS.Signals) => Promise<void>;
+}
+
+/** `count` server processes started at the same moment with the same env (one database, one MASTER_KEY). */
+export async function startCluster(count: number, env: Record<string, string>, options: SpawnOptions = {}): Promise<Cluster> {
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startServer(env, options)));
+  const instances = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    await Promise.all(instances.filter((i) => i.proc.exitCode === null).map((i) => i.stop(signal)));
+  };
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    await stop('SIGKILL');
+    throw (failed as PromiseRejectedResult).reason;
+  }
+  let turn = 0;
+  return { instances, next: () => instances[turn++ % instances.length]!.url, stop };
 }

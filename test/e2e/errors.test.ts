@@ -1,34 +1,21 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { readdirSync } from 'node:fs';
-import { client, spawnService, tempDir, untilHealthy, type Call, type Spawned } from './support.ts';
+import { startServer, type RunningServer } from '../support/server-process.ts';
+import { E2E_STORES } from './stores.ts';
+import { client, type Call } from './support.ts';
 
-describe('the real process on a throw-away store (sqlite::memory:), in an empty working folder', () => {
-  // The default store is ./data/licensing.db relative to the working folder: run in an empty one to see nothing lands there.
-  const cwd = tempDir();
-  let service: Spawned;
+describe.each(E2E_STORES)('unknown routes and bad bodies get the contract error shape, on $name', (setup) => {
+  const data = setup.open();
+  let server: RunningServer;
   let call: Call;
 
   beforeAll(async () => {
-    service = await spawnService({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'info' }, { cwd: cwd.path, inheritEnv: false });
-    await untilHealthy(service);
-    call = client(service.url);
+    server = await startServer(data.env);
+    call = client(server.url);
   });
 
   afterAll(async () => {
-    service.kill('SIGKILL');
-    await service.exited;
-    cwd.remove();
-  });
-
-  test('starts, answers health and signs a developer up without writing a data folder', async () => {
-    const health = await call('GET', '/health');
-    const signup = await call('POST', '/developers/signup', { body: { email: 'memory@example.com', name: 'Memory' } });
-
-    expect(health.status).toBe(200);
-    expect(health.body).toEqual({ status: 'ok' });
-    expect(signup.status).toBe(201);
-    expect(signup.body.apiKey).toStartWith('sk_');
-    expect(readdirSync(cwd.path)).toEqual([]);
+    if (server?.proc.exitCode === null) await server.stop('SIGKILL');
+    await data.dispose();
   });
 
   test('an unknown route is a JSON 404 in the contract error shape', async () => {
@@ -42,7 +29,7 @@ describe('the real process on a throw-away store (sqlite::memory:), in an empty 
   });
 
   test('a path outside /v1 is a JSON 404 too', async () => {
-    const response = await fetch(`${service.url}/admin`);
+    const response = await fetch(`${server.url}/admin`);
 
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toContain('application/json');
@@ -72,10 +59,9 @@ describe('the real process on a throw-away store (sqlite::memory:), in an empty 
     expect(response.body).toMatchObject({ error: { code: 'payload_too_large' } });
   });
 
-  test('the process stops cleanly on SIGTERM', async () => {
-    service.kill('SIGTERM');
+  test('a rejected body changes nothing: the e-mail of a refused signup is still free', async () => {
+    const signup = await call('POST', '/developers/signup', { body: { email: 'big@example.com', name: 'Big' } });
 
-    expect(await service.exited).toBe(0);
-    expect(readdirSync(cwd.path)).toEqual([]);
+    expect(signup.status).toBe(201);
   });
 });

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, expect } from 'bun:test';
+import { freshPostgresSchema, randomMasterKey, startCluster, type Cluster, type PostgresSchema } from '../support/server-process.ts';
+import { http, type Http, type Reply } from '../terminal/journey.ts';
+
+export { connectedSeller } from '../terminal/journey.ts';
+export type { Http, Reply };
+
+/**
+ * Several real server processes on ONE fresh PostgreSQL schema with one MASTER_KEY: the service as
+ * it runs behind a load balancer. Started once for the enclosing describe (or file), stopped and
+ * the schema dropped after it.
+ */
+export interface Service {
+  /** Read access to the shared schema, for assertions on what was stored. */
+  db: PostgresSchema;
+  /** How many instances run. */
+  count: number;
+  /** Talks to instance `i` only. */
+  on(i: number): Http;
+  /** Talks to the next instance, round-robin: a load balancer. */
+  next(): Http;
+  /** The running instances (URLs, output). */
+  cluster(): Cluster;
+}
+
+export function useService(count: number, env: () => Record<string, string> = () => ({})): Service {
+  const db = freshPostgresSchema();
+  const masterKey = randomMasterKey();
+  let cluster: Cluster | undefined;
+  let calls: Http[] = [];
+  let turn = 0;
+
+  beforeAll(async () => {
+    cluster = await startCluster(count, { DATABASE_URL: db.databaseUrl, MASTER_KEY: masterKey, LOG_LEVEL: 'warn', ...env() });
+    calls = cluster.instances.map((instance) => http(instance.url));
+  }, 60_000);
+
+  afterAll(async () => {
+    await cluster?.stop('SIGKILL');
+    // LOG_LEVEL=warn: whatever an instance printed is a warning or an error worth seeing beside a failure.
+    for (const [i, instance] of (cluster?.instances ?? []).entries()) {
+      if (instance.output().trim()) console.error(`instance ${i} printed:\n${instance.output()}`);
+    }
+    await db.drop();
+  });
+
+  const running = () => {
+    if (!cluster) throw new Error('the service runs only inside the tests of its describe');
+    return cluster;
+  };
+  return {
+    db,
+    count,
+    on: (i) => (running(), calls[i % count]!),
+    next: () => (running(), calls[turn++ % count]!),
+    cluster: running,
+  };
+}
+
+/** Every instance's index: for spreading requests evenly. */
+export const instancesOf = (service: Service) => Array.from({ length: service.count }, (_, i) => i);
+
+/** A buyer no other test uses: its own e-mail and phone, so its codes and limits are its own. */
+export function aBuyer() {
+  const digits = String(crypto.getRandomValues(new Uint32Array(1))[0]! % 10_000_000).padStart(7, '0');
+  return { email: `buyer-${crypto.randomUUID()}@example.com`, phone: `+1555${digits}` };
+}
+
+export type Buyer = ReturnType<typeof aBuyer>;
+
+/**
+ * Runs `action` and returns the 6-digit code of the one message it sent to `phone`, read back from
+ * the sandbox outbox through another instance than the next one (the outbox is in the database).
+ */
+export async function newCode<T>(service: Service, phone: string, action: () => Promise<T>): Promise<{ result: T; code: string }> {
+  const outbox = async () => {
+    const reply = await service.next()('GET', `/sandbox/outbox?to=${encodeURIComponent(phone)}`);
+    expect(reply.status).toBe(200);
+    return reply.body.data as { body: string; sentAt: number }[];
+  };
+  const before = new Set((await outbox()).map((m) => `${m.sentAt} ${m.body}`));
+  const result = await action();
+  const fresh = (await outbox()).filter((m) => !before.has(`${m.sentAt} ${m.body}`));
+  expect(fresh).toHaveLength(1);
+  const code = /\b(\d{6})\b/.exec(fresh[0]!.body)?.[1];
+  if (!code) throw new Error(`no code in "${fresh[0]!.body}"`);
+  return { result, code };
+}
+
+/** The buyer pays a sandbox checkout of `productId` with card 4242, which is saved. Returns the session id. */
+export async function payInSandbox(call: Http, seller: { apiKey: string }, productId: string, buyer: Buyer) {
+  const init = await call('POST', '/checkout/init', { key: seller.apiKey, body: { productId } });
+  expect(init.status).toBe(201);
+  const pay = await call('POST', `/sandbox/checkout/${init.body.sessionId}/pay`, {
+    form: { email: buyer.email, phone: buyer.phone, cardNumber: '4242424242424242' },
+  });
+  expect(pay.status).toBe(303);
+  return init.body.sessionId as string;
+}
+
+/** The ids of the licenses the shared database holds for this buyer. */
+export async function licensesOf(service: Service, email: string): Promise<string[]> {
+  const rows = await service.db.query<{ id: string }>(
+    'SELECT l.id FROM licenses l JOIN customers c ON c.id = l.customer_id WHERE c.email = $1',
+    [email],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** CONTRACT.md's error shape with this status and code. */
+export function expectError(reply: Reply, status: number, code: string) {
+  expect({ status: reply.status, code: reply.body?.error?.code }).toEqual({ status, code });
+  expect(typeof reply.body.error.message).toBe('string');
+}
+
+/** How many of the replies match. */
+export const countOf = <T>(items: T[], match: (item: T) => boolean) => items.filter(match).length;

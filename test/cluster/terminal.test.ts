@@ -1,0 +1,103 @@
+import { beforeAll, describe, expect, test } from 'bun:test';
+import { aBuyer, connectedSeller, countOf, expectError, licensesOf, newCode, payInSandbox, useService, type Buyer, type Service } from './cluster.ts';
+
+/**
+ * The terminal flow's limits hold for the service, not per instance: sends, attempts and single
+ * use are counted in the shared database. Codes are read back from the sandbox outbox, also shared.
+ */
+
+const DEVICE = 'cluster-device';
+
+/** A login code for the buyer, sent through instance `on`. */
+async function loginChallenge(service: Service, buyer: Buyer, on = 0) {
+  const { result: init, code } = await newCode(service, buyer.phone, () => service.on(on)('POST', '/auth/login/init', { body: { email: buyer.email } }));
+  expect(init.status).toBe(200);
+  return { otpId: init.body.otpId as string, code };
+}
+
+const verify = (service: Service, i: number, buyer: Buyer, otpId: string, otp: string) =>
+  service.on(i)('POST', '/auth/login/verify', { body: { email: buyer.email, otpId, otp, deviceFingerprint: DEVICE } });
+
+const wrong = (code: string) => `${(Number(code[0]) + 1) % 10}${code.slice(1)}`;
+
+describe('two instances on one database, terminal flow in sandbox mode', () => {
+  const service = useService(2);
+  let seller: Awaited<ReturnType<typeof connectedSeller>>;
+
+  /** A buyer who paid once in the browser: a customer with a phone and a saved 4242 card. */
+  const aCustomer = async () => {
+    const buyer = aBuyer();
+    await payInSandbox(service.next(), seller, seller.pro, buyer);
+    return buyer;
+  };
+
+  beforeAll(async () => {
+    seller = await connectedSeller(service.next());
+  });
+
+  test('3 login sends on instance A, then the 4th on instance B is 429 rate_limited', async () => {
+    const buyer = await aCustomer();
+    const init = () => ({ body: { email: buyer.email } });
+    const onA = [];
+    for (let n = 0; n < 3; n++) onA.push(await service.on(0)('POST', '/auth/login/init', init()));
+
+    const fourthOnB = await service.on(1)('POST', '/auth/login/init', init());
+
+    expect(onA.map((r) => r.status)).toEqual([200, 200, 200]);
+    expectError(fourthOnB, 429, 'rate_limited');
+    expect(fourthOnB.headers.get('retry-after')).toMatch(/^\d+$/);
+    const outbox = await service.on(1)('GET', `/sandbox/outbox?to=${encodeURIComponent(buyer.phone)}`);
+    expect(outbox.body.data).toHaveLength(3);
+  });
+
+  test('5 wrong codes spread across instances use up the challenge: the right code is then 429 otp_attempts_exceeded', async () => {
+    const buyer = await aCustomer();
+    const { otpId, code } = await loginChallenge(service, buyer);
+
+    const wrongs = await Promise.all([0, 1, 0, 1, 0].map((i) => verify(service, i, buyer, otpId, wrong(code))));
+    const right = await verify(service, 1, buyer, otpId, code);
+
+    for (const reply of wrongs) expectError(reply, 422, 'otp_invalid');
+    expectError(right, 429, 'otp_attempts_exceeded');
+  });
+
+  test('10 concurrent verifies of the right code across instances: exactly one logs in, the others hear otp_invalid', async () => {
+    const buyer = await aCustomer();
+    const { otpId, code } = await loginChallenge(service, buyer, 1);
+
+    const replies = await Promise.all(Array.from({ length: 10 }, (_, n) => verify(service, n % 2, buyer, otpId, code)));
+
+    expect(countOf(replies, (r) => r.status === 200)).toBe(1);
+    expect(replies.find((r) => r.status === 200)!.body.identityToken).toStartWith('idt_');
+    for (const reply of replies.filter((r) => r.status !== 200)) expectError(reply, 422, 'otp_invalid');
+    const tokens = await service.db.query('SELECT t.token_hash FROM identity_tokens t JOIN customers c ON c.id = t.customer_id WHERE c.email = $1', [buyer.email]);
+    expect(tokens).toHaveLength(1);
+  });
+
+  test('a purchase confirmed concurrently on both instances is charged once and yields one license', async () => {
+    // Arrange: a logged-in customer with the 4242 card saved by the checkout, a purchase ready to confirm.
+    const buyer = await aCustomer();
+    const { otpId: loginId, code: loginCode } = await loginChallenge(service, buyer);
+    const token = (await verify(service, 1, buyer, loginId, loginCode)).body.identityToken as string;
+    const init = await service.on(0)('POST', '/purchase/init', { bearer: token, body: { productId: seller.plus } });
+    expect(init.body.cards).toEqual([expect.objectContaining({ last4: '4242' })]);
+    const { purchaseId } = init.body;
+    const { result: otp, code } = await newCode(service, buyer.phone, () => service.on(1)('POST', '/purchase/otp', { bearer: token, body: { purchaseId } }));
+    const body = { purchaseId, otpId: otp.body.otpId, otp: code, cardId: init.body.cards[0].id };
+
+    // Act: 3 confirms on each instance at once.
+    const replies = await Promise.all(Array.from({ length: 6 }, (_, n) => service.on(n % 2)('POST', '/purchase/confirm', { bearer: token, body })));
+
+    // Assert: every confirm answers with the one license; one charge attempt was made.
+    expect(replies.map((r) => r.status)).toEqual(replies.map(() => 200));
+    expect(new Set(replies.map((r) => r.body.license.id)).size).toBe(1);
+    const [purchase] = await service.db.query<{ attempt: number; status: string; license_id: string }>(
+      'SELECT attempt, status, license_id FROM purchases WHERE id = $1',
+      [purchaseId],
+    );
+    expect(purchase).toEqual({ attempt: 1, status: 'paid', license_id: replies[0]!.body.license.id });
+    const ofPlus = await service.db.query('SELECT id FROM licenses WHERE purchase_id = $1', [purchaseId]);
+    expect(ofPlus).toHaveLength(1);
+    expect(await licensesOf(service, buyer.email)).toHaveLength(2); // the checkout's and the purchase's
+  });
+});
