@@ -16,7 +16,8 @@ import { createProduct } from '../src/app/products/create-product.ts';
 import { utf8 } from '../src/domain/base64url.ts';
 import { assembleLicenseKey, signingInputFor } from '../src/domain/license-key.ts';
 
-export const BENCH_DIR = join(import.meta.dir, '..', '.bench');
+/** Where the seeded store, the samples and results.json live; BENCH_DIR moves it (e.g. a small seed beside the big one). */
+export const BENCH_DIR = process.env.BENCH_DIR || join(import.meta.dir, '..', '.bench');
 export const ISSUER = 'http://localhost:3000';
 const CUSTOMERS = 1_000;
 const BATCH = 50_000;
@@ -31,7 +32,7 @@ export interface Seeded {
   reused: boolean;
 }
 
-interface Meta {
+export interface Meta {
   masterKey: string;
   developerId: string;
   publishableKey: string;
@@ -142,7 +143,8 @@ export function writeSample(dbPath: string, size: number, file: string): number 
   const store = openSqliteStore(dbPath);
   try {
     const { max } = store.sqlite.query('SELECT max(rowid) AS max FROM licenses').get() as { max: number };
-    const pick = store.sqlite.query('SELECT license_key AS k, machine_fingerprint AS f FROM licenses WHERE rowid = ?');
+    // Bound licenses only: those of the seed (a bench run's checkouts add unbound ones of other sellers).
+    const pick = store.sqlite.query('SELECT license_key AS k, machine_fingerprint AS f FROM licenses WHERE rowid = ? AND machine_fingerprint IS NOT NULL');
     const lines = new Map<number, string>();
     for (let tries = 0; lines.size < size && tries < size * 4; tries++) {
       const rowid = 1 + Math.floor(Math.random() * max);

@@ -12,7 +12,12 @@ export interface BenchServer {
 /** The same process the e2e tests start; a bench server may take a minute to open a big store. */
 export async function startServer(env: Record<string, string>, entry = 'src/main.ts'): Promise<BenchServer> {
   const service = await spawnService(env, { entry });
-  await untilHealthy(service, 60_000);
+  try {
+    await untilHealthy(service, 60_000);
+  } catch (error) {
+    service.kill('SIGKILL');
+    throw error;
+  }
   return {
     url: service.url,
     pid: service.proc.pid,

@@ -1,8 +1,13 @@
-/** Runs wrk with bench/post-random-key.lua and reads the line its `done` hook prints. */
+/** Runs wrk with one of the bench's Lua scripts and reads the line its `done` hook prints. */
 import { spawn } from 'bun';
 import { join } from 'node:path';
 
-const SCRIPT = join(import.meta.dir, 'post-random-key.lua');
+export const SCRIPTS = {
+  /** POST a validation body for a random `<licenseKey> <fingerprint>` line. */
+  postKey: join(import.meta.dir, 'post-random-key.lua'),
+  /** GET a random path line (checkout-status polling). */
+  getPath: join(import.meta.dir, 'get-random-path.lua'),
+};
 
 export interface LoadOptions {
   url: string;
@@ -12,6 +17,8 @@ export interface LoadOptions {
   seconds: number;
   connections: number;
   threads: number;
+  /** SCRIPTS.postKey unless told. */
+  script?: string;
 }
 
 export interface LoadResult {
@@ -45,7 +52,7 @@ export async function runWrk(options: LoadOptions): Promise<LoadResult> {
       `-d${options.seconds}s`,
       '--timeout', '10s',
       '--latency',
-      '-s', SCRIPT,
+      '-s', options.script ?? SCRIPTS.postKey,
       `${options.url}${options.path}`,
     ],
     {
@@ -80,5 +87,27 @@ export function parseWrk(stdout: string): LoadResult {
     non2xx: fields.non2xx!,
     socketErrors: fields.connect! + fields.read! + fields.write! + fields.timeout!,
     raw: stdout,
+  };
+}
+
+/** Several wrk processes at once (one per instance), read as one load: summed req/s, the worse latencies. */
+export async function runWrkParallel(loads: LoadOptions[]): Promise<LoadResult> {
+  return combineLoads(await Promise.all(loads.map(runWrk)));
+}
+
+export function combineLoads(results: LoadResult[]): LoadResult {
+  if (results.length === 1) return results[0]!;
+  const sum = (pick: (r: LoadResult) => number) => results.reduce((total, r) => total + pick(r), 0);
+  const worst = (pick: (r: LoadResult) => number) => Math.max(...results.map(pick));
+  return {
+    requests: sum((r) => r.requests),
+    seconds: worst((r) => r.seconds),
+    rps: sum((r) => r.rps),
+    p50Ms: worst((r) => r.p50Ms),
+    p99Ms: worst((r) => r.p99Ms),
+    maxMs: worst((r) => r.maxMs),
+    non2xx: sum((r) => r.non2xx),
+    socketErrors: sum((r) => r.socketErrors),
+    raw: results.map((r) => r.raw).join('\n'),
   };
 }

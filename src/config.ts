@@ -1,4 +1,5 @@
 import { LOG_LEVELS, type LogLevel } from './adapters/system/logger.ts';
+import { DEFAULT_VALIDATE_RATE_LIMIT_PER_MINUTE } from './app/licenses/validation-limit.ts';
 
 export interface StripeConfig {
   secretKey: string;
@@ -29,6 +30,10 @@ export interface Config {
   logLevel: LogLevel;
   /** License states the SQLite store keeps in memory for validation (0 = none). */
   licenseCacheSize: number;
+  /** Rate limits live in this Redis when set; otherwise in PostgreSQL, or in memory with SQLite. */
+  redisUrl: string | null;
+  /** Validations per API key per minute (0 = no limit). */
+  validateRateLimitPerMinute: number;
   /** Stripe when STRIPE_SECRET_KEY is set; null = the sandbox processor. */
   stripe: StripeConfig | null;
   /** Twilio when TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are set; null = the sandbox SMS outbox. */
@@ -57,6 +62,8 @@ export function loadConfig(env: Env): Config {
     masterKey,
     logLevel: parseLogLevel(env.LOG_LEVEL),
     licenseCacheSize: parseCount('LICENSE_CACHE_SIZE', env.LICENSE_CACHE_SIZE, 100_000),
+    redisUrl: parseRedisUrl(env.REDIS_URL),
+    validateRateLimitPerMinute: parseCount('VALIDATE_RATE_LIMIT_PER_MINUTE', env.VALIDATE_RATE_LIMIT_PER_MINUTE, DEFAULT_VALIDATE_RATE_LIMIT_PER_MINUTE),
     stripe: parseStripe(env),
     twilio: parseTwilio(env),
     live,
@@ -104,6 +111,18 @@ function parseDatabaseUrl(value: string): StoreConfig {
     return { kind: 'postgres', url: url.toString(), schema };
   }
   throw new ConfigError(`DATABASE_URL must be sqlite:<path>, sqlite::memory: or postgres://…, got "${value.slice(0, 40)}".`);
+}
+
+const REDIS_PROTOCOLS = ['redis:', 'rediss:', 'redis+tls:', 'redis+unix:', 'redis+tls+unix:', 'valkey:', 'valkeys:'];
+
+function parseRedisUrl(value: string | undefined): string | null {
+  if (!value) return null;
+  let protocol: string | null = null;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {}
+  if (!protocol || !REDIS_PROTOCOLS.includes(protocol)) throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379.');
+  return value;
 }
 
 function parseMasterKey(value: string | undefined): Uint8Array | null {

@@ -4,7 +4,11 @@ import { sha256Hashing } from './adapters/crypto/sha256-hashing.ts';
 import { errorResponse } from './adapters/http/errors.ts';
 import { createHttpApp, MAX_BODY_BYTES } from './adapters/http/server.ts';
 import { openSqliteStore } from './adapters/sqlite/sqlite-store.ts';
-import { openPostgresStore } from './adapters/postgres/postgres-store.ts';
+import { openPostgresStore, type PostgresStore } from './adapters/postgres/postgres-store.ts';
+import { MemoryRateLimiter } from './adapters/rate-limit/memory-rate-limiter.ts';
+import { PostgresRateLimiter } from './adapters/rate-limit/postgres-rate-limiter.ts';
+import { RedisRateLimiter } from './adapters/rate-limit/redis-rate-limiter.ts';
+import { FailOpenRateLimiter } from './adapters/rate-limit/fail-open-rate-limiter.ts';
 import { jsonLogger, type Logger } from './adapters/system/logger.ts';
 import { randomIds } from './adapters/system/random-ids.ts';
 import { systemClock } from './adapters/system/system-clock.ts';
@@ -13,13 +17,15 @@ import { OutboxSmsSender } from './adapters/sandbox/outbox-sms-sender.ts';
 import { HmacOtpCodes } from './adapters/crypto/hmac-otp-codes.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import type { Deps, Store } from './ports/deps.ts';
+import type { RateLimiter } from './ports/rate-limiter.ts';
 import pkg from '../package.json' with { type: 'json' };
 
-async function openStore(config: Config): Promise<{ store: Store; masterKey: Uint8Array }> {
+async function openStore(config: Config): Promise<{ store: Store; masterKey: Uint8Array; postgres?: PostgresStore }> {
   if (config.store.kind === 'postgres') {
     // Several instances share the database, so they must share the key that seals the signing keys.
     if (!config.masterKey) throw new ConfigError('MASTER_KEY is required with PostgreSQL: every instance must use the same one.');
-    return { store: await openPostgresStore(config.store.url, { schema: config.store.schema }), masterKey: config.masterKey };
+    const postgres = await openPostgresStore(config.store.url, { schema: config.store.schema });
+    return { store: postgres, masterKey: config.masterKey, postgres };
   }
   let store: Store;
   try {
@@ -29,6 +35,28 @@ async function openStore(config: Config): Promise<{ store: Store; masterKey: Uin
     throw new ConfigError(`DATABASE_URL: ${config.store.path} is in use by another process: a SQLite file is served by one process at a time.`);
   }
   return { store, masterKey: config.masterKey ?? sandboxMasterKey(config.store.path) };
+}
+
+/**
+ * Rate limits hold across instances: in Redis when REDIS_URL is set, else in PostgreSQL; one SQLite
+ * process keeps them in memory. Shared counters that stop answering let requests through (logged).
+ */
+async function openRateLimiter(config: Config, postgres: PostgresStore | undefined, log: Logger): Promise<{ rateLimiter: RateLimiter; close(): Promise<void> }> {
+  if (config.redisUrl) {
+    let redis: RedisRateLimiter;
+    try {
+      redis = await RedisRateLimiter.connect(config.redisUrl, systemClock);
+    } catch (error) {
+      throw new Error(`REDIS_URL: Redis does not answer (${error instanceof Error ? error.message : String(error)}).`);
+    }
+    return { rateLimiter: new FailOpenRateLimiter(redis, log), close: () => redis.close() };
+  }
+  if (postgres) {
+    const limiter = await PostgresRateLimiter.open(postgres.sql, postgres.schema, systemClock);
+    return { rateLimiter: new FailOpenRateLimiter(limiter, log), close: () => limiter.close() };
+  }
+  const memory = new MemoryRateLimiter(systemClock);
+  return { rateLimiter: memory, close: () => memory.close() };
 }
 
 /**
@@ -42,7 +70,8 @@ async function liveProviders(config: Config) {
 }
 
 async function serve(config: Config, log: Logger) {
-  const { store, masterKey } = await openStore(config);
+  const { store, masterKey, postgres } = await openStore(config);
+  const limits = await openRateLimiter(config, postgres, log);
   const apiBaseUrl = `${config.publicBaseUrl}/v1`;
   const live = await liveProviders(config);
   const deps: Deps = {
@@ -54,6 +83,8 @@ async function serve(config: Config, log: Logger) {
     processor: live.stripe ?? new SandboxProcessor(apiBaseUrl),
     sms: live.twilio ?? new OutboxSmsSender(store.smsOutbox, systemClock),
     otpCodes: new HmacOtpCodes(masterKey),
+    rateLimiter: limits.rateLimiter,
+    validateRateLimitPerMinute: config.validateRateLimitPerMinute,
     issuer: config.publicBaseUrl,
     apiBaseUrl,
   };
@@ -88,7 +119,7 @@ async function serve(config: Config, log: Logger) {
         }
       : app.fetch,
   });
-  log.info('listening', { url: `http://${config.host}:${server.port}`, publicBaseUrl: config.publicBaseUrl, store: config.store.kind, sandbox: !config.live });
+  log.info('listening', { url: `http://${config.host}:${server.port}`, publicBaseUrl: config.publicBaseUrl, store: config.store.kind, rateLimits: config.redisUrl ? 'redis' : config.store.kind === 'postgres' ? 'postgres' : 'memory', sandbox: !config.live });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -96,6 +127,7 @@ async function serve(config: Config, log: Logger) {
     stopping = true;
     log.info('stopping', { signal });
     await server.stop(); // waits for in-flight requests
+    await limits.close();
     await store.close();
     log.info('stopped');
     process.exit(0);

@@ -15,6 +15,7 @@ import type { IdentityTokenRepository } from './identity-token-repository.ts';
 import type { OtpCodes } from './otp-codes.ts';
 import type { OtpRepository } from './otp-repository.ts';
 import type { PurchaseRepository } from './purchase-repository.ts';
+import type { RateLimiter } from './rate-limiter.ts';
 import type { SmsOutboxRepository } from './sms-outbox-repository.ts';
 import type { SmsSender } from './sms-sender.ts';
 
@@ -44,6 +45,10 @@ export interface Deps extends Repositories {
   processor: PaymentProcessor;
   sms: SmsSender;
   otpCodes: OtpCodes;
+  /** Shared counters: in memory with SQLite, in PostgreSQL or Redis when several instances run. */
+  rateLimiter: RateLimiter;
+  /** Validations allowed per API key per minute (VALIDATE_RATE_LIMIT_PER_MINUTE); 0 = no limit. */
+  validateRateLimitPerMinute: number;
   /** `iss` of every license key: the service's PUBLIC_BASE_URL. */
   issuer: string;
   /** Where the service's own pages live: PUBLIC_BASE_URL + "/v1". */

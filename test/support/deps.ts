@@ -6,6 +6,8 @@ import { randomIds } from '../../src/adapters/system/random-ids.ts';
 import { SandboxProcessor } from '../../src/adapters/sandbox/sandbox-processor.ts';
 import { OutboxSmsSender } from '../../src/adapters/sandbox/outbox-sms-sender.ts';
 import { HmacOtpCodes } from '../../src/adapters/crypto/hmac-otp-codes.ts';
+import { MemoryRateLimiter } from '../../src/adapters/rate-limit/memory-rate-limiter.ts';
+import { DEFAULT_VALIDATE_RATE_LIMIT_PER_MINUTE } from '../../src/app/licenses/validation-limit.ts';
 import type { Deps, Store } from '../../src/ports/deps.ts';
 import { FixedClock } from './clock.ts';
 
@@ -22,6 +24,8 @@ export function depsFor(store: Store, clock = new FixedClock()): Deps & { clock:
     processor: new SandboxProcessor(`${TEST_ISSUER}/v1`),
     sms: new OutboxSmsSender(store.smsOutbox, clock),
     otpCodes: new HmacOtpCodes(new Uint8Array(randomBytes(32))),
+    rateLimiter: new MemoryRateLimiter(clock),
+    validateRateLimitPerMinute: DEFAULT_VALIDATE_RATE_LIMIT_PER_MINUTE,
     issuer: TEST_ISSUER,
     apiBaseUrl: `${TEST_ISSUER}/v1`,
   };

@@ -2,19 +2,31 @@ import type { ApiKeyRecord, Developer } from '../../domain/developer.ts';
 import type { DeveloperRepository, NewAccount } from '../../ports/developer-repository.ts';
 import { LruMap } from './lru-map.ts';
 
+export interface ApiKeyCacheOptions {
+  capacity: number;
+  /**
+   * How long a record may be served from memory. Infinity for the SQLite owner, whose process makes
+   * every change; a few seconds with PostgreSQL, where another instance may change a key.
+   */
+  ttlMs: number;
+  now?: () => number;
+}
+
 /**
- * API-key records by digest, kept in memory: every authenticated request needs one, and they change
- * only through this process (the SQLite store owns its file). Unknown digests are never cached, so
- * junk keys cannot fill the map. A future key revocation must go through here and drop its entry.
+ * API-key records by digest, kept in memory: every authenticated request needs one. Unknown
+ * digests are never cached, so junk keys cannot fill the map. A future key revocation must go
+ * through here and drop its entry (and, across instances, takes effect within the TTL).
  */
 export class CachedDeveloperRepository implements DeveloperRepository {
-  private readonly keys: LruMap<string, ApiKeyRecord>;
+  private readonly keys: LruMap<string, { record: ApiKeyRecord; until: number }>;
+  private readonly now: () => number;
 
   constructor(
     private readonly inner: DeveloperRepository,
-    capacity: number,
+    private readonly options: ApiKeyCacheOptions,
   ) {
-    this.keys = new LruMap(capacity);
+    this.keys = new LruMap(options.capacity);
+    this.now = options.now ?? Date.now;
   }
 
   createAccount(account: NewAccount): Promise<void> {
@@ -27,9 +39,9 @@ export class CachedDeveloperRepository implements DeveloperRepository {
 
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
     const cached = this.keys.get(keyHash);
-    if (cached) return { ...cached };
+    if (cached && (this.options.ttlMs === Infinity || this.now() < cached.until)) return { ...cached.record };
     const record = await this.inner.findApiKeyByHash(keyHash);
-    if (record) this.keys.set(keyHash, { ...record });
+    if (record) this.keys.set(keyHash, { record: { ...record }, until: this.now() + this.options.ttlMs });
     return record;
   }
 }

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { CheckoutSession } from '../../domain/checkout-session.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import type { CheckoutRepository } from '../../ports/checkout-repository.ts';
@@ -14,7 +14,12 @@ function sessionOf(row: Row | undefined): CheckoutSession | null {
 }
 
 export class PostgresCheckoutRepository implements CheckoutRepository {
-  constructor(private readonly db: PostgresDb) {}
+  // Polled every 2 s by every waiting client: a named prepared statement.
+  private readonly selectById;
+
+  constructor(private readonly db: PostgresDb) {
+    this.selectById = db.select().from(checkoutSessions).where(eq(checkoutSessions.id, sql.placeholder('id'))).prepare('checkout_by_id');
+  }
 
   async create(session: CheckoutSession): Promise<void> {
     const { storedStatus, ...rest } = session;
@@ -22,7 +27,8 @@ export class PostgresCheckoutRepository implements CheckoutRepository {
   }
 
   async findById(id: string): Promise<CheckoutSession | null> {
-    return this.findBy(eq(checkoutSessions.id, id));
+    const [row] = await this.selectById.execute({ id });
+    return sessionOf(row);
   }
 
   async findByProcessorSessionId(processorSessionId: string): Promise<CheckoutSession | null> {

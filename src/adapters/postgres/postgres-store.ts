@@ -6,6 +6,7 @@ import { PostgresCardRepository } from './postgres-card-repository.ts';
 import { PostgresCheckoutRepository } from './postgres-checkout-repository.ts';
 import { PostgresConnectionRepository } from './postgres-connection-repository.ts';
 import { PostgresCustomerRepository } from './postgres-customer-repository.ts';
+import { CachedDeveloperRepository } from '../cache/cached-developer-repository.ts';
 import { PostgresDeveloperRepository } from './postgres-developer-repository.ts';
 import { PostgresIdentityTokenRepository } from './postgres-identity-token-repository.ts';
 import { PostgresLicenseRepository } from './postgres-license-repository.ts';
@@ -34,6 +35,9 @@ export type PostgresStore = Store & { db: PostgresDb; sql: SQL; schema: string }
  * Opens a pool on `url`, with every connection's search_path set to the schema, and migrates that
  * schema before returning. No cache in front of it: other instances write to the same database.
  */
+/** How long an instance may keep using an API-key record it read (a revoked key stops working within it). */
+export const API_KEY_TTL_MS = 5_000;
+
 export async function openPostgresStore(url: string, options: PostgresOptions = {}): Promise<PostgresStore> {
   const schemaName = options.schema ?? 'public';
   assertSchemaName(schemaName);
@@ -49,7 +53,8 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     db,
     sql: client,
     schema: schemaName,
-    developers: new PostgresDeveloperRepository(db),
+    // Other instances share the database: API keys are served from memory for a few seconds at most.
+    developers: new CachedDeveloperRepository(new PostgresDeveloperRepository(db), { capacity: 10_000, ttlMs: API_KEY_TTL_MS }),
     signingKeys: new PostgresSigningKeyRepository(db),
     products: new PostgresProductRepository(db),
     customers: new PostgresCustomerRepository(db),

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { CheckoutSession } from '../../domain/checkout-session.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import type { CheckoutRepository } from '../../ports/checkout-repository.ts';
@@ -14,7 +14,12 @@ function sessionOf(row: Row | undefined): CheckoutSession | null {
 }
 
 export class SqliteCheckoutRepository implements CheckoutRepository {
-  constructor(private readonly db: SqliteDb) {}
+  // Polled every 2 s by every waiting client: prepared once (drizzle re-prepares unprepared queries).
+  private readonly selectById;
+
+  constructor(private readonly db: SqliteDb) {
+    this.selectById = db.select().from(checkoutSessions).where(eq(checkoutSessions.id, sql.placeholder('id'))).prepare();
+  }
 
   async create(session: CheckoutSession): Promise<void> {
     const { storedStatus, ...rest } = session;
@@ -65,6 +70,6 @@ export class SqliteCheckoutRepository implements CheckoutRepository {
   }
 
   private byId(id: string): CheckoutSession | null {
-    return sessionOf(this.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).get());
+    return sessionOf(this.selectById.get({ id }));
   }
 }

@@ -63,7 +63,7 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
   return {
     db,
     sqlite,
-    developers: options.owner ? new CachedDeveloperRepository(developers, 10_000) : developers,
+    developers: options.owner ? new CachedDeveloperRepository(developers, { capacity: 10_000, ttlMs: Infinity }) : developers,
     signingKeys: new SqliteSigningKeyRepository(db),
     products: new SqliteProductRepository(db),
     customers: new SqliteCustomerRepository(db),

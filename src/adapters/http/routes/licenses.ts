@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia';
 import { getLicense, revokeLicense, unbindLicense } from '../../../app/licenses/manage-license.ts';
 import { validateLicense } from '../../../app/licenses/validate-license.ts';
+import { countValidation } from '../../../app/licenses/validation-limit.ts';
 import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withAnyApiKey, withSecretKey, withSecretKeyOrCustomer } from '../auth.ts';
 import { errorsOf, IdParams, LicenseView, ValidateBody, ValidationResult } from '../schemas.ts';
@@ -10,14 +11,17 @@ const tags = ['Licenses'];
 export function licenseRoutes(deps: Deps) {
   return new Elysia({ name: 'licenses' })
     .use(
-      withAnyApiKey(deps).post('/licenses/validate', ({ caller, body }) => validateLicense(deps, caller.developerId, body), {
+      withAnyApiKey(deps).post('/licenses/validate', async ({ caller, body }) => {
+        await countValidation(deps, caller);
+        return validateLicense(deps, caller.developerId, body);
+      }, {
         body: ValidateBody,
-        response: { 200: ValidationResult, ...errorsOf(400, 401, 413) },
+        response: { 200: ValidationResult, ...errorsOf(400, 401, 413, 429) },
         detail: {
           tags,
           summary: 'Validate a license online and bind it to a machine',
           description:
-            'An invalid license is a 200 with valid=false and a reason, checked in this order: invalid_format, invalid_signature, not_found, revoked, expired, machine_mismatch. The first valid validation binds the license to its machineFingerprint. Secret or publishable key.',
+            'An invalid license is a 200 with valid=false and a reason, checked in this order: invalid_format, invalid_signature, not_found, revoked, expired, machine_mismatch. The first valid validation binds the license to its machineFingerprint. Secret or publishable key. Each API key may validate at most VALIDATE_RATE_LIMIT_PER_MINUTE times a minute (default 6,000), counted across instances; past it, 429 rate_limited with Retry-After.',
           security: SECURITY.any,
         },
       }),

@@ -1,0 +1,38 @@
+import { expect, test } from 'bun:test';
+import { CachedDeveloperRepository } from '../../src/adapters/cache/cached-developer-repository.ts';
+import { openMemoryStore } from '../../src/adapters/memory/memory-store.ts';
+import { anAccount } from '../contracts/builders.ts';
+
+test('an API-key record is served from memory until its TTL, then read again (a change elsewhere shows)', async () => {
+  const store = openMemoryStore();
+  let reads = 0;
+  const counting = Object.create(store.developers);
+  counting.findApiKeyByHash = (hash: string) => {
+    reads++;
+    return store.developers.findApiKeyByHash(hash);
+  };
+  let now = 1_000;
+  const cached = new CachedDeveloperRepository(counting, { capacity: 10, ttlMs: 5_000, now: () => now });
+  const account = anAccount();
+  await store.developers.createAccount(account);
+  const hash = account.apiKeys[0]!.keyHash;
+
+  expect(await cached.findApiKeyByHash(hash)).toEqual(account.apiKeys[0]!);
+  now += 4_999;
+  await cached.findApiKeyByHash(hash);
+  expect(reads).toBe(1);
+  now += 1;
+  await cached.findApiKeyByHash(hash);
+  expect(reads).toBe(2);
+});
+
+test('unknown digests are never cached: junk keys cannot fill memory or hide a key created later', async () => {
+  const store = openMemoryStore();
+  const cached = new CachedDeveloperRepository(store.developers, { capacity: 10, ttlMs: Infinity });
+  const account = anAccount();
+  const hash = account.apiKeys[0]!.keyHash;
+
+  expect(await cached.findApiKeyByHash(hash)).toBeNull();
+  await store.developers.createAccount(account);
+  expect(await cached.findApiKeyByHash(hash)).toEqual(account.apiKeys[0]!);
+});
