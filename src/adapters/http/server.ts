@@ -1,11 +1,10 @@
 import { openapi } from '@elysiajs/openapi';
 import { Elysia } from 'elysia';
-import { DomainError, InvalidRequestError } from '../../domain/errors.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { Logger } from '../system/logger.ts';
 import { errorResponse, toErrorResponse } from './errors.ts';
 import { developerRoutes } from './routes/developers.ts';
-import { keepRawBody } from './raw-body.ts';
+import { MAX_BODY_BYTES, readBody } from './body.ts';
 import { benchCeilingRoute } from './routes/bench-ceiling.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -20,7 +19,10 @@ import { customerAuthRoutes } from './routes/customer-auth.ts';
 import { purchaseRoutes } from './routes/purchase.ts';
 import { outboxRoutes } from './routes/outbox.ts';
 
-export const MAX_BODY_BYTES = 64 * 1024;
+export { MAX_BODY_BYTES } from './body.ts';
+
+/** Routes whose handlers check a signature over the exact body: they get text, never parsed JSON. */
+const RAW_BODY_ROUTES = new Set(['/v1/webhooks/stripe-events']);
 
 export interface HttpOptions {
   log: Logger;
@@ -80,38 +82,14 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
 
   return new Elysia({ normalize: false })
     .onRequest(({ request }) => {
+      // Refused before a byte of the body is read; methods without a body are not concerned.
+      if (request.method === 'GET' || request.method === 'HEAD') return;
       const length = Number(request.headers.get('content-length') ?? 0);
       if (length > MAX_BODY_BYTES) return errorResponse(413, 'payload_too_large', 'The body is larger than 64 KiB.');
     })
-    .onParse(({ request }) => (request.headers.has('content-length') ? undefined : readChunkedBody(request)))
+    .onParse(({ request, route }) => readBody(request, RAW_BODY_ROUTES.has(route)))
     .onError(({ code, error }) => toErrorResponse(code, error, options.log))
     .use(options.benchCeiling ? api.use(benchCeilingRoute()) : api);
-}
-
-/**
- * A body sent without Content-Length (chunked) is read with the same 64 KiB bound, then parsed by
- * its content type as Elysia would: JSON (the default), form fields, or text.
- */
-async function readChunkedBody(request: Request): Promise<unknown> {
-  if (!request.body) return undefined;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body) {
-    size += chunk.byteLength;
-    if (size > MAX_BODY_BYTES) throw new DomainError('payload_too_large', 'The body is larger than 64 KiB.');
-    chunks.push(chunk);
-  }
-  if (size === 0) return undefined;
-  const text = Buffer.concat(chunks).toString('utf8');
-  keepRawBody(request, text);
-  const type = request.headers.get('content-type') ?? '';
-  if (type.startsWith('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
-  if (type.startsWith('text/')) return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new InvalidRequestError('The body is not valid JSON.');
-  }
 }
 
 export type HttpApp = ReturnType<typeof createHttpApp>;

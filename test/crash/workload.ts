@@ -1,0 +1,110 @@
+import { latestCode, randomHex, randomPhone, type Call, type Reply } from './client.ts';
+import type { Ledger } from './ledger.ts';
+import { PAYING_CARD, type Buyer, type Shop } from './setup.ts';
+
+/** How many first validations of one license race each other. */
+const RACERS = 3;
+
+class Unexpected extends Error {}
+
+/** `call`, counting what is in flight and cut off, and refusing a 5xx outright. */
+function counted(call: Call, ledger: Ledger): Call {
+  return async (method, path, options) => {
+    ledger.requests++;
+    ledger.inFlight++;
+    try {
+      const reply = await call(method, path, options);
+      if (reply.status >= 500) throw new Unexpected(`${method} ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
+      return reply;
+    } catch (error) {
+      if (!(error instanceof Unexpected)) ledger.lost++;
+      throw error;
+    } finally {
+      ledger.inFlight--;
+    }
+  };
+}
+
+function expect(reply: Reply, status: number, what: string): any {
+  if (reply.status !== status) throw new Unexpected(`${what}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}`);
+  return reply.body;
+}
+
+/**
+ * Drives first validations, sandbox checkouts and terminal purchases at once until `stopped()`.
+ * A failure while running is a violation; once stopped (the process is being killed), it is a lost
+ * request and the worker ends.
+ */
+export function drive(rawCall: Call, shop: Shop, ledger: Ledger, stopped: () => boolean): Promise<unknown> {
+  const call = counted(rawCall, ledger);
+  const loop = async (name: string, step: () => Promise<void>) => {
+    while (!stopped()) {
+      try {
+        await step();
+      } catch (error) {
+        if (!stopped() || error instanceof Unexpected) ledger.violations.push(`${name}: ${(error as Error).message}`);
+        return;
+      }
+    }
+  };
+  const workers = [
+    loop('validations 1', () => firstValidations(call, shop, ledger)),
+    loop('validations 2', () => firstValidations(call, shop, ledger)),
+    loop('checkouts 1', () => checkout(call, shop, ledger)),
+    loop('checkouts 2', () => checkout(call, shop, ledger)),
+    ...shop.buyers.map((buyer, i) => {
+      let token: string | undefined;
+      return loop(`purchases ${i}`, async () => purchase(call, shop, ledger, buyer, (token ??= await terminalBuyer(call, buyer))));
+    }),
+  ];
+  return Promise.allSettled(workers);
+}
+
+/** RACERS validations of one unvalidated license with random fingerprints: one must win. */
+async function firstValidations(call: Call, shop: Shop, ledger: Ledger) {
+  const licenseId = ledger.unbound.shift();
+  if (!licenseId) return void (await Bun.sleep(5));
+  const { licenseKey } = ledger.licenses.get(licenseId)!;
+  const racers = Array.from({ length: RACERS }, () => randomHex(32));
+  for (const fingerprint of racers) ledger.tryFingerprint(licenseId, fingerprint);
+  const replies = await Promise.allSettled(
+    racers.map(async (machineFingerprint) => {
+      const reply = await call('POST', '/licenses/validate', { key: shop.publishableKey, body: { licenseKey, machineFingerprint } });
+      ledger.recordValidation(licenseId, machineFingerprint, reply);
+    }),
+  );
+  const failed = replies.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+/** A browser checkout by a new buyer: init, Pay on the sandbox page, then the status poll. */
+async function checkout(call: Call, shop: Shop, ledger: Ledger) {
+  const productId = shop.products[Math.floor(Math.random() * shop.products.length)];
+  const init = expect(await call('POST', '/checkout/init', { key: shop.publishableKey, body: { productId } }), 201, 'checkout init');
+  const form = { email: `walk-in-${randomHex(6)}@example.com`, phone: randomPhone(), cardNumber: PAYING_CARD };
+  expect(await call('POST', `/sandbox/checkout/${init.sessionId}/pay`, { form }), 303, 'pay');
+  ledger.paidSessions.add(init.sessionId);
+  const status = expect(await call('GET', `/checkout/status/${init.sessionId}`), 200, 'checkout status');
+  if (status.status !== 'complete') throw new Unexpected(`a paid session polls as ${status.status}`);
+  ledger.sessionLicenses.set(init.sessionId, status.license.id);
+  ledger.addLicense(status.license.id, status.licenseKey, 'checkout');
+}
+
+/** The SMS login of a returning buyer: the identity token their purchases use. */
+async function terminalBuyer(call: Call, buyer: Buyer): Promise<string> {
+  const init = expect(await call('POST', '/auth/login/init', { body: { email: buyer.email } }), 200, 'login init');
+  const otp = await latestCode(call, buyer.phone);
+  const body = { email: buyer.email, otpId: init.otpId, otp, deviceFingerprint: buyer.device };
+  return expect(await call('POST', '/auth/login/verify', { body }), 200, 'login verify').identityToken;
+}
+
+/** A terminal purchase with the saved card: init, a purchase code by SMS, confirm. */
+async function purchase(call: Call, shop: Shop, ledger: Ledger, buyer: Buyer, token: string) {
+  const productId = shop.products[Math.floor(Math.random() * shop.products.length)];
+  const init = expect(await call('POST', '/purchase/init', { bearer: token, body: { productId } }), 200, 'purchase init');
+  const otp = expect(await call('POST', '/purchase/otp', { bearer: token, body: { purchaseId: init.purchaseId } }), 200, 'purchase otp');
+  const body = { purchaseId: init.purchaseId, otpId: otp.otpId, otp: await latestCode(call, buyer.phone), cardId: init.cards[0].id };
+  const confirmed = expect(await call('POST', '/purchase/confirm', { bearer: token, body }), 200, 'purchase confirm');
+  ledger.confirmed.set(init.purchaseId, { licenseId: confirmed.license.id, token, body });
+  ledger.addLicense(confirmed.license.id, confirmed.licenseKey, 'purchase');
+}
