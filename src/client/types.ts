@@ -1,6 +1,9 @@
 /** The spec's client-side shapes (SPEC.md section 2), shared by the library and its callers. */
 
-export type LicenseStatus = 'active' | 'expired' | 'revoked';
+// The spec's status and reason sets are the domain's own: one definition for server and client.
+import type { InvalidReason, LicenseStatus } from '../domain/license.ts';
+
+export type { InvalidReason, LicenseStatus };
 
 export interface LicenseDetails {
   id: string;
@@ -11,15 +14,6 @@ export interface LicenseDetails {
   issuedAt: number;
   expiresAt: number | null;
 }
-
-export type InvalidReason =
-  | 'not_found'
-  | 'expired'
-  | 'revoked'
-  | 'invalid_format'
-  | 'invalid_signature'
-  | 'machine_mismatch'
-  | 'network_error';
 
 export interface LicenseCheckResult {
   valid: boolean;
