@@ -11,4 +11,13 @@ export interface DeveloperRepository {
   createAccount(account: NewAccount): Promise<void>;
   findById(id: string): Promise<Developer | null>;
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
+  /** Newest first (keys made in the same millisecond: by id, descending), revoked ones included. */
+  listApiKeys(developerId: string): Promise<ApiKeyRecord[]>;
+  /** Throws on a taken id or digest (a storage error, not a domain one). */
+  addApiKey(record: ApiKeyRecord): Promise<void>;
+  /**
+   * Sets `revokedAt` to `at` unless the key is revoked already (the first time stays). Returns the
+   * record as stored; null for an unknown id or another developer's key.
+   */
+  revokeApiKey(developerId: string, id: string, at: number): Promise<ApiKeyRecord | null>;
 }

@@ -110,5 +110,70 @@ export function developerRepositoryContract(factory: StoreFactory): void {
       expect(await store.developers.findById(expected.developer.id)).toEqual(expected.developer);
       expect(await store.developers.findApiKeyByHash(expected.apiKeys[0]!.keyHash)).toEqual(expected.apiKeys[0]!);
     });
+
+    test('listApiKeys: the developer’s keys only, newest first, the same millisecond by id descending', async () => {
+      const { store } = opened();
+      const account = await givenDeveloper(store);
+      await givenDeveloper(store);
+      const older = anApiKey(account.developer.id, { createdAt: T0 - 10, revokedAt: T0 - 5 });
+      const newer = anApiKey(account.developer.id, { createdAt: T0 + 10 });
+      for (const key of [older, newer]) await store.developers.addApiKey(key);
+
+      const listed = await store.developers.listApiKeys(account.developer.id);
+
+      const sameMs = [...account.apiKeys].sort((a, b) => (a.id < b.id ? 1 : -1));
+      expect(listed).toEqual([newer, ...sameMs, older]);
+      expect(await store.developers.listApiKeys('dev_unknown')).toEqual([]);
+    });
+
+    test('addApiKey: the key is found by its digest at once; a taken digest is refused', async () => {
+      const { store } = opened();
+      const account = await givenDeveloper(store);
+      const key = anApiKey(account.developer.id, { scope: 'publishable' });
+
+      await store.developers.addApiKey(key);
+
+      expect(await store.developers.findApiKeyByHash(key.keyHash)).toEqual(key);
+      const clash = anApiKey(account.developer.id, { keyHash: key.keyHash });
+      await expect(store.developers.addApiKey(clash)).rejects.toThrow();
+      expect(await store.developers.listApiKeys(account.developer.id)).toHaveLength(3);
+    });
+
+    test('revokeApiKey sets revokedAt and returns the record as stored; the digest lookup sees it at once', async () => {
+      const { store } = opened();
+      const account = await givenDeveloper(store);
+      const key = account.apiKeys[0]!;
+      expect((await store.developers.findApiKeyByHash(key.keyHash))?.revokedAt).toBeNull(); // cached, where there is a cache
+
+      const revoked = await store.developers.revokeApiKey(account.developer.id, key.id, T0 + 7);
+
+      expect(revoked).toEqual({ ...key, revokedAt: T0 + 7 });
+      expect(await store.developers.findApiKeyByHash(key.keyHash)).toEqual({ ...key, revokedAt: T0 + 7 });
+      expect(await store.developers.findApiKeyByHash(account.apiKeys[1]!.keyHash)).toEqual(account.apiKeys[1]!);
+    });
+
+    test('revoking a revoked key keeps the first revocation time', async () => {
+      const { store } = opened();
+      const account = await givenDeveloper(store);
+      const key = account.apiKeys[1]!;
+      await store.developers.revokeApiKey(account.developer.id, key.id, T0 + 7);
+
+      const again = await store.developers.revokeApiKey(account.developer.id, key.id, T0 + 99);
+
+      expect(again).toEqual({ ...key, revokedAt: T0 + 7 });
+      expect(await store.developers.findApiKeyByHash(key.keyHash)).toEqual({ ...key, revokedAt: T0 + 7 });
+    });
+
+    test('revokeApiKey of another developer’s key or an unknown id is null and changes nothing', async () => {
+      const { store } = opened();
+      const mine = await givenDeveloper(store);
+      const other = await givenDeveloper(store);
+      const key = mine.apiKeys[0]!;
+
+      expect(await store.developers.revokeApiKey(other.developer.id, key.id, T0 + 7)).toBeNull();
+      expect(await store.developers.revokeApiKey(mine.developer.id, 'key_unknown', T0 + 7)).toBeNull();
+
+      expect(await store.developers.findApiKeyByHash(key.keyHash)).toEqual(key);
+    });
   });
 }

@@ -15,6 +15,7 @@ const FIELDS: Record<string, Record<string, { kind: Kind; required: boolean }>> 
     name: { kind: 'string', required: false }, price: { kind: 'integer', required: false }, currency: { kind: 'string', required: false },
     features: { kind: 'strings', required: false }, licenseDays: { kind: 'nullableInteger', required: false }, active: { kind: 'boolean', required: false },
   },
+  'POST /developers/api-keys': { scope: { kind: 'string', required: true } },
   'POST /developers/licenses': {
     productId: { kind: 'string', required: true }, email: { kind: 'string', required: true },
     features: { kind: 'strings', required: false }, expiresAt: { kind: 'nullableInteger', required: false },

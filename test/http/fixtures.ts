@@ -34,8 +34,13 @@ export async function world(api: TestApi = testApi(), options: { customer?: bool
   await connectInSandbox(api, mine.apiKey);
   const checkout = await api.call('POST', '/checkout/init', { key: mine.apiKey, body: { productId: mine.product.id } });
   if (checkout.status !== 201) throw new Error(`checkout init failed: ${JSON.stringify(checkout.body)}`);
+  // A second secret key of `mine`, so its revocation route can succeed without locking anyone out.
+  const spareKey = await api.call('POST', '/developers/api-keys', { key: mine.apiKey, body: { scope: 'secret' } });
+  if (spareKey.status !== 201) throw new Error(`api key creation failed: ${JSON.stringify(spareKey.body)}`);
   const customer = options.customer === false ? NO_CUSTOMER : await aCustomer(api, mine.apiKey, mine.product.id);
-  return { api, mine, other, customer, license: issued.license, licenseKey: issued.licenseKey, sessionId: checkout.body.sessionId as string };
+  return {
+    api, mine, other, customer, license: issued.license, licenseKey: issued.licenseKey, sessionId: checkout.body.sessionId as string, spareKeyId: spareKey.body.id as string,
+  };
 }
 
 export const CUSTOMER = { email: 'table.customer@example.com', phone: '+15551234567', device: 'fp-table' };
@@ -134,6 +139,9 @@ export function routeTable(w: World): Route[] {
     { name: 'GET /developers/products', method: 'GET', path: () => '/developers/products', auth: 'secret' },
     { name: 'PATCH /developers/products/:id', method: 'PATCH', path: (id = product) => `/developers/products/${id}`, auth: 'secret', body: () => ({ name: 'Pro 2' }), hasIdParam: true },
     { name: 'POST /developers/licenses', method: 'POST', path: () => '/developers/licenses', auth: 'secret', body: () => ({ productId: product, email: 'buyer@example.com' }) },
+    { name: 'GET /developers/api-keys', method: 'GET', path: () => '/developers/api-keys', auth: 'secret' },
+    { name: 'POST /developers/api-keys', method: 'POST', path: () => '/developers/api-keys', auth: 'secret', body: () => ({ scope: 'publishable' }) },
+    { name: 'POST /developers/api-keys/:id/revoke', method: 'POST', path: (id = w.spareKeyId) => `/developers/api-keys/${id}/revoke`, auth: 'secret', hasIdParam: true },
     { name: 'POST /developers/signing-keys/rotate', method: 'POST', path: () => '/developers/signing-keys/rotate', auth: 'secret' },
     { name: 'GET /licenses/:id', method: 'GET', path: (id = license) => `/licenses/${id}`, auth: 'secret', hasIdParam: true },
     { name: 'POST /licenses/validate', method: 'POST', path: () => '/licenses/validate', auth: 'any', body: () => ({ licenseKey: w.licenseKey, machineFingerprint: 'fp-table' }) },

@@ -14,8 +14,8 @@ export interface ApiKeyCacheOptions {
 
 /**
  * API-key records by digest, kept in memory: every authenticated request needs one. Unknown
- * digests are never cached, so junk keys cannot fill the map. A future key revocation must go
- * through here and drop its entry (and, across instances, takes effect within the TTL).
+ * digests are never cached, so junk keys cannot fill the map. A revocation through here drops its
+ * entry at once; other instances (PostgreSQL) keep serving the key until their TTL runs out.
  */
 export class CachedDeveloperRepository implements DeveloperRepository {
   private readonly keys: LruMap<string, { record: ApiKeyRecord; until: number }>;
@@ -35,6 +35,20 @@ export class CachedDeveloperRepository implements DeveloperRepository {
 
   findById(id: string): Promise<Developer | null> {
     return this.inner.findById(id);
+  }
+
+  listApiKeys(developerId: string): Promise<ApiKeyRecord[]> {
+    return this.inner.listApiKeys(developerId);
+  }
+
+  addApiKey(record: ApiKeyRecord): Promise<void> {
+    return this.inner.addApiKey(record);
+  }
+
+  async revokeApiKey(developerId: string, id: string, at: number): Promise<ApiKeyRecord | null> {
+    const record = await this.inner.revokeApiKey(developerId, id, at);
+    if (record) this.keys.delete(record.keyHash);
+    return record;
   }
 
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {

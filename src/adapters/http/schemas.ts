@@ -162,6 +162,19 @@ export const Jwks = t.Object({
   ),
 });
 
+const ApiKeyScope = t.Union([t.Literal('secret'), t.Literal('publishable')], {
+  description: 'secret (sk_…): everything; publishable (pk_…): validation and checkout only.',
+});
+export const NewApiKeyBody = Input({ scope: ApiKeyScope });
+export const NewApiKey = t.Object({
+  id: t.String(),
+  scope: ApiKeyScope,
+  key: t.String({ description: 'The key itself (sk_… or pk_…). Shown once: only its digest is stored.' }),
+  createdAt: Millis,
+});
+export const ApiKeyView = t.Object({ id: t.String(), scope: ApiKeyScope, createdAt: Millis, revokedAt: t.Union([Millis, t.Null()]) });
+export const ApiKeyList = t.Object({ data: t.Array(ApiKeyView) });
+
 export const IdParams = Input({ id: t.String({ maxLength: 100 }) });
 
 const ERROR_MEANING: Record<number, string> = {

@@ -1,7 +1,13 @@
 import type { ApiKeyRecord, Developer } from '../../domain/developer.ts';
 import { ConflictError } from '../../domain/errors.ts';
 import type { DeveloperRepository, NewAccount } from '../../ports/developer-repository.ts';
-import { ConstraintViolation, copy, copyOrNull, type MemoryTables, requireUnique } from './memory-tables.ts';
+import { ConstraintViolation, copy, copyOrNull, type MemoryTables, requireRow, requireUnique } from './memory-tables.ts';
+
+/** Newest first; the same millisecond by id, descending: the SQL adapters' order. */
+function newestFirst(a: ApiKeyRecord, b: ApiKeyRecord): number {
+  if (a.createdAt !== b.createdAt) return b.createdAt - a.createdAt;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
 
 export class MemoryDeveloperRepository implements DeveloperRepository {
   constructor(private readonly tables: MemoryTables) {}
@@ -34,6 +40,24 @@ export class MemoryDeveloperRepository implements DeveloperRepository {
 
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
     return copyOrNull([...this.tables.apiKeys.values()].find((k) => k.keyHash === keyHash));
+  }
+
+  async listApiKeys(developerId: string): Promise<ApiKeyRecord[]> {
+    return [...this.tables.apiKeys.values()].filter((k) => k.developerId === developerId).sort(newestFirst).map(copy);
+  }
+
+  async addApiKey(record: ApiKeyRecord): Promise<void> {
+    requireUnique(this.tables.apiKeys.has(record.id), 'api_keys.id');
+    requireUnique(this.hashTaken(record.keyHash), 'api_keys.key_hash');
+    requireRow(this.tables.developers, record.developerId, 'api_keys.developer_id');
+    this.tables.apiKeys.set(record.id, copy(record));
+  }
+
+  async revokeApiKey(developerId: string, id: string, at: number): Promise<ApiKeyRecord | null> {
+    const key = this.tables.apiKeys.get(id);
+    if (!key || key.developerId !== developerId) return null;
+    key.revokedAt ??= at;
+    return copy(key);
   }
 
   private hashTaken(keyHash: string): boolean {

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { ApiKeyRecord, Developer } from '../../domain/developer.ts';
 import { ConflictError } from '../../domain/errors.ts';
 import type { DeveloperRepository, NewAccount } from '../../ports/developer-repository.ts';
@@ -33,6 +33,27 @@ export class PostgresDeveloperRepository implements DeveloperRepository {
 
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
     const [row] = await this.byHash.execute({ hash: keyHash });
+    return row ?? null;
+  }
+
+  async listApiKeys(developerId: string): Promise<ApiKeyRecord[]> {
+    return this.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.developerId, developerId))
+      .orderBy(desc(apiKeys.createdAt), desc(sql`${apiKeys.id} COLLATE "C"`));
+  }
+
+  async addApiKey(record: ApiKeyRecord): Promise<void> {
+    await this.db.insert(apiKeys).values(record);
+  }
+
+  async revokeApiKey(developerId: string, id: string, at: number): Promise<ApiKeyRecord | null> {
+    const theKey = and(eq(apiKeys.id, id), eq(apiKeys.developerId, developerId));
+    // The first revocation's time stays: revoking again changes nothing.
+    const [revoked] = await this.db.update(apiKeys).set({ revokedAt: at }).where(and(theKey, isNull(apiKeys.revokedAt))).returning();
+    if (revoked) return revoked;
+    const [row] = await this.db.select().from(apiKeys).where(theKey);
     return row ?? null;
   }
 }

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { ApiKeyRecord, Developer } from '../../domain/developer.ts';
 import { ConflictError } from '../../domain/errors.ts';
 import type { DeveloperRepository, NewAccount } from '../../ports/developer-repository.ts';
@@ -31,5 +31,20 @@ export class SqliteDeveloperRepository implements DeveloperRepository {
 
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
     return this.byHash.get({ hash: keyHash }) ?? null;
+  }
+
+  async listApiKeys(developerId: string): Promise<ApiKeyRecord[]> {
+    return this.db.select().from(apiKeys).where(eq(apiKeys.developerId, developerId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).all();
+  }
+
+  async addApiKey(record: ApiKeyRecord): Promise<void> {
+    this.db.insert(apiKeys).values(record).run();
+  }
+
+  async revokeApiKey(developerId: string, id: string, at: number): Promise<ApiKeyRecord | null> {
+    const theKey = and(eq(apiKeys.id, id), eq(apiKeys.developerId, developerId));
+    // The first revocation's time stays: revoking again changes nothing.
+    const [revoked] = this.db.update(apiKeys).set({ revokedAt: at }).where(and(theKey, isNull(apiKeys.revokedAt))).returning().all();
+    return revoked ?? this.db.select().from(apiKeys).where(theKey).get() ?? null;
   }
 }

@@ -5,6 +5,7 @@ import { publishJwks } from '../../../app/signing-keys/publish-jwks.ts';
 import { rotateSigningKey } from '../../../app/signing-keys/rotate-signing-key.ts';
 import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../auth.ts';
+import { apiKeyRoutes } from './api-keys.ts';
 import { errorsOf, GrantBody, IdParams, IssuedLicense, Jwks, RotatedKey, SignupBody, SignupResponse } from '../schemas.ts';
 
 export function developerRoutes(deps: Deps) {
@@ -39,7 +40,8 @@ export function developerRoutes(deps: Deps) {
         security: SECURITY.none,
       },
     })
-    .use(secretRoutes(deps));
+    .use(secretRoutes(deps))
+    .use(apiKeyRoutes(deps));
 }
 
 function secretRoutes(deps: Deps) {
