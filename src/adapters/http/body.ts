@@ -1,5 +1,4 @@
 import { DomainError, InvalidRequestError } from '../../domain/errors.ts';
-import { keepRawBody } from './raw-body.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 /** Deeper JSON is refused before parsing: validation reports of deep values cost time and stack. */
@@ -8,8 +7,8 @@ export const MAX_JSON_DEPTH = 64;
 const tooLarge = () => new DomainError('payload_too_large', 'The body is larger than 64 KiB.');
 
 /**
- * Every request body is read here, once: at most 64 KiB whether declared or streamed (chunked), its
- * exact text kept for signature checks, then parsed by content type: form fields, text, or JSON
+ * Every request body is read here, once: at most 64 KiB whether declared or streamed (chunked),
+ * then parsed by content type: form fields, text, or JSON
  * (the default) no deeper than 64 levels. Routes that verify a signature over the body (`raw`)
  * get the text itself, whatever it holds.
  */
@@ -18,7 +17,6 @@ export async function readBody(request: Request, raw = false): Promise<unknown> 
   if (!request.body || request.headers.get('content-length') === '0') return undefined;
   if (!raw && request.headers.has('content-length') && isJson(request)) return declaredJson(request);
   const text = await boundedText(request);
-  keepRawBody(request, text);
   if (raw) return text;
   if (text.length === 0) return undefined;
   const type = request.headers.get('content-type') ?? '';

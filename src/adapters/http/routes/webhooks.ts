@@ -1,14 +1,14 @@
 import { Elysia } from 'elysia';
 import { handlePaymentEvent } from '../../../app/webhooks/handle-payment-event.ts';
 import type { Deps } from '../../../ports/deps.ts';
-import { rawBodyOf } from '../raw-body.ts';
 import { errorsOf, WebhookReceipt } from '../schemas.ts';
 
 export function webhookRoutes(deps: Deps) {
   return new Elysia({ name: 'webhooks' }).post(
     '/webhooks/stripe-events',
     // The signature covers the exact bytes Stripe sent: the body is read as text, never re-serialized.
-    ({ body, request }) => handlePaymentEvent(deps, rawBodyOf(request, body), request.headers.get('stripe-signature')),
+    // The body parser hands this route the text itself (server.ts RAW_BODY_ROUTES), chunked or not.
+    ({ body, request }) => handlePaymentEvent(deps, typeof body === 'string' ? body : '', request.headers.get('stripe-signature')),
     {
       parse: 'text',
       response: { 200: WebhookReceipt, ...errorsOf(400, 404, 413, 502) },
