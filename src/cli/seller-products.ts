@@ -1,3 +1,4 @@
+import type { Product as DomainProduct } from '../domain/product.ts';
 import { formatPrice, minorUnitDigits } from '../domain/money.ts';
 import { positionals, type Flags } from './args.ts';
 import type { Command, Context } from './context.ts';
@@ -5,17 +6,8 @@ import { CliError, UsageError } from './errors.ts';
 import { fields, list, table } from './output.ts';
 import { requireSeller } from './seller-auth.ts';
 
-interface Product {
-  id: string;
-  name: string;
-  price: number;
-  currency: string;
-  features: string[];
-  licenseDays: number | null;
-  active: boolean;
-  createdAt: number;
-  updatedAt: number;
-}
+/** A product as the API shows it: the domain's, without the owner. */
+type Product = Omit<DomainProduct, 'developerId'>;
 
 /** "19.99" usd → 1999, "500" jpy → 500: exact decimal arithmetic on the digits, no floats. */
 export function toMinorUnits(price: string, currency: string): number {
