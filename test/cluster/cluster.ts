@@ -87,6 +87,26 @@ export async function newCode<T>(service: Service, phone: string, action: () => 
   return { result, code };
 }
 
+/**
+ * A purchase of `productId` by a logged-in buyer (token), begun on one instance and its code sent
+ * from the other: the confirm body, with the 4242 card a checkout saved.
+ */
+export async function purchaseReadyToConfirm(service: Service, token: string, productId: string, phone: string) {
+  const init = await service.on(0)('POST', '/purchase/init', { bearer: token, body: { productId } });
+  expect(init.body.cards).toEqual([expect.objectContaining({ last4: '4242' })]);
+  const { purchaseId } = init.body;
+  const { result: otp, code } = await newCode(service, phone, () => service.on(1)('POST', '/purchase/otp', { bearer: token, body: { purchaseId } }));
+  return { purchaseId: purchaseId as string, otpId: otp.body.otpId as string, otp: code, cardId: init.body.cards[0].id as string };
+}
+
+/** The same confirm, 3 times on each of two instances at once: all must answer 200 with one license. */
+export async function confirmOnBothInstances(service: Service, token: string, body: Awaited<ReturnType<typeof purchaseReadyToConfirm>>) {
+  const replies = await Promise.all(Array.from({ length: 6 }, (_, n) => service.on(n % 2)('POST', '/purchase/confirm', { bearer: token, body })));
+  expect(replies.map((r) => r.status)).toEqual(replies.map(() => 200));
+  expect(new Set(replies.map((r) => r.body.license.id)).size).toBe(1);
+  return replies[0]!.body.license.id as string;
+}
+
 /** The buyer pays a sandbox checkout of `productId` with card 4242, which is saved. Returns the session id. */
 export async function payInSandbox(call: Http, seller: { apiKey: string }, productId: string, buyer: Buyer) {
   const init = await call('POST', '/checkout/init', { key: seller.apiKey, body: { productId } });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { aPayment, sessionObject } from '../checkout/shop.ts';
 import { CONNECTED_ACCOUNT, GOOD_CODE, signatureHeader, startFakeStripe, stripeEvent, type FakeStripe } from '../support/fake-stripe.ts';
-import { aBuyer, countOf, licensesOf, newCode, useService, type Buyer, type Http, type Service } from './cluster.ts';
+import { aBuyer, countOf, confirmOnBothInstances, licensesOf, newCode, purchaseReadyToConfirm, useService, type Buyer, type Http, type Service } from './cluster.ts';
 
 /** Two instances on one database, with Stripe (the local fake, shared): webhooks and charges happen once. */
 
@@ -91,21 +91,14 @@ describe('two instances on one database, with Stripe', () => {
     const { result: login, code: loginCode } = await newCode(service, buyer.phone, () => service.on(0)('POST', '/auth/login/init', { body: { email: buyer.email } }));
     const verified = await service.on(1)('POST', '/auth/login/verify', { body: { email: buyer.email, otpId: login.body.otpId, otp: loginCode, deviceFingerprint: DEVICE } });
     const token = verified.body.identityToken as string;
-    const init = await service.on(0)('POST', '/purchase/init', { bearer: token, body: { productId: seller.productId } });
-    expect(init.body.cards).toEqual([expect.objectContaining({ last4: '4242' })]);
-    const { purchaseId } = init.body;
-    const { result: otp, code } = await newCode(service, buyer.phone, () => service.on(1)('POST', '/purchase/otp', { bearer: token, body: { purchaseId } }));
-    const body = { purchaseId, otpId: otp.body.otpId, otp: code, cardId: init.body.cards[0].id };
+    const body = await purchaseReadyToConfirm(service, token, seller.productId, buyer.phone);
+    const { purchaseId } = body;
 
-    // Act: 3 confirms on each instance at once.
-    const replies = await Promise.all(Array.from({ length: 6 }, (_, n) => service.on(n % 2)('POST', '/purchase/confirm', { bearer: token, body })));
-
-    // Assert
-    expect(replies.map((r) => r.status)).toEqual(replies.map(() => 200));
-    expect(new Set(replies.map((r) => r.body.license.id)).size).toBe(1);
+    // Act and assert: 3 confirms on each instance at once all answer with the one license.
+    const licenseId = await confirmOnBothInstances(service, token, body);
     const intents = fake.intents.filter((i) => (i.params.metadata as Record<string, string> | undefined)?.purchase_id === purchaseId);
     expect(intents.map((i) => i.status)).toEqual(['succeeded']);
     const ofPurchase = await service.db.query<{ id: string }>('SELECT id FROM licenses WHERE purchase_id = $1', [purchaseId]);
-    expect(ofPurchase).toEqual([{ id: replies[0]!.body.license.id }]);
+    expect(ofPurchase).toEqual([{ id: licenseId }]);
   });
 });

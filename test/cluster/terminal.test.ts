@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
-import { aBuyer, connectedSeller, countOf, expectError, licensesOf, newCode, payInSandbox, useService, type Buyer, type Service } from './cluster.ts';
+import { aBuyer, connectedSeller, countOf, expectError, confirmOnBothInstances, licensesOf, newCode, payInSandbox, purchaseReadyToConfirm, useService, type Buyer, type Service } from './cluster.ts';
 
 /**
  * The terminal flow's limits hold for the service, not per instance: sends, attempts and single
@@ -79,23 +79,16 @@ describe('two instances on one database, terminal flow in sandbox mode', () => {
     const buyer = await aCustomer();
     const { otpId: loginId, code: loginCode } = await loginChallenge(service, buyer);
     const token = (await verify(service, 1, buyer, loginId, loginCode)).body.identityToken as string;
-    const init = await service.on(0)('POST', '/purchase/init', { bearer: token, body: { productId: seller.plus } });
-    expect(init.body.cards).toEqual([expect.objectContaining({ last4: '4242' })]);
-    const { purchaseId } = init.body;
-    const { result: otp, code } = await newCode(service, buyer.phone, () => service.on(1)('POST', '/purchase/otp', { bearer: token, body: { purchaseId } }));
-    const body = { purchaseId, otpId: otp.body.otpId, otp: code, cardId: init.body.cards[0].id };
+    const body = await purchaseReadyToConfirm(service, token, seller.plus, buyer.phone);
+    const { purchaseId } = body;
 
-    // Act: 3 confirms on each instance at once.
-    const replies = await Promise.all(Array.from({ length: 6 }, (_, n) => service.on(n % 2)('POST', '/purchase/confirm', { bearer: token, body })));
-
-    // Assert: every confirm answers with the one license; one charge attempt was made.
-    expect(replies.map((r) => r.status)).toEqual(replies.map(() => 200));
-    expect(new Set(replies.map((r) => r.body.license.id)).size).toBe(1);
+    // Act and assert: 3 confirms on each instance at once all answer with the one license; one charge attempt was made.
+    const licenseId = await confirmOnBothInstances(service, token, body);
     const [purchase] = await service.db.query<{ attempt: number; status: string; license_id: string }>(
       'SELECT attempt, status, license_id FROM purchases WHERE id = $1',
       [purchaseId],
     );
-    expect(purchase).toEqual({ attempt: 1, status: 'paid', license_id: replies[0]!.body.license.id });
+    expect(purchase).toEqual({ attempt: 1, status: 'paid', license_id: licenseId });
     const ofPlus = await service.db.query('SELECT id FROM licenses WHERE purchase_id = $1', [purchaseId]);
     expect(ofPlus).toHaveLength(1);
     expect(await licensesOf(service, buyer.email)).toHaveLength(2); // the checkout's and the purchase's
