@@ -7,5 +7,10 @@ export interface SavedCard extends SavedCardDetails {
   developerId: string;
   /** The processor's customer the payment method belongs to (Stripe `cus_…` on the seller's account). */
   processorCustomerId: string | null;
+  /**
+   * The phone the checkout that saved the card brought (null: none). The card is offered only to a
+   * customer whose sign-in was proven through this very phone.
+   */
+  phone: string | null;
   createdAt: number;
 }

@@ -9,8 +9,11 @@ export const OTP_LIMITS = {
   lockMs: 60 * 60_000,
 } as const;
 
-/** A login code only logs in; a purchase code only confirms its own purchase. */
-export type OtpScope = 'login' | 'purchase';
+/**
+ * A login code only logs in; a purchase code only confirms its own purchase; a phone code only
+ * confirms the new phone number it was sent to.
+ */
+export type OtpScope = 'login' | 'purchase' | 'phone';
 
 export interface OtpChallenge {
   id: string;

@@ -63,6 +63,7 @@ export function aSavedCard(owners: { customerId: string; developerId: string }, 
     last4: '4242',
     expMonth: 12,
     expYear: 2030,
+    phone: null,
     createdAt: T0,
     ...overrides,
   };

@@ -14,6 +14,7 @@ const cardColumns = {
   last4: savedCards.last4,
   expMonth: savedCards.expMonth,
   expYear: savedCards.expYear,
+  phone: savedCards.phone,
   createdAt: savedCards.createdAt,
 };
 

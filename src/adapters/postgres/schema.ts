@@ -131,15 +131,19 @@ export const checkoutSessions = pgTable(
     paymentId: text('payment_id'),
     reconciledAt: millis('reconciled_at'),
   },
-  (t) => [index('checkout_sessions_payment').on(t.paymentId)],
+  (t) => [index('checkout_sessions_payment').on(t.paymentId), index('checkout_sessions_expiry').on(t.status, t.expiresAt)],
 );
 
-export const connectStates = pgTable('connect_states', {
-  stateHash: text('state_hash').primaryKey(),
-  developerId: text('developer_id').notNull().references(() => developers.id),
-  expiresAt: millis('expires_at').notNull(),
-  usedAt: millis('used_at'),
-});
+export const connectStates = pgTable(
+  'connect_states',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    developerId: text('developer_id').notNull().references(() => developers.id),
+    expiresAt: millis('expires_at').notNull(),
+    usedAt: millis('used_at'),
+  },
+  (t) => [index('connect_states_expiry').on(t.expiresAt)],
+);
 
 export const processorAccounts = pgTable(
   'processor_accounts',
@@ -163,6 +167,8 @@ export const savedCards = pgTable(
     last4: text('last4').notNull(),
     expMonth: integer('exp_month').notNull(),
     expYear: integer('exp_year').notNull(),
+    /** The phone the saving checkout brought: the card is offered only to a sign-in proven through this phone. */
+    phone: text('phone'),
     createdAt: millis('created_at').notNull(),
     seq: insertionOrder(),
   },
@@ -182,7 +188,7 @@ export const otpChallenges = pgTable(
   'otp_challenges',
   {
     id: text('id').primaryKey(),
-    scope: text('scope', { enum: ['login', 'purchase'] }).notNull(),
+    scope: text('scope', { enum: ['login', 'purchase', 'phone'] }).notNull(),
     /** The normalized e-mail (login) or the purchase id (purchase). */
     subject: text('subject').notNull(),
     /** null for an e-mail with no customer: the look-alike challenge no code can pass. */
@@ -193,7 +199,7 @@ export const otpChallenges = pgTable(
     attempts: integer('attempts').notNull(),
     usedAt: millis('used_at'),
   },
-  (t) => [index('otp_challenges_sends').on(t.scope, t.subject, t.createdAt)],
+  (t) => [index('otp_challenges_sends').on(t.scope, t.subject, t.createdAt), index('otp_challenges_expiry').on(t.expiresAt)],
 );
 
 export const loginFailures = pgTable('login_failures', {
@@ -203,14 +209,18 @@ export const loginFailures = pgTable('login_failures', {
   lockedUntil: millis('locked_until'),
 });
 
-export const identityTokens = pgTable('identity_tokens', {
-  tokenHash: text('token_hash').primaryKey(),
-  customerId: text('customer_id').notNull().references(() => customers.id),
-  deviceFingerprint: text('device_fingerprint').notNull(),
-  createdAt: millis('created_at').notNull(),
-  expiresAt: millis('expires_at').notNull(),
-  revokedAt: millis('revoked_at'),
-});
+export const identityTokens = pgTable(
+  'identity_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    customerId: text('customer_id').notNull().references(() => customers.id),
+    deviceFingerprint: text('device_fingerprint').notNull(),
+    createdAt: millis('created_at').notNull(),
+    expiresAt: millis('expires_at').notNull(),
+    revokedAt: millis('revoked_at'),
+  },
+  (t) => [index('identity_tokens_expiry').on(t.expiresAt)],
+);
 
 export const purchases = pgTable(
   'purchases',
@@ -230,7 +240,7 @@ export const purchases = pgTable(
     licenseId: text('license_id'),
     createdAt: millis('created_at').notNull(),
   },
-  (t) => [index('purchases_payment').on(t.paymentId)],
+  (t) => [index('purchases_payment').on(t.paymentId), index('purchases_retention').on(t.status, t.createdAt)],
 );
 
 export const smsOutbox = pgTable(
@@ -241,5 +251,5 @@ export const smsOutbox = pgTable(
     body: text('body').notNull(),
     sentAt: millis('sent_at').notNull(),
   },
-  (t) => [index('sms_outbox_recipient').on(t.to, t.sentAt)],
+  (t) => [index('sms_outbox_recipient').on(t.to, t.sentAt), index('sms_outbox_sent').on(t.sentAt)],
 );

@@ -109,15 +109,19 @@ export const checkoutSessions = sqliteTable(
     paymentId: text('payment_id'),
     reconciledAt: integer('reconciled_at'),
   },
-  (t) => [index('checkout_sessions_payment').on(t.paymentId)],
+  (t) => [index('checkout_sessions_payment').on(t.paymentId), index('checkout_sessions_expiry').on(t.status, t.expiresAt)],
 );
 
-export const connectStates = sqliteTable('connect_states', {
-  stateHash: text('state_hash').primaryKey(),
-  developerId: text('developer_id').notNull().references(() => developers.id),
-  expiresAt: integer('expires_at').notNull(),
-  usedAt: integer('used_at'),
-});
+export const connectStates = sqliteTable(
+  'connect_states',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    developerId: text('developer_id').notNull().references(() => developers.id),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+  },
+  (t) => [index('connect_states_expiry').on(t.expiresAt)],
+);
 
 export const processorAccounts = sqliteTable(
   'processor_accounts',
@@ -141,6 +145,8 @@ export const savedCards = sqliteTable(
     last4: text('last4').notNull(),
     expMonth: integer('exp_month').notNull(),
     expYear: integer('exp_year').notNull(),
+    /** The phone the saving checkout brought: the card is offered only to a sign-in proven through this phone. */
+    phone: text('phone'),
     createdAt: integer('created_at').notNull(),
   },
   (t) => [
@@ -159,7 +165,7 @@ export const otpChallenges = sqliteTable(
   'otp_challenges',
   {
     id: text('id').primaryKey(),
-    scope: text('scope', { enum: ['login', 'purchase'] }).notNull(),
+    scope: text('scope', { enum: ['login', 'purchase', 'phone'] }).notNull(),
     /** The normalized e-mail (login) or the purchase id (purchase). */
     subject: text('subject').notNull(),
     /** null for an e-mail with no customer: the look-alike challenge no code can pass. */
@@ -170,7 +176,7 @@ export const otpChallenges = sqliteTable(
     attempts: integer('attempts').notNull(),
     usedAt: integer('used_at'),
   },
-  (t) => [index('otp_challenges_sends').on(t.scope, t.subject, t.createdAt)],
+  (t) => [index('otp_challenges_sends').on(t.scope, t.subject, t.createdAt), index('otp_challenges_expiry').on(t.expiresAt)],
 );
 
 export const loginFailures = sqliteTable('login_failures', {
@@ -180,14 +186,18 @@ export const loginFailures = sqliteTable('login_failures', {
   lockedUntil: integer('locked_until'),
 });
 
-export const identityTokens = sqliteTable('identity_tokens', {
-  tokenHash: text('token_hash').primaryKey(),
-  customerId: text('customer_id').notNull().references(() => customers.id),
-  deviceFingerprint: text('device_fingerprint').notNull(),
-  createdAt: integer('created_at').notNull(),
-  expiresAt: integer('expires_at').notNull(),
-  revokedAt: integer('revoked_at'),
-});
+export const identityTokens = sqliteTable(
+  'identity_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    customerId: text('customer_id').notNull().references(() => customers.id),
+    deviceFingerprint: text('device_fingerprint').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    revokedAt: integer('revoked_at'),
+  },
+  (t) => [index('identity_tokens_expiry').on(t.expiresAt)],
+);
 
 export const purchases = sqliteTable(
   'purchases',
@@ -207,7 +217,7 @@ export const purchases = sqliteTable(
     licenseId: text('license_id'),
     createdAt: integer('created_at').notNull(),
   },
-  (t) => [index('purchases_payment').on(t.paymentId)],
+  (t) => [index('purchases_payment').on(t.paymentId), index('purchases_retention').on(t.status, t.createdAt)],
 );
 
 export const smsOutbox = sqliteTable(
@@ -218,5 +228,5 @@ export const smsOutbox = sqliteTable(
     body: text('body').notNull(),
     sentAt: integer('sent_at').notNull(),
   },
-  (t) => [index('sms_outbox_recipient').on(t.to, t.sentAt)],
+  (t) => [index('sms_outbox_recipient').on(t.to, t.sentAt), index('sms_outbox_sent').on(t.sentAt)],
 );

@@ -31,6 +31,7 @@ export async function completeCheckout(deps: CompleteDeps, sessionId: string, co
       customerId: customer.id,
       developerId: session.developerId,
       processorCustomerId: completion.processorCustomerId,
+      phone: completion.phone ?? null,
       createdAt: now,
     });
   }
