@@ -14,3 +14,12 @@ export interface SavedCard extends SavedCardDetails {
   phone: string | null;
   createdAt: number;
 }
+
+/**
+ * A saved card exists for a customer only while it belongs to the phone on file: the phone their
+ * sign-in was proven through. A card saved by a checkout that brought another phone (an unproven
+ * e-mail) is never offered nor charged, whoever later proves the e-mail.
+ */
+export function cardUsableWith(card: Pick<SavedCard, 'phone'>, phoneOnFile: string | null): boolean {
+  return phoneOnFile !== null && card.phone === phoneOnFile;
+}

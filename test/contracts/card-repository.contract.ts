@@ -39,6 +39,28 @@ export function cardRepositoryContract(factory: StoreFactory): void {
       expect(await store.cards.listFor(owners.customerId, owners.developerId)).toEqual([expected]);
     });
 
+    test('a card keeps the phone its checkout brought, through save, findById and listFor', async () => {
+      const { store } = opened();
+      const owners = await givenCardOwners(store);
+      const card = aSavedCard(owners, { phone: '+15555550001' });
+
+      expect(await store.cards.save(card)).toEqual(card);
+
+      expect((await store.cards.findById(card.id))!.phone).toBe('+15555550001');
+      expect((await store.cards.listFor(owners.customerId, owners.developerId)).map((c) => c.phone)).toEqual(['+15555550001']);
+    });
+
+    test('saving a payment method again keeps the phone of its first save', async () => {
+      const { store } = opened();
+      const owners = await givenCardOwners(store);
+      const first = await store.cards.save(aSavedCard(owners, { processorPaymentMethodId: 'pm_same', phone: '+15555550001' }));
+
+      const again = await store.cards.save(aSavedCard(owners, { processorPaymentMethodId: 'pm_same', phone: '+15555550666', last4: '4444' }));
+
+      expect(again).toMatchObject({ id: first.id, last4: '4444', phone: '+15555550001' });
+      expect((await store.cards.findById(first.id))!.phone).toBe('+15555550001');
+    });
+
     test('the same payment method id with another developer is another card', async () => {
       const { store } = opened();
       const owners = await givenCardOwners(store);

@@ -1,6 +1,7 @@
 import type { SavedCard } from '../../src/domain/card.ts';
 import { CHECKOUT_LIFETIME_MS, type CheckoutSession } from '../../src/domain/checkout-session.ts';
 import type { ConnectState } from '../../src/domain/connect.ts';
+import type { Customer } from '../../src/domain/customer.ts';
 import type { Store } from '../../src/ports/deps.ts';
 import { aCustomer, aProduct, givenDeveloper, T0, unique } from './builders.ts';
 
@@ -70,8 +71,8 @@ export function aSavedCard(owners: { customerId: string; developerId: string }, 
 }
 
 /** Stores a developer and a customer who can save cards with them. */
-export async function givenCardOwners(store: Store) {
+export async function givenCardOwners(store: Store, customer: Partial<Customer> = {}) {
   const { developer } = await givenDeveloper(store);
-  const customer = await store.customers.findOrCreate(aCustomer());
-  return { developerId: developer.id, customerId: customer.id };
+  const owner = await store.customers.findOrCreate(aCustomer(customer));
+  return { developerId: developer.id, customerId: owner.id };
 }

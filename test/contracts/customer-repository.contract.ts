@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { aCustomer } from './builders.ts';
+import { aSavedCard, givenCardOwners } from './checkout-builders.ts';
 import { freshStorePerTest, type StoreFactory } from './stores.ts';
 
 export function customerRepositoryContract(factory: StoreFactory): void {
@@ -43,26 +44,96 @@ export function customerRepositoryContract(factory: StoreFactory): void {
       expect(stored.filter((c) => c !== null)).toEqual([winner]);
     });
 
-    test('setPhone records the phone number, and the latest one wins', async () => {
+    test('setPhoneIfNone gives a customer without a phone the phone, once', async () => {
       const { store } = opened();
       const customer = await store.customers.findOrCreate(aCustomer({ phone: null }));
 
-      await store.customers.setPhone(customer.id, '+15555550001');
-      await store.customers.setPhone(customer.id, '+15555550002');
+      expect(await store.customers.setPhoneIfNone(customer.id, '+15555550001')).toBe(true);
+      expect(await store.customers.setPhoneIfNone(customer.id, '+15555550002')).toBe(false);
 
-      expect(await store.customers.findById(customer.id)).toEqual({ ...customer, phone: '+15555550002' });
+      expect(await store.customers.findById(customer.id)).toEqual({ ...customer, phone: '+15555550001' });
     });
 
-    test('setPhone changes only the customer it names', async () => {
+    test('setPhoneIfNone never replaces a phone on file, not even with the same one', async () => {
       const { store } = opened();
-      const named = await store.customers.findOrCreate(aCustomer());
-      const other = await store.customers.findOrCreate(aCustomer());
+      const customer = await store.customers.findOrCreate(aCustomer({ phone: '+15555550001' }));
 
-      await store.customers.setPhone(named.id, '+15555550001');
-      await store.customers.setPhone('cus_unknown', '+15555550001');
+      expect(await store.customers.setPhoneIfNone(customer.id, '+15555559999')).toBe(false);
+      expect(await store.customers.setPhoneIfNone(customer.id, '+15555550001')).toBe(false);
+
+      expect(await store.customers.findById(customer.id)).toEqual(customer);
+    });
+
+    test('setPhoneIfNone changes only the customer it names; an unknown id is false', async () => {
+      const { store } = opened();
+      const named = await store.customers.findOrCreate(aCustomer({ phone: null }));
+      const other = await store.customers.findOrCreate(aCustomer({ phone: null }));
+
+      await store.customers.setPhoneIfNone(named.id, '+15555550001');
+      expect(await store.customers.setPhoneIfNone('cus_unknown', '+15555550001')).toBe(false);
 
       expect(await store.customers.findById(other.id)).toEqual(other);
       expect(await store.customers.findById('cus_unknown')).toBeNull();
+    });
+
+    test('20 concurrent setPhoneIfNone with different phones: exactly one wins and its phone is the one on file', async () => {
+      const { store, connectAgain } = opened();
+      const again = await connectAgain();
+      const customer = await store.customers.findOrCreate(aCustomer({ phone: null }));
+      const phones = Array.from({ length: 20 }, (_, i) => `+1555555${String(1000 + i)}`);
+
+      const results = await Promise.all(phones.map((phone, i) => (i % 2 ? again : store).customers.setPhoneIfNone(customer.id, phone)));
+
+      expect(results.filter(Boolean)).toHaveLength(1);
+      const winner = phones[results.indexOf(true)];
+      expect((await store.customers.findById(customer.id))!.phone).toBe(winner!);
+    });
+
+    test('changePhone moves the phone and the cards saved under the old phone, only those', async () => {
+      const { store } = opened();
+      const owners = await givenCardOwners(store, { phone: '+15555550001' });
+      const other = await store.customers.findOrCreate(aCustomer({ phone: '+15555550001' }));
+      const ownCard = await store.cards.save(aSavedCard(owners, { phone: '+15555550001' }));
+      const strayCard = await store.cards.save(aSavedCard(owners, { phone: '+15555550666' }));
+      const othersCard = await store.cards.save(aSavedCard({ ...owners, customerId: other.id }, { phone: '+15555550001' }));
+
+      expect(await store.customers.changePhone(owners.customerId, '+15555550001', '+15555550002')).toBe(true);
+
+      expect((await store.customers.findById(owners.customerId))!.phone).toBe('+15555550002');
+      expect(await store.cards.findById(ownCard.id)).toEqual({ ...ownCard, phone: '+15555550002' });
+      expect(await store.cards.findById(strayCard.id)).toEqual(strayCard);
+      expect(await store.cards.findById(othersCard.id)).toEqual(othersCard);
+      expect(await store.customers.findById(other.id)).toEqual(other);
+    });
+
+    test('changePhone from a phone no longer on file changes nothing', async () => {
+      const { store } = opened();
+      const owners = await givenCardOwners(store, { phone: '+15555550001' });
+      const card = await store.cards.save(aSavedCard(owners, { phone: '+15555550001' }));
+      const before = await store.customers.findById(owners.customerId);
+
+      expect(await store.customers.changePhone(owners.customerId, '+15555550009', '+15555550002')).toBe(false);
+      expect(await store.customers.changePhone('cus_unknown', '+15555550001', '+15555550002')).toBe(false);
+
+      expect(await store.customers.findById(owners.customerId)).toEqual(before);
+      expect(await store.cards.findById(card.id)).toEqual(card);
+    });
+
+    test('concurrent changePhone from the same phone to different ones: exactly one wins, the cards follow it', async () => {
+      const { store, connectAgain } = opened();
+      const again = await connectAgain();
+      const owners = await givenCardOwners(store, { phone: '+15555550001' });
+      const card = await store.cards.save(aSavedCard(owners, { phone: '+15555550001' }));
+      const targets = Array.from({ length: 10 }, (_, i) => `+1555555${String(2000 + i)}`);
+
+      const results = await Promise.all(
+        targets.map((to, i) => (i % 2 ? again : store).customers.changePhone(owners.customerId, '+15555550001', to)),
+      );
+
+      expect(results.filter(Boolean)).toHaveLength(1);
+      const winner = targets[results.indexOf(true)]!;
+      expect((await store.customers.findById(owners.customerId))!.phone).toBe(winner);
+      expect((await store.cards.findById(card.id))!.phone).toBe(winner);
     });
 
     test('an unknown id finds nothing', async () => {

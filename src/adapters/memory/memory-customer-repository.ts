@@ -23,8 +23,21 @@ export class MemoryCustomerRepository implements CustomerRepository {
     return copyOrNull([...this.tables.customers.values()].find((c) => c.email === email));
   }
 
-  async setPhone(id: string, phone: string): Promise<void> {
+  async setPhoneIfNone(id: string, phone: string): Promise<boolean> {
     const customer = this.tables.customers.get(id);
-    if (customer) customer.phone = phone;
+    if (!customer || customer.phone !== null) return false;
+    customer.phone = phone;
+    return true;
+  }
+
+  /** No await between the check and the writes: as one transaction. */
+  async changePhone(id: string, from: string, to: string): Promise<boolean> {
+    const customer = this.tables.customers.get(id);
+    if (!customer || customer.phone !== from) return false;
+    customer.phone = to;
+    for (const card of this.tables.savedCards.values()) {
+      if (card.customerId === id && card.phone === from) card.phone = to;
+    }
+    return true;
   }
 }

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Customer } from '../../domain/customer.ts';
 import type { CustomerRepository } from '../../ports/customer-repository.ts';
-import { customers } from './schema.ts';
+import { customers, savedCards } from './schema.ts';
 import type { PostgresDb } from './postgres-store.ts';
 
 export class PostgresCustomerRepository implements CustomerRepository {
@@ -26,7 +26,27 @@ export class PostgresCustomerRepository implements CustomerRepository {
     return row ?? null;
   }
 
-  async setPhone(id: string, phone: string): Promise<void> {
-    await this.db.update(customers).set({ phone }).where(eq(customers.id, id));
+  async setPhoneIfNone(id: string, phone: string): Promise<boolean> {
+    // Concurrent updates of the row queue on its lock; each re-checks `phone IS NULL` after the
+    // winner commits (READ COMMITTED), so exactly one sets it.
+    const set = await this.db
+      .update(customers)
+      .set({ phone })
+      .where(and(eq(customers.id, id), isNull(customers.phone)))
+      .returning({ id: customers.id });
+    return set.length === 1;
+  }
+
+  async changePhone(id: string, from: string, to: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const moved = await tx
+        .update(customers)
+        .set({ phone: to })
+        .where(and(eq(customers.id, id), eq(customers.phone, from)))
+        .returning({ id: customers.id });
+      if (moved.length !== 1) return false;
+      await tx.update(savedCards).set({ phone: to }).where(and(eq(savedCards.customerId, id), eq(savedCards.phone, from)));
+      return true;
+    });
   }
 }

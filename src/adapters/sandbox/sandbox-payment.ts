@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Completion } from '../../domain/checkout-session.ts';
 import { normalizeEmail } from '../../domain/developer.ts';
+import { normalizePhone } from '../../domain/phone.ts';
 
 export type SandboxFailure = 'declined' | 'invalid_card' | 'invalid_email' | 'invalid_phone';
 export type SandboxPayment = { ok: true; completion: Completion } | { ok: false; reason: SandboxFailure };
@@ -74,12 +75,8 @@ export function savedCardBehaviour(paymentMethodId: string): SavedCardBehaviour 
   return 'pays';
 }
 
-/** Spaces, dashes, dots and brackets are dropped; an optional leading + and 7 to 15 digits stay (E.164-ish). */
-export function normalizePhone(value: string): string | null {
-  const compact = value.trim().replace(/[\s\-.()]/g, '');
-  const match = /^(\+?)(\d{7,15})$/.exec(compact);
-  return match ? `${match[1]}${match[2]}` : null;
-}
+/** The sandbox page accepts phones as every checkout does (domain/phone.ts). */
+export { normalizePhone };
 
 /** The digits of a card number written with spaces or dashes: 12 to 19 of them, passing Luhn. */
 export function cardDigits(value: string): string | null {

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Customer } from '../../domain/customer.ts';
 import type { CustomerRepository } from '../../ports/customer-repository.ts';
-import { customers } from './schema.ts';
+import { customers, savedCards } from './schema.ts';
 import type { SqliteDb } from './sqlite-store.ts';
 
 export class SqliteCustomerRepository implements CustomerRepository {
@@ -21,7 +21,27 @@ export class SqliteCustomerRepository implements CustomerRepository {
     return this.db.select().from(customers).where(eq(customers.email, email)).get() ?? null;
   }
 
-  async setPhone(id: string, phone: string): Promise<void> {
-    this.db.update(customers).set({ phone }).where(eq(customers.id, id)).run();
+  async setPhoneIfNone(id: string, phone: string): Promise<boolean> {
+    const set = this.db
+      .update(customers)
+      .set({ phone })
+      .where(and(eq(customers.id, id), isNull(customers.phone)))
+      .returning({ id: customers.id })
+      .all();
+    return set.length === 1;
+  }
+
+  async changePhone(id: string, from: string, to: string): Promise<boolean> {
+    return this.db.transaction((tx) => {
+      const moved = tx
+        .update(customers)
+        .set({ phone: to })
+        .where(and(eq(customers.id, id), eq(customers.phone, from)))
+        .returning({ id: customers.id })
+        .all();
+      if (moved.length !== 1) return false;
+      tx.update(savedCards).set({ phone: to }).where(and(eq(savedCards.customerId, id), eq(savedCards.phone, from))).run();
+      return true;
+    });
   }
 }

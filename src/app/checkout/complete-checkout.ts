@@ -23,7 +23,10 @@ export async function completeCheckout(deps: CompleteDeps, sessionId: string, co
   if (!email) throw new InvalidRequestError('The payment has no usable e-mail address.', 'email');
   const now = deps.clock.now();
   const customer = await deps.customers.findOrCreate({ id: deps.ids.next('cus'), email, phone: completion.phone, createdAt: now });
-  if (completion.phone && completion.phone !== customer.phone) await deps.customers.setPhone(customer.id, completion.phone);
+  // A checkout proves a card, not who owns the e-mail: it may give a customer a first phone, never
+  // replace one (docs/customers.md). The card remembers the checkout's phone and is offered only
+  // to a sign-in through that phone.
+  if (completion.phone && customer.phone === null) await deps.customers.setPhoneIfNone(customer.id, completion.phone);
   if (completion.card) {
     await deps.cards.save({
       ...completion.card,

@@ -1,14 +1,15 @@
+import { cardUsableWith, type SavedCard } from '../../domain/card.ts';
 import { DomainError, NotFoundError } from '../../domain/errors.ts';
 import { expiryFor, viewLicense, type License, type LicenseView } from '../../domain/license.ts';
 import { CHARGE_TAKEOVER_MS, type Purchase } from '../../domain/purchase.ts';
 import type { Deps } from '../../ports/deps.ts';
 import { checkCode } from '../auth/check-code.ts';
 import { issueLicense } from '../licenses/issue-license.ts';
-import { ownPurchase } from './purchase.ts';
+import { ownPurchase, purchaseLockKey } from './purchase.ts';
 
 type ConfirmDeps = Pick<
   Deps,
-  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'cards' | 'purchases' | 'connections' | 'processor' | 'otps' | 'otpCodes' | 'issuer'
+  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'cards' | 'customers' | 'purchases' | 'connections' | 'processor' | 'otps' | 'otpCodes' | 'issuer'
 >;
 
 export interface ConfirmedPurchase {
@@ -32,9 +33,8 @@ export async function confirmPurchase(
 ): Promise<ConfirmedPurchase> {
   const purchase = await ownPurchase(deps, customerId, input.purchaseId);
   if (purchase.status === 'paid') return confirmed(deps, purchase);
-  const card = await deps.cards.findById(input.cardId);
-  if (!card || card.customerId !== customerId || card.developerId !== purchase.developerId) throw new NotFoundError('card');
-  const challenge = await checkCodeUnlessSettled(deps, purchase.id, input);
+  const card = await chargeableCard(deps, customerId, purchase, input.cardId);
+  const challenge = await checkCodeUnlessSettled(deps, purchase, input);
   if ('settled' in challenge) return challenge.settled;
   const now = deps.clock.now();
   const { started, purchase: current } = await deps.purchases.beginCharge(purchase.id, card.id, now, now - CHARGE_TAKEOVER_MS);
@@ -71,16 +71,30 @@ export async function confirmPurchase(
 }
 
 /**
+ * The chosen card, when it is this customer's, saved with this seller, and belongs to the phone on
+ * file; any other card does not exist for them (404, as an unknown id).
+ */
+async function chargeableCard(deps: ConfirmDeps, customerId: string, purchase: Purchase, cardId: string): Promise<SavedCard> {
+  const card = await deps.cards.findById(cardId);
+  const phoneOnFile = (await deps.customers.findById(customerId))?.phone ?? null;
+  if (!card || card.customerId !== customerId || card.developerId !== purchase.developerId || !cardUsableWith(card, phoneOnFile)) {
+    throw new NotFoundError('card');
+  }
+  return card;
+}
+
+/**
  * The code is checked, unless a concurrent confirm of this purchase got there first: a repeat that
  * finds the purchase paid (or being charged) answers with its license, whatever its code's fate.
  */
 async function checkCodeUnlessSettled(
   deps: ConfirmDeps,
-  purchaseId: string,
+  { id: purchaseId, customerId }: Purchase,
   input: { otpId: string; otp: string },
 ): Promise<Awaited<ReturnType<typeof checkCode>> | { settled: ConfirmedPurchase }> {
   try {
-    return await checkCode(deps, { otpId: input.otpId, code: input.otp, scope: 'purchase', subject: purchaseId });
+    const lockKey = purchaseLockKey(customerId);
+    return await checkCode(deps, { otpId: input.otpId, code: input.otp, scope: 'purchase', subject: purchaseId, lockKey });
   } catch (error) {
     const now = await deps.purchases.findById(purchaseId);
     if (now?.status === 'paid') return { settled: await confirmed(deps, now) };

@@ -1,3 +1,4 @@
+import { cardUsableWith } from '../../domain/card.ts';
 import { DomainError, NotFoundError } from '../../domain/errors.ts';
 import { OTP_LIMITS } from '../../domain/otp-challenge.ts';
 import { maskPhone } from '../../domain/phone.ts';
@@ -15,9 +16,12 @@ export interface PurchaseOffer {
   cards: { id: string; brand: string; last4: string; expMonth: number; expYear: number }[];
 }
 
-/** A purchase of one product by a logged-in customer: its price now, and the cards saved with its seller. */
+/**
+ * A purchase of one product by a logged-in customer: its price now, and the cards saved with its
+ * seller that belong to the phone on file (docs/customers.md).
+ */
 export async function startPurchase(
-  deps: Pick<Deps, 'clock' | 'ids' | 'products' | 'connections' | 'cards' | 'purchases'>,
+  deps: Pick<Deps, 'clock' | 'ids' | 'products' | 'connections' | 'cards' | 'purchases' | 'customers'>,
   customerId: string,
   input: { productId: string },
 ): Promise<PurchaseOffer> {
@@ -42,7 +46,7 @@ export async function startPurchase(
     createdAt: deps.clock.now(),
   };
   await deps.purchases.create(purchase);
-  const cards = await deps.cards.listFor(customerId, product.developerId);
+  const cards = await usableCards(deps, customerId, product.developerId);
   return {
     purchaseId: purchase.id,
     productId: product.id,
@@ -53,6 +57,12 @@ export async function startPurchase(
   };
 }
 
+/** The customer's cards with this seller that the phone on file may use, newest first. */
+async function usableCards(deps: Pick<Deps, 'cards' | 'customers'>, customerId: string, developerId: string) {
+  const phoneOnFile = (await deps.customers.findById(customerId))?.phone ?? null;
+  return (await deps.cards.listFor(customerId, developerId)).filter((card) => cardUsableWith(card, phoneOnFile));
+}
+
 /** The customer's own purchase, or 404 (another customer's purchase does not exist for them). */
 export async function ownPurchase(deps: Pick<Deps, 'purchases'>, customerId: string, purchaseId: string): Promise<Purchase> {
   const purchase = await deps.purchases.findById(purchaseId);
@@ -60,9 +70,12 @@ export async function ownPurchase(deps: Pick<Deps, 'purchases'>, customerId: str
   return purchase;
 }
 
+/** Failures of purchase codes count per customer under their own key, and lock like sign-in's. */
+export const purchaseLockKey = (customerId: string) => `purchase:${customerId}`;
+
 /** Texts the code that confirms this purchase, and only this one. */
 export async function sendPurchaseCode(
-  deps: Pick<Deps, 'clock' | 'ids' | 'otps' | 'otpCodes' | 'sms' | 'customers' | 'purchases'>,
+  deps: Pick<Deps, 'clock' | 'ids' | 'hashing' | 'otps' | 'otpCodes' | 'sms' | 'rateLimiter' | 'customers' | 'purchases'>,
   customerId: string,
   input: { purchaseId: string },
 ): Promise<CodeSent> {
@@ -70,6 +83,13 @@ export async function sendPurchaseCode(
   if (purchase.status === 'paid') throw new DomainError('conflict', 'This purchase is already confirmed.');
   const customer = await deps.customers.findById(customerId);
   if (!customer?.phone) throw new DomainError('no_phone_on_file', 'There is no phone number on file to send the code to.');
-  const challenge = await sendCode(deps, { scope: 'purchase', subject: purchase.id, customerId, phone: customer.phone, purpose: 'purchase' });
+  const challenge = await sendCode(deps, {
+    scope: 'purchase',
+    subject: purchase.id,
+    customerId,
+    phone: customer.phone,
+    purpose: 'purchase',
+    lockKey: purchaseLockKey(customerId),
+  });
   return { otpId: challenge.id, phoneMasked: maskPhone(customer.phone), expiresIn: OTP_LIMITS.lifetimeMs / 1000 };
 }

@@ -25,7 +25,8 @@ export function purchaseRoutes(deps: Deps) {
       detail: {
         tags,
         summary: 'Text the code that confirms this purchase',
-        description: 'The code confirms this purchase only. At most 3 codes per purchase per 15 minutes.',
+        description:
+          'The code confirms this purchase only. At most 3 codes per purchase per 15 minutes, and 5 texts per 15 minutes and 20 per 24 hours per customer and per phone number across all kinds of codes (429 rate_limited with Retry-After). 429 rate_limited while purchase codes are locked (20 tries without a success lock them for an hour).',
         security: SECURITY.customer,
       },
     })
@@ -36,7 +37,7 @@ export function purchaseRoutes(deps: Deps) {
         tags,
         summary: 'Confirm with the code: charge the saved card, get the license',
         description:
-          'Charges the card off-session once and issues one license; confirming again returns the same license and charges nothing, however concurrent. 402 card_declined leaves the purchase open for another card; 402 authentication_required means the card needs its holder: buy in the browser checkout instead.',
+          'Charges the card off-session once and issues one license; confirming again returns the same license and charges nothing, however concurrent (every confirm counts as a try of the code: past 5, 429 otp_attempts_exceeded unless the purchase is already paid or being charged). 429 rate_limited for an hour once 20 tries at purchase codes went without a success. 402 card_declined leaves the purchase open for another card; 402 authentication_required means the card needs its holder: buy in the browser checkout instead.',
         security: SECURITY.customer,
       },
     });
