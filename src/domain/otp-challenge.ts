@@ -10,6 +10,16 @@ export const OTP_LIMITS = {
 } as const;
 
 /**
+ * Texts per phone number and per customer, across sign-in, purchase and phone-change codes, on top
+ * of the per-e-mail (or per-purchase) limit above: a fresh purchase per code cannot pump texts to one
+ * phone. Each window is a fixed window of the RateLimiter port; every limit must hold.
+ */
+export const SMS_LIMITS = [
+  { sends: 5, windowMs: 15 * 60_000 },
+  { sends: 20, windowMs: 24 * 60 * 60_000 },
+] as const;
+
+/**
  * A login code only logs in; a purchase code only confirms its own purchase; a phone code only
  * confirms the new phone number it was sent to.
  */
@@ -18,7 +28,7 @@ export type OtpScope = 'login' | 'purchase' | 'phone';
 export interface OtpChallenge {
   id: string;
   scope: OtpScope;
-  /** What the code is for: the normalized e-mail (login) or the purchase id (purchase). */
+  /** What the code is for: the normalized e-mail (login), the purchase id (purchase), or `<customerId>:<newPhone>` (phone). */
   subject: string;
   /** null for an e-mail with no customer: the challenge exists so the answer looks the same, but no code can pass. */
   customerId: string | null;
@@ -59,11 +69,44 @@ export function sendRetryAfter(recentSends: readonly number[], now: number): num
   return Math.max(1, Math.ceil((freesAt - now) / 1000));
 }
 
-/** Login lock-out after 20 consecutive failures; a new code does not reset the count, a success does. */
+/**
+ * Attempts under one failure key (a customer's logins, purchase codes or phone-change codes) since
+ * its last success or the end of its last lock. Every attempt at a live challenge counts before its
+ * code is compared; the one that reaches 20 locks the key for an hour; a new code does not reset
+ * the count, a success does.
+ */
 export interface LoginFailures {
+  /** The failure key: a customer id, `purchase:<id>`, `phone:<id>`, or `email:<digest>` for an unknown e-mail. */
   customerId: string;
   consecutive: number;
   lockedUntil: number | null;
+}
+
+/**
+ * The state after one more attempt under a key, `now`: a lock that has run out starts the count
+ * again at 1; otherwise the count goes up by one, also while locked (a lock's end never moves),
+ * and the attempt that reaches `lockAt` locks until `now + lockMs`. The stores apply this same rule
+ * atomically (one upsert, or synchronous code in memory).
+ */
+export function nextFailures(current: LoginFailures | null, key: string, now: number, lockAt: number, lockMs: number): LoginFailures {
+  const lockRanOut = current?.lockedUntil != null && now >= current.lockedUntil;
+  const consecutive = current && !lockRanOut ? current.consecutive + 1 : 1;
+  const lockedUntil = current?.lockedUntil != null && !lockRanOut ? current.lockedUntil : consecutive >= lockAt ? now + lockMs : null;
+  return { customerId: key, consecutive, lockedUntil };
+}
+
+/**
+ * Whether the attempt that produced this state may be judged: attempts 1…lockAt are (the one that
+ * locks included); every later one arrived while locked and is refused without looking at its code.
+ */
+export function attemptAllowed(after: LoginFailures, lockAt: number): boolean {
+  return after.consecutive <= lockAt;
+}
+
+/** A challenge that can still take a guess: not used up and not expired. Guesses at any other do not count. */
+export function challengeLive(challenge: Pick<OtpChallenge, 'expiresAt' | 'usedAt'>, now: number): 'live' | 'used' | 'expired' {
+  if (challenge.usedAt !== null) return 'used';
+  return now >= challenge.expiresAt ? 'expired' : 'live';
 }
 
 export function lockedFor(failures: LoginFailures | null, now: number): number {

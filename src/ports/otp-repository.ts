@@ -16,8 +16,14 @@ export interface OtpRepository {
    * key made from the e-mail's digest (it locks the same way, so it gives nothing away).
    */
   loginFailures(key: string): Promise<LoginFailures | null>;
-  /** One more consecutive failure, atomically; locks until `lockUntil` when it reaches `lockAt`. Returns the state after. */
-  recordLoginFailure(key: string, lockAt: number, lockUntil: number): Promise<LoginFailures>;
-  /** A successful login: the count starts again from zero. */
+  /**
+   * One more attempt under `key` at `now`, counted before its code is compared, atomically (one
+   * statement, or a row lock): exactly domain `nextFailures` applied to the stored state. Returns the
+   * state after; `attemptAllowed` tells whether this attempt may be judged.
+   */
+  countTowardsLock(key: string, now: number, lockAt: number, lockMs: number): Promise<LoginFailures>;
+  /** A success: the count starts again from zero and any lock is lifted. */
   resetLoginFailures(key: string): Promise<void>;
+  /** Retention: deletes up to `limit` challenges that expired before `before`; returns how many. */
+  deleteExpired(before: number, limit: number): Promise<number>;
 }

@@ -79,11 +79,11 @@ test('20 charge starts of one purchase from 4 connections: exactly one starts at
   expect(await opened.store.purchases.findById(purchase.id)).toMatchObject({ status: 'charging', attempt: 1 });
 });
 
-test('20 login failures from 4 connections count 1 to 20, each once, and the last one locks', async () => {
+test('20 attempts under one failure key from 4 connections count 1 to 20, each once, and the last one locks', async () => {
   const customer = await givenCustomer(opened.store);
   const lockUntil = T0 + OTP_LIMITS.lockMs;
 
-  const results = await race({ kind: 'recordLoginFailure', customerId: customer.id, lockAt: ALL, lockUntil });
+  const results = await race({ kind: 'countTowardsLock', customerId: customer.id, now: T0, lockAt: ALL, lockMs: OTP_LIMITS.lockMs });
 
   expect((results as number[]).sort((a, b) => a - b)).toEqual(oneToAll);
   expect(await opened.store.otps.loginFailures(customer.id)).toEqual({ customerId: customer.id, consecutive: ALL, lockedUntil: lockUntil });

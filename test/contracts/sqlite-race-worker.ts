@@ -8,7 +8,7 @@ export type RaceOp =
   | { kind: 'consume'; otpId: string }
   | { kind: 'recordAttempt'; otpId: string }
   | { kind: 'beginCharge'; purchaseId: string; cardId: string; staleBefore: number }
-  | { kind: 'recordLoginFailure'; customerId: string; lockAt: number; lockUntil: number };
+  | { kind: 'countTowardsLock'; customerId: string; now: number; lockAt: number; lockMs: number };
 
 export interface RaceOrder {
   path: string;
@@ -33,8 +33,8 @@ function run(store: ReturnType<typeof openSqliteStore>, op: RaceOp, i: number): 
       return store.otps.recordAttempt(op.otpId);
     case 'beginCharge':
       return store.purchases.beginCharge(op.purchaseId, op.cardId, op.staleBefore + i, op.staleBefore).then((r) => r.started);
-    case 'recordLoginFailure':
-      return store.otps.recordLoginFailure(op.customerId, op.lockAt, op.lockUntil).then((r) => r.consecutive);
+    case 'countTowardsLock':
+      return store.otps.countTowardsLock(op.customerId, op.now, op.lockAt, op.lockMs).then((r) => r.consecutive);
   }
 }
 

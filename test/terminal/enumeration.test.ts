@@ -16,8 +16,8 @@ describe('POST /auth/login/init for an e-mail with no customer looks like a know
 
     expect(unknown.status).toBe(known.status);
     expect(Object.keys(unknown.body).sort()).toEqual(Object.keys(known.body).sort());
-    expect(unknown.body).toEqual({ otpId: expect.stringMatching(/^otp_/), phoneMasked: expect.stringMatching(/^\+\*{7}\d{4}$/), expiresIn: 300 });
-    expect(unknown.body.phoneMasked).toHaveLength(known.body.phoneMasked.length);
+    // Real numbers have 11 to 13 digits with their country code, and so do decoys (one shape would give them away).
+    expect(unknown.body).toEqual({ otpId: expect.stringMatching(/^otp_/), phoneMasked: expect.stringMatching(/^\+\*{7,9}\d{4}$/), expiresIn: 300 });
     expect(unknown.body.otpId).toHaveLength(known.body.otpId.length);
     expect(sent(t)).toBe(before);
   });

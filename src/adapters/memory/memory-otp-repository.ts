@@ -1,6 +1,7 @@
-import type { LoginFailures, OtpChallenge, OtpScope } from '../../domain/otp-challenge.ts';
+import { nextFailures, type LoginFailures, type OtpChallenge, type OtpScope } from '../../domain/otp-challenge.ts';
 import type { OtpRepository } from '../../ports/otp-repository.ts';
 import { copy, copyOrNull, type MemoryTables, requireRow, requireUnique } from './memory-tables.ts';
+import { deleteExpiredChallenges } from './memory-retention.ts';
 
 // No await between any check and its write: each method is atomic, as SQLite's single statements are.
 export class MemoryOtpRepository implements OtpRepository {
@@ -42,16 +43,10 @@ export class MemoryOtpRepository implements OtpRepository {
     return copyOrNull(this.tables.loginFailures.get(customerId));
   }
 
-  async recordLoginFailure(customerId: string, lockAt: number, lockUntil: number): Promise<LoginFailures> {
-    const failures = this.tables.loginFailures;
-    let row = failures.get(customerId);
-    if (!row) {
-      // No foreign key: an e-mail with no customer is counted under a look-alike key.
-      row = { customerId, consecutive: 0, lockedUntil: null };
-      failures.set(customerId, row);
-    }
-    row.consecutive += 1;
-    if (row.consecutive >= lockAt) row.lockedUntil = lockUntil;
+  async countTowardsLock(key: string, now: number, lockAt: number, lockMs: number): Promise<LoginFailures> {
+    // No foreign key: an e-mail with no customer, a purchase or phone key is counted under its own key.
+    const row = nextFailures(this.tables.loginFailures.get(key) ?? null, key, now, lockAt, lockMs);
+    this.tables.loginFailures.set(key, row);
     return copy(row);
   }
 
@@ -67,5 +62,9 @@ export class MemoryOtpRepository implements OtpRepository {
     if (!challenge || challenge.usedAt !== null) return false;
     challenge.usedAt = at;
     return true;
+  }
+
+  async deleteExpired(before: number, limit: number): Promise<number> {
+    return deleteExpiredChallenges(this.tables, before, limit);
   }
 }

@@ -3,6 +3,7 @@ import type { LoginFailures, OtpChallenge, OtpScope } from '../../domain/otp-cha
 import type { OtpRepository } from '../../ports/otp-repository.ts';
 import { loginFailures, otpChallenges } from './schema.ts';
 import type { PostgresDb } from './postgres-store.ts';
+import { deleteExpiredChallenges } from './postgres-retention.ts';
 
 // Every counter and every use-once write below is a single statement: PostgreSQL locks the row
 // for it, so concurrent callers on any connection or instance each see their own result.
@@ -49,16 +50,25 @@ export class PostgresOtpRepository implements OtpRepository {
     return row ?? null;
   }
 
-  async recordLoginFailure(customerId: string, lockAt: number, lockUntil: number): Promise<LoginFailures> {
-    const counted = sql`${loginFailures.consecutive} + 1`;
+  /** domain `nextFailures` as one upsert: ON CONFLICT DO UPDATE locks the row, so concurrent attempts queue. */
+  async countTowardsLock(key: string, now: number, lockAt: number, lockMs: number): Promise<LoginFailures> {
+    const { consecutive, lockedUntil } = loginFailures;
+    const at = sql`${now}::bigint`;
+    const until = sql`${now + lockMs}::bigint`;
+    const limit = sql`${lockAt}::integer`;
+    const ranOut = sql`(${lockedUntil} IS NOT NULL AND ${at} >= ${lockedUntil})`;
     const [row] = await this.db
       .insert(loginFailures)
-      .values({ customerId, consecutive: 1, lockedUntil: lockAt <= 1 ? lockUntil : null })
+      .values({ customerId: key, consecutive: 1, lockedUntil: lockAt <= 1 ? now + lockMs : null })
       .onConflictDoUpdate({
         target: loginFailures.customerId,
         set: {
-          consecutive: counted,
-          lockedUntil: sql`CASE WHEN ${counted} >= ${lockAt}::integer THEN ${lockUntil}::bigint ELSE ${loginFailures.lockedUntil} END`,
+          consecutive: sql`CASE WHEN ${ranOut} THEN 1 ELSE ${consecutive} + 1 END`,
+          lockedUntil: sql`CASE
+            WHEN ${ranOut} THEN (CASE WHEN 1 >= ${limit} THEN ${until} ELSE NULL END)
+            WHEN ${lockedUntil} IS NOT NULL THEN ${lockedUntil}
+            WHEN ${consecutive} + 1 >= ${limit} THEN ${until}
+            ELSE NULL END`,
         },
       })
       .returning();
@@ -77,5 +87,9 @@ export class PostgresOtpRepository implements OtpRepository {
       .where(and(eq(otpChallenges.id, id), isNull(otpChallenges.usedAt)))
       .returning({ id: otpChallenges.id });
     return rows.length === 1;
+  }
+
+  async deleteExpired(before: number, limit: number): Promise<number> {
+    return deleteExpiredChallenges(this.db, before, limit);
   }
 }

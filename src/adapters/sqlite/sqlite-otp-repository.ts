@@ -3,6 +3,7 @@ import type { LoginFailures, OtpChallenge, OtpScope } from '../../domain/otp-cha
 import type { OtpRepository } from '../../ports/otp-repository.ts';
 import { loginFailures, otpChallenges } from './schema.ts';
 import type { SqliteDb } from './sqlite-store.ts';
+import { deleteExpiredChallenges } from './sqlite-retention.ts';
 
 // Every conditional write below is one statement: SQLite applies it atomically, whatever the connection.
 // UPDATE … RETURNING is read with .all(): .get() leaves the statement open and the WAL never checkpoints.
@@ -49,16 +50,22 @@ export class SqliteOtpRepository implements OtpRepository {
     return this.db.select().from(loginFailures).where(eq(loginFailures.customerId, customerId)).get() ?? null;
   }
 
-  async recordLoginFailure(customerId: string, lockAt: number, lockUntil: number): Promise<LoginFailures> {
-    const counted = sql`${loginFailures.consecutive} + 1`;
+  /** domain `nextFailures` as one upsert: SQLite runs it atomically, whatever the connection. */
+  async countTowardsLock(key: string, now: number, lockAt: number, lockMs: number): Promise<LoginFailures> {
+    const { consecutive, lockedUntil } = loginFailures;
+    const ranOut = sql`(${lockedUntil} IS NOT NULL AND ${now} >= ${lockedUntil})`;
     const rows = this.db
       .insert(loginFailures)
-      .values({ customerId, consecutive: 1, lockedUntil: lockAt <= 1 ? lockUntil : null })
+      .values({ customerId: key, consecutive: 1, lockedUntil: lockAt <= 1 ? now + lockMs : null })
       .onConflictDoUpdate({
         target: loginFailures.customerId,
         set: {
-          consecutive: counted,
-          lockedUntil: sql`CASE WHEN ${counted} >= ${lockAt} THEN ${lockUntil} ELSE ${loginFailures.lockedUntil} END`,
+          consecutive: sql`CASE WHEN ${ranOut} THEN 1 ELSE ${consecutive} + 1 END`,
+          lockedUntil: sql`CASE
+            WHEN ${ranOut} THEN (CASE WHEN 1 >= ${lockAt} THEN ${now + lockMs} ELSE NULL END)
+            WHEN ${lockedUntil} IS NOT NULL THEN ${lockedUntil}
+            WHEN ${consecutive} + 1 >= ${lockAt} THEN ${now + lockMs}
+            ELSE NULL END`,
         },
       })
       .returning()
@@ -79,5 +86,9 @@ export class SqliteOtpRepository implements OtpRepository {
       .returning({ id: otpChallenges.id })
       .all();
     return rows.length === 1;
+  }
+
+  async deleteExpired(before: number, limit: number): Promise<number> {
+    return deleteExpiredChallenges(this.db, before, limit);
   }
 }

@@ -1,14 +1,17 @@
 import { normalizeEmail } from '../../domain/developer.ts';
-import { DomainError, InvalidRequestError, RateLimitedError } from '../../domain/errors.ts';
+import { DomainError, InvalidRequestError } from '../../domain/errors.ts';
 import { IDENTITY_TOKEN_LIFETIME_MS, IDENTITY_TOKEN_PREFIX } from '../../domain/identity-token.ts';
 import { licenseStatus, type LicenseStatus } from '../../domain/license.ts';
-import { lockedFor, OTP_LIMITS } from '../../domain/otp-challenge.ts';
+import { OTP_LIMITS } from '../../domain/otp-challenge.ts';
 import { decoyMaskedPhone, maskPhone } from '../../domain/phone.ts';
 import type { Deps } from '../../ports/deps.ts';
-import { checkCode, consumeCode } from './check-code.ts';
+import { checkCode, consumeCode, lockedSeconds } from './check-code.ts';
 import { sendCode } from './send-code.ts';
 
-type LoginDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'otps' | 'otpCodes' | 'sms' | 'customers' | 'identityTokens' | 'licenses' | 'products'>;
+type LoginDeps = Pick<
+  Deps,
+  'clock' | 'ids' | 'hashing' | 'otps' | 'otpCodes' | 'sms' | 'rateLimiter' | 'customers' | 'identityTokens' | 'licenses' | 'products'
+>;
 
 export interface CodeSent {
   otpId: string;
@@ -35,8 +38,8 @@ function loginEmail(email: string): string {
 }
 
 /**
- * Failures are counted per customer; an e-mail with no customer gets a counter of its own under
- * its digest, so it locks exactly like a real one and gives nothing away.
+ * Attempts are counted per customer; an e-mail with no customer gets a key of its own under its
+ * digest, so it locks exactly like a real one and gives nothing away.
  */
 const failureKey = (deps: Pick<Deps, 'hashing'>, customerId: string | null, email: string) =>
   customerId ?? `email:${deps.hashing.hash(email)}`;
@@ -46,17 +49,21 @@ export async function startLogin(deps: LoginDeps, input: { email: string }): Pro
   const email = loginEmail(input.email);
   const customer = await deps.customers.findByEmail(email);
   if (customer && !customer.phone) throw new DomainError('no_phone_on_file', 'There is no phone number on file for this e-mail: buy in the browser once to add one.');
-  const locked = lockedFor(await deps.otps.loginFailures(failureKey(deps, customer?.id ?? null, email)), deps.clock.now()) > 0;
+  const key = failureKey(deps, customer?.id ?? null, email);
+  // A locked customer is sent nothing, but hears what an unknown e-mail hears.
+  const locked = (await lockedSeconds(deps, key)) > 0;
   const challenge = await sendCode(deps, {
     scope: 'login',
     subject: email,
     customerId: customer?.id ?? null,
     phone: customer && !locked ? customer.phone : null,
+    smsKey: key,
     purpose: 'sign-in',
   });
   return {
     otpId: challenge.id,
-    phoneMasked: customer?.phone ? maskPhone(customer.phone) : decoyMaskedPhone(deps.hashing.hash(`phone:${email}`)),
+    // Keyed by the server's secret: nobody can compute an unknown e-mail's decoy to compare.
+    phoneMasked: customer?.phone ? maskPhone(customer.phone) : decoyMaskedPhone(deps.otpCodes.digest('decoy-phone', email)),
     expiresIn: OTP_LIMITS.lifetimeMs / 1000,
   };
 }
@@ -68,25 +75,11 @@ export async function verifyLogin(
 ): Promise<{ identityToken: string; licenses: CustomerLicense[] }> {
   const email = loginEmail(input.email);
   const customer = await deps.customers.findByEmail(email);
-  const key = failureKey(deps, customer?.id ?? null, email);
-  const now = deps.clock.now();
-  const failures = await deps.otps.loginFailures(key);
-  // A lock that has run out starts the count again: one more wrong code must not lock for another hour.
-  if (failures?.lockedUntil && now >= failures.lockedUntil) await deps.otps.resetLoginFailures(key);
-  const wait = lockedFor(failures, now);
-  if (wait > 0) throw new RateLimitedError('rate_limited', `Too many wrong codes: sign-in is locked for ${Math.ceil(wait / 60)} minutes.`, wait);
-  let challenge;
-  try {
-    challenge = await checkCode(deps, { otpId: input.otpId, code: input.otp, scope: 'login', subject: email });
-  } catch (error) {
-    if (error instanceof DomainError && error.code === 'otp_invalid') {
-      await deps.otps.recordLoginFailure(key, OTP_LIMITS.failuresBeforeLock, now + OTP_LIMITS.lockMs);
-    }
-    throw error;
-  }
+  const lockKey = failureKey(deps, customer?.id ?? null, email);
+  const challenge = await checkCode(deps, { otpId: input.otpId, code: input.otp, scope: 'login', subject: email, lockKey });
   await consumeCode(deps, challenge);
   const customerId = challenge.customerId!;
-  await deps.otps.resetLoginFailures(customerId);
+  const now = deps.clock.now();
   const identityToken = deps.ids.secret(IDENTITY_TOKEN_PREFIX);
   await deps.identityTokens.create({
     tokenHash: deps.hashing.hash(identityToken),

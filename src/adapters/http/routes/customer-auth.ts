@@ -1,22 +1,27 @@
 import { Elysia } from 'elysia';
 import { logout } from '../../../app/auth/identity.ts';
 import { startLogin, verifyLogin } from '../../../app/auth/login.ts';
+import { countFromAddress } from '../../../app/limits/address-limits.ts';
 import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withCustomer } from '../auth.ts';
+import { clientAddress } from '../client-address.ts';
 import { CodeSent, errorsOf, LoggedOut, LoginInitBody, LoginVerifyBody, LoginVerified } from '../schemas.ts';
 
 const tags = ['Customers'];
 
 export function customerAuthRoutes(deps: Deps) {
   return new Elysia({ name: 'customer-auth' })
-    .post('/auth/login/init', ({ body }) => startLogin(deps, body), {
+    .post('/auth/login/init', async ({ body, request }) => {
+      await countFromAddress(deps, 'login', clientAddress(request, deps.trustedProxyHeader));
+      return startLogin(deps, body);
+    }, {
       body: LoginInitBody,
       response: { 200: CodeSent, ...errorsOf(400, 409, 413, 429, 502) },
       detail: {
         tags,
         summary: 'Text a sign-in code to the customer’s phone',
         description:
-          'An e-mail with no customer answers exactly like a known one (same fields, a stable masked phone) and sends nothing. 409 no_phone_on_file; at most 3 codes per e-mail per 15 minutes (429 rate_limited with Retry-After); 502 sms_failed when the text could not be sent (that code is never usable).',
+          'An e-mail with no customer answers exactly like a known one (same fields, a stable masked phone) and sends nothing. 409 no_phone_on_file; at most 3 codes per e-mail per 15 minutes, 5 texts per 15 minutes and 20 per 24 hours per customer and per phone number across all kinds of codes, and 60 requests per client address per hour by default (LOGIN_RATE_LIMIT_PER_HOUR) (429 rate_limited with Retry-After); 502 sms_failed when the text could not be sent (that code is never usable).',
         security: SECURITY.none,
       },
     })
@@ -27,7 +32,7 @@ export function customerAuthRoutes(deps: Deps) {
         tags,
         summary: 'Check the code: an identity token and the customer’s licenses',
         description:
-          '422 otp_invalid for a wrong code (the challenge stays usable), 410 otp_expired after 5 minutes, 429 otp_attempts_exceeded after 5 tries, 429 rate_limited for an hour after 20 consecutive failures. Each code works once. The token is bound to deviceFingerprint and lasts 30 days.',
+          '422 otp_invalid for a wrong code (the challenge stays usable), an unknown or used challenge; 410 otp_expired after 5 minutes; 429 otp_attempts_exceeded after 5 tries (every try counts, the right code too); 429 rate_limited for an hour once 20 tries at live codes of this e-mail went without a success (tries at unknown, used or expired challenges do not count). Each code works once. The token is bound to deviceFingerprint and lasts 30 days.',
         security: SECURITY.none,
       },
     })

@@ -1,0 +1,77 @@
+import { afterAll, afterEach, describe, expect, test } from 'bun:test';
+import { sha256Hashing } from '../../../src/adapters/crypto/sha256-hashing.ts';
+import { TwilioSmsSender } from '../../../src/adapters/twilio/twilio-sms-sender.ts';
+import { decoyMaskedPhone } from '../../../src/domain/phone.ts';
+import { FAKE_ACCOUNT_SID, FAKE_AUTH_TOKEN, startFakeTwilio } from '../../support/fake-twilio.ts';
+import { aBuyer, CODE_STORES, openCodesApp, type CodesApp } from './codes-app.ts';
+
+/**
+ * Issue 9, low: in Twilio mode an unknown e-mail answered at once until the first real send had
+ * been measured, and decoy masked phones always had one shape (+*******NNNN).
+ */
+
+const twilio = startFakeTwilio();
+afterAll(() => twilio.stop());
+
+const twilioSender = () =>
+  new TwilioSmsSender({ accountSid: FAKE_ACCOUNT_SID, authToken: FAKE_AUTH_TOKEN, from: '+15550001111', apiBase: twilio.url });
+
+describe('decoys for unknown e-mails', () => {
+  let app: CodesApp;
+  afterEach(async () => app?.dispose());
+
+  test('with Twilio, the very first sign-in for an unknown e-mail waits as long as a send is expected to take', async () => {
+    app = await openCodesApp(CODE_STORES[0]!);
+    const sender = twilioSender();
+    app.deps.sms = sender;
+    const before = app.clock.now();
+
+    const reply = await app.loginInit('nobody-first@example.com');
+
+    expect(reply.status).toBe(200);
+    expect(sender.expectedSendMs).toBeGreaterThan(0);
+    expect(app.clock.now() - before).toBe(sender.expectedSendMs);
+    expect(twilio.messages.filter((m) => m.body.includes('sign-in'))).toHaveLength(0);
+  });
+
+  test('a real send first, then a decoy: the decoy keeps waiting about as long (the estimate moves with measured sends)', async () => {
+    app = await openCodesApp(CODE_STORES[0]!);
+    const sender = twilioSender();
+    app.deps.sms = sender;
+    const buyer = await app.payInBrowser(aBuyer('+15557770001'));
+    expect((await app.loginInit(buyer.email)).status).toBe(200);
+    const before = app.clock.now();
+
+    await app.loginInit('nobody-second@example.com');
+
+    // The fixed clock does not move during the fake's answer: the estimate is 0.8 of the first guess.
+    expect(app.clock.now() - before).toBe(0.8 * sender.expectedSendMs);
+  });
+
+  test('masked phones of unknown e-mails come in the lengths real ones do (11, 12 and 13 digits), the same on every call', async () => {
+    app = await openCodesApp(CODE_STORES[0]!);
+    const emails = Array.from({ length: 40 }, (_, i) => `nobody${i}@example.com`);
+
+    const masks = [];
+    for (const email of emails) masks.push((await app.loginInit(email)).body.phoneMasked as string);
+    const again = [];
+    for (const email of emails.slice(0, 5)) again.push((await app.loginInit(email)).body.phoneMasked as string);
+
+    for (const mask of masks) expect(mask).toMatch(/^\+\*{7,9}\d{4}$/);
+    expect(new Set(masks.map((m) => m.length))).toEqual(new Set([12, 13, 14]));
+    expect(again).toEqual(masks.slice(0, 5));
+  });
+
+  test('nobody can compute an unknown e-mail’s decoy from the e-mail alone (it is keyed by the server’s secret)', async () => {
+    app = await openCodesApp(CODE_STORES[0]!);
+    const emails = Array.from({ length: 20 }, (_, i) => `guess${i}@example.com`);
+
+    let computable = 0;
+    for (const email of emails) {
+      const mask = (await app.loginInit(email)).body.phoneMasked;
+      if (mask === decoyMaskedPhone(sha256Hashing.hash(`phone:${email}`))) computable++;
+    }
+
+    expect(computable).toBeLessThan(3);
+  });
+});
