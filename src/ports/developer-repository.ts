@@ -16,8 +16,10 @@ export interface DeveloperRepository {
   /** Throws on a taken id or digest (a storage error, not a domain one). */
   addApiKey(record: ApiKeyRecord): Promise<void>;
   /**
-   * Sets `revokedAt` to `at` unless the key is revoked already (the first time stays). Returns the
-   * record as stored; null for an unknown id or another developer's key.
+   * Sets `revokedAt` to `at` unless the key is revoked already (the first time stays), and unless it
+   * is the developer's last active secret key: that one is kept, and comes back with `revokedAt`
+   * null. The rule holds under concurrent revocations (two revokes of a developer's two secret keys
+   * leave one). Returns the record as stored; null for an unknown id or another developer's key.
    */
   revokeApiKey(developerId: string, id: string, at: number): Promise<ApiKeyRecord | null>;
 }

@@ -143,6 +143,7 @@ export function developerRepositoryContract(factory: StoreFactory): void {
       const { store } = opened();
       const account = await givenDeveloper(store);
       const key = account.apiKeys[0]!;
+      await store.developers.addApiKey(anApiKey(account.developer.id)); // another secret key remains
       expect((await store.developers.findApiKeyByHash(key.keyHash))?.revokedAt).toBeNull(); // cached, where there is a cache
 
       const revoked = await store.developers.revokeApiKey(account.developer.id, key.id, T0 + 7);
@@ -162,6 +163,44 @@ export function developerRepositoryContract(factory: StoreFactory): void {
 
       expect(again).toEqual({ ...key, revokedAt: T0 + 7 });
       expect(await store.developers.findApiKeyByHash(key.keyHash)).toEqual({ ...key, revokedAt: T0 + 7 });
+    });
+
+    test('the last active secret key is kept: it comes back unrevoked; a publishable key can always go', async () => {
+      const { store } = opened();
+      const account = await givenDeveloper(store);
+      const [secret, publishable] = account.apiKeys;
+
+      const kept = await store.developers.revokeApiKey(account.developer.id, secret!.id, T0 + 7);
+      const gone = await store.developers.revokeApiKey(account.developer.id, publishable!.id, T0 + 7);
+
+      expect(kept).toEqual(secret!);
+      expect(gone).toEqual({ ...publishable!, revokedAt: T0 + 7 });
+      expect(await store.developers.findApiKeyByHash(secret!.keyHash)).toEqual(secret!);
+    });
+
+    test('another developer’s active secret key does not count as this one’s other key', async () => {
+      const { store } = opened();
+      const mine = await givenDeveloper(store);
+      await givenDeveloper(store);
+
+      expect((await store.developers.revokeApiKey(mine.developer.id, mine.apiKeys[0]!.id, T0 + 7))!.revokedAt).toBeNull();
+    });
+
+    test('concurrent revokes of a developer’s two secret keys always leave exactly one (20 rounds)', async () => {
+      const { store, connectAgain } = opened();
+      const again = await connectAgain();
+      for (let round = 0; round < 20; round++) {
+        const account = await givenDeveloper(store);
+        const second = anApiKey(account.developer.id);
+        await store.developers.addApiKey(second);
+        const secrets = [account.apiKeys[0]!, second];
+
+        const results = await Promise.all(secrets.map((key, i) => (i ? again : store).developers.revokeApiKey(account.developer.id, key.id, T0 + 7)));
+
+        expect(results.filter((r) => r!.revokedAt !== null)).toHaveLength(1);
+        const active = (await store.developers.listApiKeys(account.developer.id)).filter((k) => k.scope === 'secret' && k.revokedAt === null);
+        expect(active).toHaveLength(1);
+      }
     });
 
     test('revokeApiKey of another developer’s key or an unknown id is null and changes nothing', async () => {

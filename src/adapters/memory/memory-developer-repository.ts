@@ -56,7 +56,10 @@ export class MemoryDeveloperRepository implements DeveloperRepository {
   async revokeApiKey(developerId: string, id: string, at: number): Promise<ApiKeyRecord | null> {
     const key = this.tables.apiKeys.get(id);
     if (!key || key.developerId !== developerId) return null;
-    key.revokedAt ??= at;
+    const otherSecret = [...this.tables.apiKeys.values()].some(
+      (k) => k.developerId === developerId && k.id !== id && k.scope === 'secret' && k.revokedAt === null,
+    );
+    if (key.scope !== 'secret' || otherSecret) key.revokedAt ??= at;
     return copy(key);
   }
 

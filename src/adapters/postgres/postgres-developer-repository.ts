@@ -1,4 +1,5 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, exists, isNull, ne, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { ApiKeyRecord, Developer } from '../../domain/developer.ts';
 import { ConflictError } from '../../domain/errors.ts';
 import type { DeveloperRepository, NewAccount } from '../../ports/developer-repository.ts';
@@ -50,10 +51,29 @@ export class PostgresDeveloperRepository implements DeveloperRepository {
 
   async revokeApiKey(developerId: string, id: string, at: number): Promise<ApiKeyRecord | null> {
     const theKey = and(eq(apiKeys.id, id), eq(apiKeys.developerId, developerId));
-    // The first revocation's time stays: revoking again changes nothing.
-    const [revoked] = await this.db.update(apiKeys).set({ revokedAt: at }).where(and(theKey, isNull(apiKeys.revokedAt))).returning();
-    if (revoked) return revoked;
-    const [row] = await this.db.select().from(apiKeys).where(theKey);
-    return row ?? null;
+    return this.db.transaction(async (tx) => {
+      // Revocations of one developer's keys queue on the developer's row: under READ COMMITTED two
+      // concurrent ones would otherwise each see the other's key still active and both revoke.
+      await tx.select({ id: developers.id }).from(developers).where(eq(developers.id, developerId)).for('update');
+      // The first revocation's time stays, and the last active secret key is kept.
+      const [revoked] = await tx
+        .update(apiKeys)
+        .set({ revokedAt: at })
+        .where(and(theKey, isNull(apiKeys.revokedAt), this.notLastSecret(tx, developerId, id)))
+        .returning();
+      if (revoked) return revoked;
+      const [row] = await tx.select().from(apiKeys).where(theKey);
+      return row ?? null;
+    });
+  }
+
+  /** The key is not a secret one, or the developer has another active secret key. */
+  private notLastSecret(tx: Pick<PostgresDb, 'select'>, developerId: string, id: string) {
+    const other = alias(apiKeys, 'other_key');
+    const otherActiveSecret = tx
+      .select({ one: sql`1` })
+      .from(other)
+      .where(and(eq(other.developerId, developerId), ne(other.id, id), eq(other.scope, 'secret'), isNull(other.revokedAt)));
+    return or(ne(apiKeys.scope, 'secret'), exists(otherActiveSecret));
   }
 }

@@ -1,4 +1,5 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, exists, isNull, ne, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
 import type { ApiKeyRecord, Developer } from '../../domain/developer.ts';
 import { ConflictError } from '../../domain/errors.ts';
 import type { DeveloperRepository, NewAccount } from '../../ports/developer-repository.ts';
@@ -43,8 +44,24 @@ export class SqliteDeveloperRepository implements DeveloperRepository {
 
   async revokeApiKey(developerId: string, id: string, at: number): Promise<ApiKeyRecord | null> {
     const theKey = and(eq(apiKeys.id, id), eq(apiKeys.developerId, developerId));
-    // The first revocation's time stays: revoking again changes nothing.
-    const [revoked] = this.db.update(apiKeys).set({ revokedAt: at }).where(and(theKey, isNull(apiKeys.revokedAt))).returning().all();
+    // One statement (SQLite has one writer): the first revocation's time stays, and the last
+    // active secret key is kept.
+    const [revoked] = this.db
+      .update(apiKeys)
+      .set({ revokedAt: at })
+      .where(and(theKey, isNull(apiKeys.revokedAt), this.notLastSecret(developerId, id)))
+      .returning()
+      .all();
     return revoked ?? this.db.select().from(apiKeys).where(theKey).get() ?? null;
+  }
+
+  /** The key is not a secret one, or the developer has another active secret key. */
+  private notLastSecret(developerId: string, id: string) {
+    const other = alias(apiKeys, 'other_key');
+    const otherActiveSecret = this.db
+      .select({ one: sql`1` })
+      .from(other)
+      .where(and(eq(other.developerId, developerId), ne(other.id, id), eq(other.scope, 'secret'), isNull(other.revokedAt)));
+    return or(ne(apiKeys.scope, 'secret'), exists(otherActiveSecret));
   }
 }

@@ -51,14 +51,9 @@ export async function revokeApiKey(
   developerId: string,
   id: string,
 ): Promise<ApiKeyView> {
-  const keys = await deps.developers.listApiKeys(developerId);
-  const target = keys.find((k) => k.id === id);
-  if (!target) throw new NotFoundError('API key');
-  const otherSecrets = keys.filter((k) => k.scope === 'secret' && k.revokedAt === null && k.id !== id);
-  if (target.scope === 'secret' && target.revokedAt === null && otherSecrets.length === 0) {
-    throw new ConflictError('conflict', 'Make another secret key before revoking the last one.');
-  }
+  // The store decides in one step (concurrent revokes of two secret keys must leave one).
   const revoked = await deps.developers.revokeApiKey(developerId, id, deps.clock.now());
   if (!revoked) throw new NotFoundError('API key');
+  if (revoked.revokedAt === null) throw new ConflictError('conflict', 'Make another secret key before revoking the last one.');
   return view(revoked);
 }
