@@ -1,14 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { randomBytes } from 'node:crypto';
 import { CONNECTED_ACCOUNT, GOOD_CODE, signatureHeader, startFakeStripe, stripeEvent, type FakeStripe } from '../support/fake-stripe.ts';
+import { startFakeTwilio } from '../support/fake-twilio.ts';
 import { startServer, type RunningServer } from '../support/server-process.ts';
 import { aPayment, sessionObject } from './shop.ts';
 
-/** The real server process, configured for Stripe, talking to the local fake through the official SDK. */
+/**
+ * The real server process, configured for Stripe, talking to the local fake through the official SDK.
+ * Live payments start only beside live SMS, so the fake Twilio is configured too.
+ */
 
 const WEBHOOK_SECRET = 'whsec_test';
 let fake: FakeStripe;
 let server: RunningServer;
+const twilio = startFakeTwilio();
 
 beforeAll(async () => {
   fake = await startFakeStripe();
@@ -18,6 +23,10 @@ beforeAll(async () => {
     STRIPE_CONNECT_CLIENT_ID: 'ca_test',
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     STRIPE_API_BASE: fake.url,
+    TWILIO_ACCOUNT_SID: twilio.accountSid,
+    TWILIO_AUTH_TOKEN: twilio.authToken,
+    TWILIO_FROM: '+15550009999',
+    TWILIO_API_BASE: twilio.url,
     MASTER_KEY: randomBytes(32).toString('base64'),
   });
 }, 60_000);
@@ -25,6 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   fake?.stop();
+  twilio.stop();
 });
 
 async function call(method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {}) {
@@ -95,6 +105,7 @@ describe('the server process with Stripe configured', () => {
       ['GET', '/sandbox/checkout/cs_anything'],
       ['POST', '/sandbox/checkout/cs_anything/pay'],
       ['GET', '/sandbox/connect/authorize?state=x&redirect_uri=x'],
+      ['GET', '/sandbox/outbox?to=%2B15550100000'],
     ] as const) {
       const reply = await call(method, path);
       expect({ path, status: reply.status, code: reply.body?.error?.code }).toEqual({ path, status: 404, code: 'not_found' });

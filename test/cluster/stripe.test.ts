@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { aPayment, sessionObject } from '../checkout/shop.ts';
+import { startFakeTwilio } from '../support/fake-twilio.ts';
 import { CONNECTED_ACCOUNT, GOOD_CODE, signatureHeader, startFakeStripe, stripeEvent, type FakeStripe } from '../support/fake-stripe.ts';
 import { aBuyer, countOf, confirmOnBothInstances, licensesOf, newCode, purchaseReadyToConfirm, useService, type Buyer, type Http, type Service } from './cluster.ts';
 
-/** Two instances on one database, with Stripe (the local fake, shared): webhooks and charges happen once. */
+/**
+ * Two instances on one database, with Stripe (the local fake, shared): webhooks and charges happen once.
+ * Live payments start only beside live SMS: codes travel through the fake Twilio.
+ */
 
 const WEBHOOK_SECRET = 'whsec_test';
 
@@ -46,6 +50,8 @@ const DEVICE = 'cluster-stripe-device';
 
 describe('two instances on one database, with Stripe', () => {
   let fake: FakeStripe;
+  const twilio = startFakeTwilio();
+  const texts = async (phone: string) => twilio.messages.filter((m) => m.to === phone).map((m, sentAt) => ({ body: m.body, sentAt }));
   // Before the service's own start-up hook: the instances need the fake's address.
   beforeAll(async () => {
     fake = await startFakeStripe();
@@ -55,7 +61,11 @@ describe('two instances on one database, with Stripe', () => {
     STRIPE_CONNECT_CLIENT_ID: 'ca_test',
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     STRIPE_API_BASE: fake.url,
-  }));
+    TWILIO_ACCOUNT_SID: twilio.accountSid,
+    TWILIO_AUTH_TOKEN: twilio.authToken,
+    TWILIO_FROM: '+15550009999',
+    TWILIO_API_BASE: twilio.url,
+  }), { inbox: texts });
   const urls = () => service.cluster().instances.map((instance) => instance.url);
   let seller: Awaited<ReturnType<typeof stripeSeller>>;
 
@@ -63,7 +73,10 @@ describe('two instances on one database, with Stripe', () => {
     seller = await stripeSeller(service.next());
   });
 
-  afterAll(() => fake?.stop());
+  afterAll(() => {
+    fake?.stop();
+    twilio.stop();
+  });
 
   test('the same webhook event delivered 5 times to each instance at once is processed once: one license, the rest are duplicates', async () => {
     // Arrange
@@ -84,7 +97,7 @@ describe('two instances on one database, with Stripe', () => {
   });
 
   test('a purchase confirmed concurrently on both instances creates exactly one PaymentIntent and one license', async () => {
-    // Arrange: a buyer whose card the Stripe checkout saved, logged in by SMS code (sandbox outbox), a purchase ready to confirm.
+    // Arrange: a buyer whose card the Stripe checkout saved, logged in by SMS code (the fake Twilio), a purchase ready to confirm.
     const buyer = aBuyer();
     const { event } = await paidCheckout(service, fake, seller, buyer);
     expect((await deliver(urls()[0]!, event)).body).toEqual({ received: true });
@@ -94,7 +107,7 @@ describe('two instances on one database, with Stripe', () => {
     const body = await purchaseReadyToConfirm(service, token, seller.productId, buyer.phone);
     const { purchaseId } = body;
 
-    // Act and assert: 3 confirms on each instance at once all answer with the one license.
+    // Act and assert: 2 confirms on each instance at once all answer with the one license.
     const licenseId = await confirmOnBothInstances(service, token, body);
     const intents = fake.intents.filter((i) => (i.params.metadata as Record<string, string> | undefined)?.purchase_id === purchaseId);
     expect(intents.map((i) => i.status)).toEqual(['succeeded']);

@@ -8,11 +8,18 @@ import fc from 'fast-check';
 const json = (value: unknown) => JSON.stringify(value) ?? 'null';
 
 const EDGE_NUMBERS = ['0', '-0', '1', '-1', '0.5', '1e400', '-1e400', '1e-400', '2147483648', '-2147483649', '4294967296', '9007199254740993', '123456789012345678901234567890', '1E3', '1e21', '5e-324'];
-const NASTY_STRINGS = ['', ' ', '\u0000', 'null', 'undefined', 'true', '__proto__', 'constructor', '<script>alert(1)</script>', "'; DROP TABLE licenses; --", '../../etc/passwd', '%00', '\u202e', '\ud800', '\udfff', 'é'.repeat(50), '🧨'.repeat(50)];
+const NASTY_STRINGS = ['', ' ', '\u0000', 'a\u0000b', '\u0000'.repeat(3), '\t\r\n', '\u0001\u001f\u007f', 'ada@example.com\u0000', 'null', 'undefined', 'true', '__proto__', 'constructor', '<script>alert(1)</script>', "'; DROP TABLE licenses; --", '../../etc/passwd', '%00', '\u202e', '\ud800', '\udfff', 'é'.repeat(50), '🧨'.repeat(50)];
 
-/** Strings of every kind: ASCII, any code point, invalid UTF-16, and a few known troublemakers. */
+/** C0 controls and DEL (NUL most of all: PostgreSQL text cannot hold it), alone or inside text. */
+const CONTROL = fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c));
+const controlString = fc
+  .array(fc.oneof({ weight: 2, arbitrary: CONTROL }, { weight: 1, arbitrary: fc.constantFrom('\u0000', '\u007f', 'a', '@', '_') }), { minLength: 1, maxLength: 12 })
+  .map((parts) => parts.join(''));
+
+/** Strings of every kind: ASCII, any code point, invalid UTF-16, control characters, and a few known troublemakers. */
 export const anyString = fc.oneof(
   fc.string(),
+  controlString,
   fc.string({ unit: 'grapheme', maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.constantFrom(...NASTY_STRINGS),

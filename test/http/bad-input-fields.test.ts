@@ -36,6 +36,10 @@ const FIELDS: Record<string, Record<string, { kind: Kind; required: boolean }>> 
     purchaseId: { kind: 'string', required: true }, otpId: { kind: 'string', required: true },
     otp: { kind: 'string', required: true }, cardId: { kind: 'string', required: true },
   },
+  'POST /customer/phone': { phone: { kind: 'string', required: true } },
+  'POST /customer/phone/verify': {
+    otpId: { kind: 'string', required: true }, otp: { kind: 'string', required: true }, phone: { kind: 'string', required: true },
+  },
 };
 
 /** Values of the wrong JSON type for a field of this kind. */

@@ -12,11 +12,11 @@ const send = (w: World, name: string, id?: string, query = '') => {
 
 /** Ids that name nothing: the route answers 404 not_found. */
 const UNKNOWN_IDS = [
-  encodeURIComponent('ü☃😀'), encodeURIComponent('лицензия'), '%00', '..%2F..%2Fetc%2Fpasswd', encodeURIComponent("' OR 1=1 --"),
+  encodeURIComponent('ü☃😀'), encodeURIComponent('лицензия'), encodeURIComponent('\u0001\u001f'), '..%2F..%2Fetc%2Fpasswd', encodeURIComponent("' OR 1=1 --"),
   encodeURIComponent('<script>alert(1)</script>'), '%20', 'x'.repeat(100), encodeURIComponent('%'), 'lic_' + 'A'.repeat(22),
 ];
-/** Ids no route should even look up: 400 invalid_request. */
-const OVERLONG_IDS = ['x'.repeat(101), 'x'.repeat(5_000), encodeURIComponent('😀'.repeat(60))];
+/** Ids no route should even look up (too long, or holding a NUL, which PostgreSQL text cannot store): 400 invalid_request. */
+const OVERLONG_IDS = ['x'.repeat(101), 'x'.repeat(5_000), encodeURIComponent('😀'.repeat(60)), '%00', 'lic_%00'];
 /** Ids the URL layer may refuse: anything but a 5xx. */
 const MALFORMED_IDS = ['%E0%A4%A', '%', '%ZZ', '%C0%AF', '%FF%FE'];
 

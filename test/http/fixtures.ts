@@ -51,10 +51,11 @@ const NO_CUSTOMER = {
   token: 'idt_none',
   login: { otpId: 'otp_none', otp: '000000' },
   purchase: { purchaseId: 'pur_none', otpId: 'otp_none', otp: '000000', cardId: 'card_none' },
+  phoneChange: { otpId: 'otp_none', otp: '000000', phone: '+15550000000' },
 };
 
 /** The routes that need the world's customer (its token, codes or purchase). */
-export const usesCustomer = (name: string) => /\/(auth|purchase)\/|\/sandbox\/outbox/.test(name);
+export const usesCustomer = (name: string) => /\/(auth|purchase|customer)\/|\/sandbox\/outbox/.test(name);
 
 /** A world for the tests of one route: the customer is made only when that route needs one. */
 export const worldFor = (name: string) => world(testApi(), { customer: usesCustomer(name) });
@@ -70,7 +71,9 @@ export async function latestCode(api: TestApi, phone: string): Promise<string> {
   return code;
 }
 
-/** A customer who paid a checkout (phone and card saved), logged in, and has a purchase waiting for its code. */
+const NEW_PHONE = '+15557654000';
+
+/** A customer who paid a checkout (phone and card saved), logged in, and has a purchase and a phone change waiting for their codes. */
 export async function aCustomer(api: TestApi, apiKey: string, productId: string, who = CUSTOMER) {
   const checkout = await api.call('POST', '/checkout/init', { key: apiKey, body: { productId } });
   const card = { processorPaymentMethodId: `pm_sandbox_${crypto.randomUUID().slice(0, 8)}`, brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030 };
@@ -88,11 +91,15 @@ export async function aCustomer(api: TestApi, apiKey: string, productId: string,
   const auth = { authorization: `Bearer ${token}` };
   const purchase = await api.call('POST', '/purchase/init', { headers: auth, body: { productId } });
   const otp = await api.call('POST', '/purchase/otp', { headers: auth, body: { purchaseId: purchase.body.purchaseId } });
+  const purchaseCode = await latestCode(api, who.phone);
+  // A pending change of the phone on file (its code goes to the phone on file).
+  const change = await api.call('POST', '/customer/phone', { headers: auth, body: { phone: NEW_PHONE } });
   return {
     ...who,
     token,
     login: unusedLogin,
-    purchase: { purchaseId: purchase.body.purchaseId as string, otpId: otp.body.otpId as string, otp: await latestCode(api, who.phone), cardId: purchase.body.cards[0].id as string },
+    purchase: { purchaseId: purchase.body.purchaseId as string, otpId: otp.body.otpId as string, otp: purchaseCode, cardId: purchase.body.cards[0].id as string },
+    phoneChange: { otpId: change.body.otpId as string, otp: await latestCode(api, who.phone), phone: NEW_PHONE },
   };
 }
 
@@ -170,6 +177,9 @@ export function routeTable(w: World): Route[] {
     { name: 'POST /purchase/init', method: 'POST', path: () => '/purchase/init', auth: 'customer', body: () => ({ productId: product }) },
     { name: 'POST /purchase/otp', method: 'POST', path: () => '/purchase/otp', auth: 'customer', body: () => ({ purchaseId: customer.purchase.purchaseId }) },
     { name: 'POST /purchase/confirm', method: 'POST', path: () => '/purchase/confirm', auth: 'customer', body: () => ({ ...customer.purchase }) },
+    // Each call asks for another new phone, so the per-phone-change send limit is never met.
+    { name: 'POST /customer/phone', method: 'POST', path: () => '/customer/phone', auth: 'customer', body: () => ({ phone: `+1555${String(++unique).padStart(7, '0')}` }) },
+    { name: 'POST /customer/phone/verify', method: 'POST', path: () => '/customer/phone/verify', auth: 'customer', body: () => ({ ...customer.phoneChange }) },
     { name: 'GET /sandbox/outbox', method: 'GET', path: () => `/sandbox/outbox${outbox}`, auth: 'none' },
     { name: 'GET /sandbox/outbox/view', method: 'GET', path: () => `/sandbox/outbox/view${outbox}`, auth: 'none' },
   ];

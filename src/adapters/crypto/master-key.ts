@@ -10,7 +10,7 @@ export function sandboxMasterKey(databasePath: string): Uint8Array {
   if (databasePath === ':memory:') return new Uint8Array(randomBytes(32));
   const file = join(dirname(databasePath), 'master.key');
   if (!existsSync(file)) {
-    mkdirSync(dirname(file), { recursive: true });
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   }
   chmodSync(file, 0o600);

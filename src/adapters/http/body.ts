@@ -5,6 +5,8 @@ export const MAX_BODY_BYTES = 64 * 1024;
 export const MAX_JSON_DEPTH = 64;
 
 const tooLarge = () => new DomainError('payload_too_large', 'The body is larger than 64 KiB.');
+export const NUL_MESSAGE = 'The request holds a NUL character (U+0000), which no field accepts.';
+const hasNul = () => new InvalidRequestError(NUL_MESSAGE);
 
 /**
  * Every request body is read here, once: at most 64 KiB whether declared or streamed (chunked),
@@ -20,14 +22,24 @@ export async function readBody(request: Request, raw = false): Promise<unknown> 
   if (raw) return text;
   if (text.length === 0) return undefined;
   const type = request.headers.get('content-type') ?? '';
-  if (type.startsWith('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
-  if (type.startsWith('text/')) return text;
+  // A form's NUL arrives as %00 (or as itself).
+  if (type.startsWith('application/x-www-form-urlencoded')) {
+    if (text.includes('%00') || text.includes('\0')) throw hasNul();
+    return Object.fromEntries(new URLSearchParams(text));
+  }
+  if (type.startsWith('text/')) {
+    if (text.includes('\0')) throw hasNul();
+    return text;
+  }
   if (jsonDepth(text) > MAX_JSON_DEPTH) throw new InvalidRequestError(`The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new InvalidRequestError('The body is not valid JSON.');
   }
+  if (inspectJson(value, MAX_JSON_DEPTH) === 'nul') throw hasNul();
+  return value;
 }
 
 const isJson = (request: Request) => {
@@ -37,8 +49,8 @@ const isJson = (request: Request) => {
 
 /**
  * The hot path (every validation): a declared length already checked against 64 KiB, parsed by the
- * runtime's own JSON reader, then the depth measured on the value, which stops at the first level
- * past the limit.
+ * runtime's own JSON reader, then one walk over the value for its depth (stopping at the first
+ * level past the limit) and for NUL characters in keys and strings.
  */
 async function declaredJson(request: Request): Promise<unknown> {
   let value: unknown;
@@ -47,20 +59,40 @@ async function declaredJson(request: Request): Promise<unknown> {
   } catch {
     throw new InvalidRequestError('The body is not valid JSON.');
   }
-  if (deeperThan(value, MAX_JSON_DEPTH)) throw new InvalidRequestError(`The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+  const problem = inspectJson(value, MAX_JSON_DEPTH);
+  if (problem === 'deep') throw new InvalidRequestError(`The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+  if (problem === 'nul') throw hasNul();
   return value;
 }
 
-/** Whether a parsed JSON value nests deeper than `limit`, walked without recursion. */
-export function deeperThan(value: unknown, limit: number): boolean {
+/**
+ * One walk over a parsed JSON value, without recursion: `deep` when it nests deeper than `limit`,
+ * `nul` when a key or a string anywhere holds U+0000 (PostgreSQL text cannot store it).
+ */
+export function inspectJson(value: unknown, limit: number): 'deep' | 'nul' | null {
+  if (typeof value === 'string') return value.includes('\0') ? 'nul' : null;
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
     if (node === null || typeof node !== 'object') continue;
-    if (depth + 1 > limit) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1]);
+    if (depth + 1 > limit) return 'deep';
+    if (Array.isArray(node)) {
+      for (const child of node) {
+        if (typeof child === 'string') {
+          if (child.includes('\0')) return 'nul';
+        } else if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+      }
+      continue;
+    }
+    for (const key in node) {
+      if (key.includes('\0')) return 'nul';
+      const child = (node as Record<string, unknown>)[key];
+      if (typeof child === 'string') {
+        if (child.includes('\0')) return 'nul';
+      } else if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
   }
-  return false;
+  return null;
 }
 
 async function boundedText(request: Request): Promise<string> {

@@ -1,5 +1,8 @@
 import { DomainError, RateLimitedError, type ErrorCode } from '../../domain/errors.ts';
+import { describeError } from '../system/describe-error.ts';
 import type { Logger } from '../system/logger.ts';
+
+export { describeError } from '../system/describe-error.ts';
 
 /** The one table from error code to HTTP status: a new code without a status fails the type check. */
 export const STATUS_OF: Record<ErrorCode, number> = {
@@ -67,6 +70,6 @@ export function toErrorResponse(code: string | number, error: unknown, log: Logg
   }
   const status = (error as { status?: number })?.status;
   if (status === 413) return errorResponse(413, 'payload_too_large', 'The body is larger than 64 KiB.');
-  log.error('unhandled error', { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+  log.error('unhandled error', describeError(error));
   return errorResponse(500, 'internal_error', 'Something went wrong on our side.');
 }

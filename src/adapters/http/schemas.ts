@@ -291,3 +291,14 @@ export const PurchaseConfirmBody = Input({
   otp: t.String({ maxLength: 20 }),
   cardId: t.String({ maxLength: 100 }),
 });
+
+/** The verified phone change (docs/customers.md): the code goes to the phone already on file. */
+export const PhoneChangeBody = Input({
+  phone: t.String({ maxLength: 32, description: 'The new phone: an optional + and 7 to 15 digits; spaces, dashes, dots and brackets are ignored.' }),
+});
+export const PhoneChangeVerifyBody = Input({
+  otpId: t.String({ maxLength: 100 }),
+  otp: t.String({ maxLength: 20, description: 'The 6-digit code texted to the phone on file.' }),
+  phone: t.String({ maxLength: 32, description: 'The same new phone as in POST /customer/phone.' }),
+});
+export const PhoneChanged = t.Object({ phoneMasked: t.String({ description: 'The new phone on file, all but the last four digits masked.' }) });

@@ -1,10 +1,11 @@
-import { openapi } from '@elysiajs/openapi';
 import { Elysia } from 'elysia';
 import type { Deps } from '../../ports/deps.ts';
 import type { Logger } from '../system/logger.ts';
 import { errorResponse, toErrorResponse } from './errors.ts';
 import { developerRoutes } from './routes/developers.ts';
-import { MAX_BODY_BYTES, readBody } from './body.ts';
+import { MAX_BODY_BYTES, NUL_MESSAGE, readBody } from './body.ts';
+import { recordRoute } from './request-route.ts';
+import { apiDocument } from './openapi-document.ts';
 import { benchCeilingRoute } from './routes/bench-ceiling.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -17,6 +18,7 @@ import { checkoutPages } from './routes/checkout-pages.ts';
 import { sandboxRoutes } from './routes/sandbox.ts';
 import { customerAuthRoutes } from './routes/customer-auth.ts';
 import { purchaseRoutes } from './routes/purchase.ts';
+import { customerPhoneRoutes } from './routes/customer-phone.ts';
 import { outboxRoutes } from './routes/outbox.ts';
 
 export { MAX_BODY_BYTES } from './body.ts';
@@ -45,26 +47,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
   // normalize off: Elysia would otherwise clone and clean every body and response (a third of the
   // validation hot path); use cases read only the fields they know, so unknown ones are inert.
   const api = new Elysia({ prefix: '/v1', normalize: false })
-    .use(
-      openapi({
-        path: '/docs/openapi-ui',
-        specPath: '/openapi.json',
-        provider: null,
-        documentation: {
-          info: { title: 'Licensing and Checkout API', version: options.version, description: DESCRIPTION },
-          servers: [{ url: `${options.publicBaseUrl}/v1` }],
-          components: {
-            securitySchemes: {
-              apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'sk_… secret key or pk_… publishable key.' },
-              bearerSecret: { type: 'http', scheme: 'bearer', description: 'A secret key as a bearer token (unbind only).' },
-              identityToken: { type: 'http', scheme: 'bearer', description: 'A customer’s identity token (idt_…) from POST /auth/login/verify.' },
-              stripeSignature: { type: 'apiKey', in: 'header', name: 'Stripe-Signature', description: 'Stripe’s webhook signature.' },
-            },
-          },
-        },
-        exclude: { staticFile: false, paths: [/^\/v1\/docs/, '/v1/openapi.json'] },
-      }),
-    )
+    .use(apiDocument(options.version, options.publicBaseUrl, DESCRIPTION))
     .use(docsRoutes(options.publicBaseUrl))
     .use(healthRoutes(options.ping))
     .use(developerRoutes(deps))
@@ -75,6 +58,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
     .use(webhookRoutes(deps))
     .use(customerAuthRoutes(deps))
     .use(purchaseRoutes(deps))
+    .use(customerPhoneRoutes(deps))
     .use(checkoutPages())
     // Nothing under /v1/sandbox exists once a live processor is configured.
     .use(deps.processor.kind === 'sandbox' ? sandboxRoutes(deps) : new Elysia({ name: 'no-sandbox' }))
@@ -82,13 +66,20 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
 
   return new Elysia({ normalize: false })
     .onRequest(({ request }) => {
+      // PostgreSQL text cannot hold U+0000: refused in the path and query here, in bodies by readBody.
+      if (request.url.includes('%00')) return errorResponse(400, 'invalid_request', NUL_MESSAGE);
       // Refused before a byte of the body is read; methods without a body are not concerned.
       if (request.method === 'GET' || request.method === 'HEAD') return;
       const length = Number(request.headers.get('content-length') ?? 0);
       if (length > MAX_BODY_BYTES) return errorResponse(413, 'payload_too_large', 'The body is larger than 64 KiB.');
     })
     .onParse(({ request, route }) => readBody(request, RAW_BODY_ROUTES.has(route)))
-    .onError(({ code, error }) => toErrorResponse(code, error, options.log))
+    // The request log names the route pattern, never the ids in the path (a checkout id bears a license key).
+    .onTransform(({ request, route }) => recordRoute(request, route))
+    .onError(({ code, error, request, route }) => {
+      recordRoute(request, route);
+      return toErrorResponse(code, error, options.log);
+    })
     .use(options.benchCeiling ? api.use(benchCeilingRoute()) : api);
 }
 

@@ -1,6 +1,4 @@
 import { Database } from 'bun:sqlite';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite';
 import type { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 import { SQLITE_MIGRATIONS } from './migrations/index.ts';
@@ -21,6 +19,7 @@ import { SqliteSigningKeyRepository } from './sqlite-signing-key-repository.ts';
 import { SqliteSmsOutboxRepository } from './sqlite-sms-outbox-repository.ts';
 import { SqliteWebhookEventRepository } from './sqlite-webhook-event-repository.ts';
 import * as schema from './schema.ts';
+import { preparePrivateDatabase, tightenSidecars } from './private-files.ts';
 
 export type SqliteDb = BunSQLiteDatabase<typeof schema>;
 
@@ -40,7 +39,7 @@ export const DEFAULT_CACHE_ENTRIES = 100_000;
 
 /** Opens (creating if needed) and migrates a SQLite store; `:memory:` for a throw-away one. */
 export function openSqliteStore(path: string, options: SqliteOptions = {}): Store & { db: SqliteDb; sqlite: Database } {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') preparePrivateDatabase(path);
   const sqlite = new Database(path, { create: true, strict: true });
   if (options.owner) {
     // Before WAL is entered: then the WAL index lives in heap memory and the lock is held until close.
@@ -53,6 +52,7 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
   sqlite.run('PRAGMA foreign_keys = ON');
   sqlite.run('PRAGMA busy_timeout = 5000');
   sqlite.run('PRAGMA journal_size_limit = 67108864');
+  if (path !== ':memory:') tightenSidecars(path);
   const db = drizzle({ client: sqlite, schema });
   // drizzle's own migrator, fed the migrations embedded in the bundle rather than read from a folder.
   (db as unknown as { dialect: SQLiteSyncDialect }).dialect.migrate(SQLITE_MIGRATIONS, (db as unknown as { session: never }).session, undefined);

@@ -7,6 +7,13 @@ import { completeCheckout, type CompleteDeps } from './complete-checkout.ts';
 /** How often a pending poll may ask the processor (clients poll every 2 s). */
 export const RECONCILE_EVERY_MS = 10_000;
 
+/**
+ * How long after completion the status still hands out the license key. The session id is a bearer
+ * of that key (it sits in browser histories and redirect URLs); the buyer's application has it
+ * within seconds, and the buyer can always get their keys again by signing in.
+ */
+export const KEY_AVAILABLE_FOR_MS = 24 * 3_600_000;
+
 export type CheckoutStatusView =
   | { status: 'pending' }
   | { status: 'expired' }
@@ -19,15 +26,19 @@ export type CheckoutStatusView =
 type StatusDeps = CompleteDeps & Pick<Deps, 'processor' | 'connections'>;
 
 /**
- * Decided by our clock: pending until 30 minutes, then expired. A pending Stripe session is also
- * checked with Stripe now and then, so a lost webhook never strands a buyer who paid.
+ * Decided by our clock: pending until 30 minutes, then expired; complete with the license key for
+ * 24 hours after payment, then 404. A pending Stripe session is also checked with Stripe now and
+ * then, so a lost webhook never strands a buyer who paid.
  */
 export async function getCheckoutStatus(deps: StatusDeps, sessionId: string): Promise<CheckoutStatusView> {
   let session = await deps.checkouts.findById(sessionId);
   if (!session) throw new NotFoundError('checkout session');
   const now = deps.clock.now();
   if (!session.licenseId && shouldReconcile(deps, session, now)) session = await reconcile(deps, session, now);
-  if (session.licenseId) return completeView(deps, session.licenseId, now);
+  if (session.licenseId) {
+    if (now - (session.completedAt ?? session.createdAt) >= KEY_AVAILABLE_FOR_MS) throw new CheckoutGoneError();
+    return completeView(deps, session.licenseId, now);
+  }
   const status = checkoutStatus(session, now);
   if (status !== 'expired') return { status: 'pending' };
   if (session.storedStatus === 'pending') await deps.checkouts.markExpired(session.id);
@@ -59,6 +70,12 @@ async function reconcile(deps: StatusDeps, session: CheckoutSession, now: number
     if (!(error instanceof DomainError) || error.code !== 'processor_error') throw error;
   }
   return (await deps.checkouts.findById(session.id)) ?? session;
+}
+
+class CheckoutGoneError extends DomainError {
+  constructor() {
+    super('not_found', 'This checkout completed more than 24 hours ago: its license key is no longer available here. Sign in to get your licenses.');
+  }
 }
 
 async function completeView(deps: StatusDeps, licenseId: string, now: number): Promise<CheckoutStatusView> {

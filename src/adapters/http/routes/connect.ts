@@ -3,6 +3,7 @@ import { completeConnect, connectStatus, startConnect } from '../../../app/conne
 import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../auth.ts';
 import { connectedPage } from '../pages/connect-pages.ts';
+import { htmlResponse } from '../pages/html.ts';
 import { ConnectCallbackQuery, ConnectStartResponse, ConnectStatusResponse, errorsOf, jsonErrors } from '../schemas.ts';
 
 const tags = ['Connect'];
@@ -13,7 +14,7 @@ export function connectRoutes(deps: Deps) {
       '/connect/callback',
       async ({ query }) => {
         const { accountId } = await completeConnect(deps, query);
-        return new Response(connectedPage({ accountId }), { headers: { 'content-type': 'text/html; charset=utf-8' } });
+        return htmlResponse(connectedPage({ accountId }));
       },
       {
         query: ConnectCallbackQuery,
