@@ -24,7 +24,7 @@ const meta = JSON.parse(readFileSync(join(BENCH_DIR, 'seed.json'), 'utf8')) as {
 const sample = readFileSync(join(BENCH_DIR, 'sample.txt'), 'utf8').trim().split('\n').map((l) => l.split(' ') as [string, string]);
 const hashes = sample.map(([key]) => sha256Hashing.hash(key));
 const store = openSqliteStore(join(BENCH_DIR, 'bench.db'), { owner: true }); // as the service opens it
-const deps: Deps = { ...store, clock: systemClock, ids: randomIds, hashing: sha256Hashing, signer: new NodeSigner(Buffer.from(meta.masterKey, 'base64')), processor: new SandboxProcessor(`${ISSUER}/v1`), sms: new OutboxSmsSender(store.smsOutbox, systemClock), otpCodes: new HmacOtpCodes(Buffer.from(meta.masterKey, 'base64')), rateLimiter: new MemoryRateLimiter(systemClock), validateRateLimitPerMinute: 0, issuer: ISSUER, apiBaseUrl: `${ISSUER}/v1` };
+const deps: Deps = { ...store, clock: systemClock, ids: randomIds, hashing: sha256Hashing, signer: new NodeSigner(Buffer.from(meta.masterKey, 'base64')), processor: new SandboxProcessor(`${ISSUER}/v1`), sms: new OutboxSmsSender(store.smsOutbox, systemClock), otpCodes: new HmacOtpCodes(Buffer.from(meta.masterKey, 'base64')), rateLimiter: new MemoryRateLimiter(systemClock), validateRateLimitPerMinute: 0, addressLimits: { invalidValidationsPerMinute: 0, signupsPerHour: 0, loginInitsPerHour: 0, checkoutInitsPerMinute: 0 }, trustedProxyHeader: null, issuer: ISSUER, apiBaseUrl: `${ISSUER}/v1` };
 const app = createHttpApp(deps, { log: jsonLogger('warn'), ping: store.ping, publicBaseUrl: ISSUER, version: 'bench', benchCeiling: true });
 
 const rows: string[][] = [];
@@ -55,7 +55,7 @@ await time('bun:sqlite raw prepared select by key_hash (random keys)', (i) => ra
 await time('bun:sqlite raw prepared select by key_hash (one key)', () => rawSelect.get(hashes[0]!));
 await time('drizzle prepared findStateByKeyHash (random keys)', (i) => store.licenses.findStateByKeyHash(hashes[i % hashes.length]!));
 await time('authenticateApiKey (pk, sha256 + lookup)', () => authenticateApiKey(deps, meta.publishableKey));
-await time('validateLicense use case (random bound keys)', (i) => validateLicense(deps, meta.developerId, { licenseKey: pick(i)[0], machineFingerprint: pick(i)[1] }));
+await time('validateLicense use case (random bound keys)', (i) => validateLicense(deps, meta.developerId, { licenseKey: pick(i)[0], machineFingerprint: pick(i)[1], clientAddress: '127.0.0.1' }));
 await time('new Request + JSON body (cost of the harness)', (i) => request('/v1/bench/ceiling', i));
 await time('app.handle POST /v1/bench/ceiling', (i) => app.handle(request('/v1/bench/ceiling', i)));
 await time('app.handle POST /v1/licenses/validate', (i) => app.handle(request('/v1/licenses/validate', i)));

@@ -1,5 +1,8 @@
 import { LOG_LEVELS, type LogLevel } from './adapters/system/logger.ts';
 import { DEFAULT_VALIDATE_RATE_LIMIT_PER_MINUTE } from './app/licenses/validation-limit.ts';
+import { DEFAULT_ADDRESS_LIMITS } from './app/limits/address-limits.ts';
+import { parseTrustedHeader } from './adapters/http/client-address.ts';
+import type { AddressLimits } from './ports/deps.ts';
 
 export interface StripeConfig {
   secretKey: string;
@@ -32,13 +35,19 @@ export interface Config {
   licenseCacheSize: number;
   /** Rate limits live in this Redis when set; otherwise in PostgreSQL, or in memory with SQLite. */
   redisUrl: string | null;
-  /** Validations per API key per minute (0 = no limit). */
+  /** Validations per license per minute (0 = no limit). */
   validateRateLimitPerMinute: number;
+  /** Requests per client address: invalid validations, sign-ups, login and checkout inits (0 = no limit). */
+  addressLimits: AddressLimits;
+  /** The header a trusted reverse proxy sets to the client's address; null: the socket's address. */
+  trustedProxyHeader: string | null;
+  /** Minutes between this instance's retention sweeps (0 = this instance does not sweep). */
+  retentionSweepMinutes: number;
   /** Stripe when STRIPE_SECRET_KEY is set; null = the sandbox processor. */
   stripe: StripeConfig | null;
   /** Twilio when TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are set; null = the sandbox SMS outbox. */
   twilio: TwilioConfig | null;
-  /** A live provider is configured (MASTER_KEY is then required). */
+  /** Stripe and Twilio are configured (never one without the other); MASTER_KEY is then required and nothing under /v1/sandbox exists. */
   live: boolean;
   benchCeiling: boolean;
 }
@@ -52,6 +61,7 @@ export function loadConfig(env: Env): Config {
   const port = parsePort(env.PORT);
   const publicBaseUrl = parseBaseUrl(env.PUBLIC_BASE_URL ?? `http://localhost:${port}`);
   const live = Boolean(env.STRIPE_SECRET_KEY || env.TWILIO_ACCOUNT_SID || env.TWILIO_AUTH_TOKEN);
+  requireBothProviders(env);
   const masterKey = parseMasterKey(env.MASTER_KEY);
   if (live && !masterKey) throw new ConfigError('MASTER_KEY is required when a live provider (Stripe or Twilio) is configured.');
   return {
@@ -64,11 +74,26 @@ export function loadConfig(env: Env): Config {
     licenseCacheSize: parseCount('LICENSE_CACHE_SIZE', env.LICENSE_CACHE_SIZE, 100_000),
     redisUrl: parseRedisUrl(env.REDIS_URL),
     validateRateLimitPerMinute: parseCount('VALIDATE_RATE_LIMIT_PER_MINUTE', env.VALIDATE_RATE_LIMIT_PER_MINUTE, DEFAULT_VALIDATE_RATE_LIMIT_PER_MINUTE),
+    addressLimits: parseAddressLimits(env),
+    trustedProxyHeader: parseTrustedProxyHeader(env.TRUSTED_PROXY_HEADER),
+    retentionSweepMinutes: parseCount('RETENTION_SWEEP_MINUTES', env.RETENTION_SWEEP_MINUTES, 10),
     stripe: parseStripe(env),
     twilio: parseTwilio(env),
     live,
     benchCeiling: env.LICENSING_BENCH_CEILING === '1',
   };
+}
+
+/**
+ * Live means live end to end. A live processor beside the sandbox outbox would publish real
+ * customers' codes (which confirm real charges); live SMS beside the sandbox processor would text
+ * real phones for made-up payments, and its checkout pages cannot exist once anything is live.
+ */
+function requireBothProviders(env: Env): void {
+  const stripe = Boolean(env.STRIPE_SECRET_KEY);
+  const twilio = Boolean(env.TWILIO_ACCOUNT_SID || env.TWILIO_AUTH_TOKEN);
+  if (stripe && !twilio) throw new ConfigError('STRIPE_SECRET_KEY is set but TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are not: live payments need live SMS (set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM, or unset STRIPE_SECRET_KEY for sandbox mode).');
+  if (twilio && !stripe) throw new ConfigError('TWILIO_ACCOUNT_SID/TWILIO_AUTH_TOKEN are set but STRIPE_SECRET_KEY is not: live SMS needs live payments (set STRIPE_SECRET_KEY and STRIPE_CONNECT_CLIENT_ID, or unset the TWILIO_ variables for sandbox mode).');
 }
 
 function parsePort(value: string | undefined): number {
@@ -166,6 +191,24 @@ function parseTwilio(env: Env): TwilioConfig | null {
     }
   }
   return { accountSid, authToken, from: from.trim(), apiBase };
+}
+
+function parseAddressLimits(env: Env): AddressLimits {
+  const d = DEFAULT_ADDRESS_LIMITS;
+  return {
+    invalidValidationsPerMinute: parseCount('VALIDATE_INVALID_RATE_LIMIT_PER_MINUTE', env.VALIDATE_INVALID_RATE_LIMIT_PER_MINUTE, d.invalidValidationsPerMinute),
+    signupsPerHour: parseCount('SIGNUP_RATE_LIMIT_PER_HOUR', env.SIGNUP_RATE_LIMIT_PER_HOUR, d.signupsPerHour),
+    loginInitsPerHour: parseCount('LOGIN_RATE_LIMIT_PER_HOUR', env.LOGIN_RATE_LIMIT_PER_HOUR, d.loginInitsPerHour),
+    checkoutInitsPerMinute: parseCount('CHECKOUT_RATE_LIMIT_PER_MINUTE', env.CHECKOUT_RATE_LIMIT_PER_MINUTE, d.checkoutInitsPerMinute),
+  };
+}
+
+/** Off unless set: a header is only as trustworthy as the proxy that overwrites it. */
+function parseTrustedProxyHeader(value: string | undefined): string | null {
+  if (value === undefined || value.trim() === '') return null;
+  const name = parseTrustedHeader(value);
+  if (!name) throw new ConfigError(`TRUSTED_PROXY_HEADER must be a header name such as x-forwarded-for or x-real-ip, got "${value.slice(0, 40)}".`);
+  return name;
 }
 
 function parseCount(name: string, value: string | undefined, fallback: number): number {

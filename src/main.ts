@@ -1,7 +1,11 @@
 import { sandboxMasterKey } from './adapters/crypto/master-key.ts';
 import { NodeSigner } from './adapters/crypto/node-signer.ts';
 import { sha256Hashing } from './adapters/crypto/sha256-hashing.ts';
-import { errorResponse } from './adapters/http/errors.ts';
+import { describeError, errorResponse } from './adapters/http/errors.ts';
+import { serverFetch } from './adapters/http/request-route.ts';
+import { withSocketAddress } from './adapters/http/client-address.ts';
+import { startPeriodicSweep } from './adapters/system/periodic-sweep.ts';
+import { sweepExpired } from './app/maintenance/sweep.ts';
 import { createHttpApp, MAX_BODY_BYTES } from './adapters/http/server.ts';
 import { openSqliteStore } from './adapters/sqlite/sqlite-store.ts';
 import { openPostgresStore, type PostgresStore } from './adapters/postgres/postgres-store.ts';
@@ -85,6 +89,8 @@ async function serve(config: Config, log: Logger) {
     otpCodes: new HmacOtpCodes(masterKey),
     rateLimiter: limits.rateLimiter,
     validateRateLimitPerMinute: config.validateRateLimitPerMinute,
+    addressLimits: config.addressLimits,
+    trustedProxyHeader: config.trustedProxyHeader,
     issuer: config.publicBaseUrl,
     apiBaseUrl,
   };
@@ -94,7 +100,8 @@ async function serve(config: Config, log: Logger) {
     publicBaseUrl: config.publicBaseUrl,
     version: pkg.version,
     benchCeiling: config.benchCeiling,
-    sandboxSms: config.twilio === null,
+    // Start-up refuses a half-live configuration; once anything is live, no sandbox page exists.
+    sandboxSms: !config.live,
   });
   const logRequests = config.logLevel === 'debug' || config.logLevel === 'info';
   const server = Bun.serve({
@@ -106,20 +113,18 @@ async function serve(config: Config, log: Logger) {
     development: false,
     // Last resort: whatever escapes the app is still the contract's JSON, never Bun's HTML page.
     error: (error) => {
-      log.error('unhandled error', { error: error.message });
+      log.error('unhandled error', describeError(error));
       return errorResponse(500, 'internal_error', 'Something went wrong on our side.');
     },
-    fetch: logRequests
-      ? async (request) => {
-          const started = performance.now();
-          const response = await app.fetch(request);
-          const path = request.url.slice(request.url.indexOf('/', 8)).split('?')[0];
-          log.info('request', { method: request.method, path, status: response.status, ms: +(performance.now() - started).toFixed(2) });
-          return response;
-        }
-      : app.fetch,
+    // The socket's address is recorded first: the per-address limits count under it (client-address.ts).
+    fetch: withSocketAddress(serverFetch(app.fetch, log, logRequests)),
   });
   log.info('listening', { url: `http://${config.host}:${server.port}`, publicBaseUrl: config.publicBaseUrl, store: config.store.kind, rateLimits: config.redisUrl ? 'redis' : config.store.kind === 'postgres' ? 'postgres' : 'memory', sandbox: !config.live });
+
+  // Every instance sweeps, at jittered times: the sweep is idempotent, so they need no coordination.
+  const sweeper = config.retentionSweepMinutes > 0
+    ? startPeriodicSweep(() => sweepExpired(deps), log, { everyMs: config.retentionSweepMinutes * 60_000, firstWithinMs: 10_000 })
+    : null;
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -127,6 +132,7 @@ async function serve(config: Config, log: Logger) {
     stopping = true;
     log.info('stopping', { signal });
     await server.stop(); // waits for in-flight requests
+    await sweeper?.stop();
     await limits.close();
     await store.close();
     log.info('stopped');

@@ -15,4 +15,9 @@ export interface CheckoutRepository {
   /** pending → expired only; a completed session stays complete. */
   markExpired(id: string): Promise<void>;
   setReconciledAt(id: string, at: number): Promise<void>;
+  /**
+   * Retention: deletes up to `limit` sessions that expired before `expiredBefore` without being
+   * completed (pending or expired, no license names them); returns how many.
+   */
+  deleteUnpaid(expiredBefore: number, limit: number): Promise<number>;
 }

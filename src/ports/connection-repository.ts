@@ -12,4 +12,6 @@ export interface ConnectionRepository {
   accountOf(developerId: string): Promise<ProcessorAccount | null>;
   /** The processor revoked our access: every developer on that account is disconnected. */
   removeAccount(accountId: string): Promise<void>;
+  /** Retention: deletes up to `limit` connect states that expired before `before`; returns how many. */
+  deleteExpiredStates(before: number, limit: number): Promise<number>;
 }

@@ -47,12 +47,25 @@ export interface Deps extends Repositories {
   otpCodes: OtpCodes;
   /** Shared counters: in memory with SQLite, in PostgreSQL or Redis when several instances run. */
   rateLimiter: RateLimiter;
-  /** Validations allowed per API key per minute (VALIDATE_RATE_LIMIT_PER_MINUTE); 0 = no limit. */
+  /** Validations allowed per license per minute (VALIDATE_RATE_LIMIT_PER_MINUTE); 0 = no limit. */
   validateRateLimitPerMinute: number;
+  /** Requests counted per client address (see docs/limits-and-retention.md). */
+  addressLimits: AddressLimits;
+  /** The header a trusted reverse proxy puts the client address in (TRUSTED_PROXY_HEADER); null: the socket's. */
+  trustedProxyHeader: string | null;
   /** `iss` of every license key: the service's PUBLIC_BASE_URL. */
   issuer: string;
   /** Where the service's own pages live: PUBLIC_BASE_URL + "/v1". */
   apiBaseUrl: string;
+}
+
+/** Requests allowed per client address in each window; 0 turns one limit off. */
+export interface AddressLimits {
+  /** Validations whose key does not verify or names no license of the caller, per minute. */
+  invalidValidationsPerMinute: number;
+  signupsPerHour: number;
+  loginInitsPerHour: number;
+  checkoutInitsPerMinute: number;
 }
 
 /** A store: the repositories plus its own lifecycle. */

@@ -15,4 +15,9 @@ export interface PurchaseRepository {
   chargeFailed(id: string, attempt: number): Promise<void>;
   /** charging → paid, with what the charge bought. */
   markPaid(id: string, outcome: { paymentId: string; licenseId: string }): Promise<void>;
+  /**
+   * Retention: deletes up to `limit` purchases created before `createdBefore` that are still pending
+   * (never charged) and that no license names; returns how many.
+   */
+  deleteAbandoned(createdBefore: number, limit: number): Promise<number>;
 }

@@ -13,7 +13,7 @@ export interface RateLimitVerdict {
  * (`[k·windowMs, (k+1)·windowMs)`), each hit adds one to its key's current window, atomically,
  * and the hits numbered 1…limit are allowed. A burst straddling a boundary may therefore pass up to
  * twice the limit within one window's length. Adapters read the time from the Clock port; keys are
- * namespaced by the caller (`validate:<developer>:<scope>`), each used with one window length.
+ * namespaced by the caller (`validate:license:<id>`, `signup:address:<address>`, …), each used with one window length.
  */
 export interface RateLimiter {
   hit(key: string, limit: number, windowMs: number): Promise<RateLimitVerdict>;

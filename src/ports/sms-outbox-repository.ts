@@ -9,4 +9,6 @@ export interface SmsOutboxRepository {
   add(message: OutboxMessage): Promise<void>;
   /** Newest first. */
   listFor(to: string, limit: number): Promise<OutboxMessage[]>;
+  /** Retention: deletes up to `limit` messages sent before `before`; returns how many. */
+  deleteSentBefore(before: number, limit: number): Promise<number>;
 }

@@ -6,10 +6,10 @@ import { ConfigError, loadConfig } from '../../src/config.ts';
 import { spawnService } from '../support/server-process.ts';
 
 describe('VALIDATE_RATE_LIMIT_PER_MINUTE and REDIS_URL', () => {
-  test('unset: 6,000 validations a minute per key, counted without Redis', () => {
+  test('unset: 600 validations a minute per license, counted without Redis', () => {
     const config = loadConfig({});
 
-    expect(config.validateRateLimitPerMinute).toBe(6_000);
+    expect(config.validateRateLimitPerMinute).toBe(600);
     expect(config.redisUrl).toBeNull();
   });
 

@@ -3,7 +3,7 @@ import { RedisClient } from 'bun';
 import { freshPostgresSchema, randomMasterKey, startCluster, type Cluster, type PostgresSchema } from '../support/server-process.ts';
 import { TEST_REDIS_URL } from './limiters.ts';
 
-/** Two real server processes over one PostgreSQL schema, 3 validations a minute per key. */
+/** Two real server processes over one PostgreSQL schema, 3 validations a minute per license. */
 const SETUPS = [
   { name: 'counted in PostgreSQL', env: {} as Record<string, string> },
   { name: 'counted in Redis (REDIS_URL)', env: { REDIS_URL: TEST_REDIS_URL } },
@@ -25,10 +25,10 @@ async function awayFromMinuteBoundary() {
 }
 
 for (const setup of SETUPS) {
-  describe(`two instances hold one validation limit per key (${setup.name})`, () => {
+  describe(`two instances hold one validation limit per license (${setup.name})`, () => {
     let schema: PostgresSchema;
     let cluster: Cluster;
-    let seller: { id: string; publishableKey: string; licenseKey: string };
+    let seller: { id: string; publishableKey: string; licenseKey: string; licenseId: string };
     beforeAll(async () => {
       schema = freshPostgresSchema();
       cluster = await startCluster(2, { DATABASE_URL: schema.databaseUrl, MASTER_KEY: randomMasterKey(), VALIDATE_RATE_LIMIT_PER_MINUTE: '3', LOG_LEVEL: 'warn', ...setup.env });
@@ -36,14 +36,14 @@ for (const setup of SETUPS) {
       const signup = await post(url, '/developers/signup', null, { email: `rl-${crypto.randomUUID()}@example.com`, name: 'Seller' });
       const product = await post(url, '/developers/products', signup.body.apiKey, { name: 'Pro', price: 1000, currency: 'usd' });
       const grant = await post(url, '/developers/licenses', signup.body.apiKey, { productId: product.body.id, email: 'buyer@example.com' });
-      seller = { id: signup.body.id, publishableKey: signup.body.publishableKey, licenseKey: grant.body.licenseKey };
+      seller = { id: signup.body.id, publishableKey: signup.body.publishableKey, licenseKey: grant.body.licenseKey, licenseId: grant.body.license.id };
     }, 60_000);
     afterAll(async () => {
       await cluster?.stop();
       await schema?.drop();
       if (setup.env.REDIS_URL) {
         const redis = new RedisClient(TEST_REDIS_URL);
-        const keys = (await redis.send('KEYS', [`licensing:rl:validate:${seller.id}:*`])) as string[];
+        const keys = (await redis.send('KEYS', [`licensing:rl:validate:license:${seller.licenseId}:*`])) as string[];
         if (keys.length > 0) await redis.send('DEL', keys);
         redis.close();
       }

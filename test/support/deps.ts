@@ -8,6 +8,7 @@ import { OutboxSmsSender } from '../../src/adapters/sandbox/outbox-sms-sender.ts
 import { HmacOtpCodes } from '../../src/adapters/crypto/hmac-otp-codes.ts';
 import { MemoryRateLimiter } from '../../src/adapters/rate-limit/memory-rate-limiter.ts';
 import { DEFAULT_VALIDATE_RATE_LIMIT_PER_MINUTE } from '../../src/app/licenses/validation-limit.ts';
+import { DEFAULT_ADDRESS_LIMITS } from '../../src/app/limits/address-limits.ts';
 import type { Deps, Store } from '../../src/ports/deps.ts';
 import { FixedClock } from './clock.ts';
 
@@ -26,6 +27,8 @@ export function depsFor(store: Store, clock = new FixedClock()): Deps & { clock:
     otpCodes: new HmacOtpCodes(new Uint8Array(randomBytes(32))),
     rateLimiter: new MemoryRateLimiter(clock),
     validateRateLimitPerMinute: DEFAULT_VALIDATE_RATE_LIMIT_PER_MINUTE,
+    addressLimits: DEFAULT_ADDRESS_LIMITS,
+    trustedProxyHeader: null,
     issuer: TEST_ISSUER,
     apiBaseUrl: `${TEST_ISSUER}/v1`,
   };

@@ -26,13 +26,24 @@ export interface SpawnOptions {
   entry?: string;
 }
 
+/**
+ * Every test talks to its server from 127.0.0.1, as thousands of clients would: the per-address
+ * limits are lifted unless a test sets them (test/security/limits does).
+ */
+export const LIFTED_ADDRESS_LIMITS: Record<string, string> = {
+  VALIDATE_INVALID_RATE_LIMIT_PER_MINUTE: '0',
+  SIGNUP_RATE_LIMIT_PER_HOUR: '0',
+  LOGIN_RATE_LIMIT_PER_HOUR: '0',
+  CHECKOUT_RATE_LIMIT_PER_MINUTE: '0',
+};
+
 /** The real service (`bun run src/main.ts`) on a free port, without waiting for it to be healthy. */
 export async function spawnService(env: Record<string, string>, options: SpawnOptions = {}): Promise<Spawned> {
   const port = await freePort();
   const base = options.inheritEnv === false ? { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } : process.env;
   const proc = spawn(['bun', 'run', join(ROOT, options.entry ?? 'src/main.ts')], {
     cwd: options.cwd ?? ROOT,
-    env: { ...base, PORT: String(port), HOST: '127.0.0.1', ...env },
+    env: { ...base, PORT: String(port), HOST: '127.0.0.1', ...LIFTED_ADDRESS_LIMITS, ...env },
     stdout: 'pipe',
     stderr: 'pipe',
   });

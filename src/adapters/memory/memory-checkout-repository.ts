@@ -2,6 +2,7 @@ import type { CheckoutSession } from '../../domain/checkout-session.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import type { CheckoutRepository } from '../../ports/checkout-repository.ts';
 import { copy, copyOrNull, type MemoryTables, requireRow, requireUnique } from './memory-tables.ts';
+import { deleteUnpaidCheckouts } from './memory-retention.ts';
 
 export class MemoryCheckoutRepository implements CheckoutRepository {
   constructor(private readonly tables: MemoryTables) {}
@@ -67,5 +68,9 @@ export class MemoryCheckoutRepository implements CheckoutRepository {
   private find(match: (session: CheckoutSession) => boolean): CheckoutSession | undefined {
     for (const session of this.tables.checkouts.values()) if (match(session)) return session;
     return undefined;
+  }
+
+  async deleteUnpaid(before: number, limit: number): Promise<number> {
+    return deleteUnpaidCheckouts(this.tables, before, limit);
   }
 }

@@ -1,6 +1,7 @@
 import type { ConnectState, ProcessorAccount } from '../../domain/connect.ts';
 import type { ConnectionRepository } from '../../ports/connection-repository.ts';
 import { copy, copyOrNull, type MemoryTables, requireRow, requireUnique } from './memory-tables.ts';
+import { deleteExpiredConnectStates } from './memory-retention.ts';
 
 export class MemoryConnectionRepository implements ConnectionRepository {
   constructor(private readonly tables: MemoryTables) {}
@@ -31,5 +32,9 @@ export class MemoryConnectionRepository implements ConnectionRepository {
   async removeAccount(accountId: string): Promise<void> {
     const accounts = this.tables.processorAccounts;
     for (const [developerId, account] of accounts) if (account.accountId === accountId) accounts.delete(developerId);
+  }
+
+  async deleteExpiredStates(before: number, limit: number): Promise<number> {
+    return deleteExpiredConnectStates(this.tables, before, limit);
   }
 }

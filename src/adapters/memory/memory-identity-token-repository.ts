@@ -1,6 +1,7 @@
 import type { IdentityToken } from '../../domain/identity-token.ts';
 import type { IdentityTokenRepository } from '../../ports/identity-token-repository.ts';
 import { copy, copyOrNull, type MemoryTables, requireRow, requireUnique } from './memory-tables.ts';
+import { deleteEndedTokens } from './memory-retention.ts';
 
 export class MemoryIdentityTokenRepository implements IdentityTokenRepository {
   constructor(private readonly tables: MemoryTables) {}
@@ -18,5 +19,9 @@ export class MemoryIdentityTokenRepository implements IdentityTokenRepository {
   async revoke(tokenHash: string, at: number): Promise<void> {
     const token = this.tables.identityTokens.get(tokenHash);
     if (token && token.revokedAt === null) token.revokedAt = at;
+  }
+
+  async deleteEnded(before: number, limit: number): Promise<number> {
+    return deleteEndedTokens(this.tables, before, limit);
   }
 }

@@ -2,6 +2,7 @@ import { NotFoundError } from '../../domain/errors.ts';
 import type { Purchase } from '../../domain/purchase.ts';
 import type { PurchaseRepository } from '../../ports/purchase-repository.ts';
 import { copy, copyOrNull, type MemoryTables, requireRow, requireUnique } from './memory-tables.ts';
+import { deleteAbandonedPurchases } from './memory-retention.ts';
 
 // No await between any check and its write: each state change is atomic, as SQLite's conditional UPDATEs are.
 export class MemoryPurchaseRepository implements PurchaseRepository {
@@ -49,5 +50,9 @@ export class MemoryPurchaseRepository implements PurchaseRepository {
     const purchase = this.tables.purchases.get(id);
     if (purchase?.status !== 'charging') return;
     Object.assign(purchase, { status: 'paid', paymentId: outcome.paymentId, licenseId: outcome.licenseId });
+  }
+
+  async deleteAbandoned(before: number, limit: number): Promise<number> {
+    return deleteAbandonedPurchases(this.tables, before, limit);
   }
 }

@@ -4,6 +4,7 @@ import { NotFoundError } from '../../domain/errors.ts';
 import type { CheckoutRepository } from '../../ports/checkout-repository.ts';
 import { checkoutSessions } from './schema.ts';
 import type { PostgresDb } from './postgres-store.ts';
+import { deleteUnpaidCheckouts } from './postgres-retention.ts';
 
 type Row = typeof checkoutSessions.$inferSelect;
 
@@ -73,5 +74,9 @@ export class PostgresCheckoutRepository implements CheckoutRepository {
   private async findBy(where: ReturnType<typeof eq>): Promise<CheckoutSession | null> {
     const [row] = await this.db.select().from(checkoutSessions).where(where);
     return sessionOf(row);
+  }
+
+  async deleteUnpaid(before: number, limit: number): Promise<number> {
+    return deleteUnpaidCheckouts(this.db, before, limit);
   }
 }

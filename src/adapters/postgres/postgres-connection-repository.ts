@@ -3,6 +3,7 @@ import type { ConnectState, ProcessorAccount } from '../../domain/connect.ts';
 import type { ConnectionRepository } from '../../ports/connection-repository.ts';
 import { connectStates, processorAccounts } from './schema.ts';
 import type { PostgresDb } from './postgres-store.ts';
+import { deleteExpiredConnectStates } from './postgres-retention.ts';
 
 export class PostgresConnectionRepository implements ConnectionRepository {
   constructor(private readonly db: PostgresDb) {}
@@ -36,5 +37,9 @@ export class PostgresConnectionRepository implements ConnectionRepository {
 
   async removeAccount(accountId: string): Promise<void> {
     await this.db.delete(processorAccounts).where(eq(processorAccounts.accountId, accountId));
+  }
+
+  async deleteExpiredStates(before: number, limit: number): Promise<number> {
+    return deleteExpiredConnectStates(this.db, before, limit);
   }
 }

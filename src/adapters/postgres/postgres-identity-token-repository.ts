@@ -3,6 +3,7 @@ import type { IdentityToken } from '../../domain/identity-token.ts';
 import type { IdentityTokenRepository } from '../../ports/identity-token-repository.ts';
 import { identityTokens } from './schema.ts';
 import type { PostgresDb } from './postgres-store.ts';
+import { deleteEndedTokens } from './postgres-retention.ts';
 
 export class PostgresIdentityTokenRepository implements IdentityTokenRepository {
   constructor(private readonly db: PostgresDb) {}
@@ -22,5 +23,9 @@ export class PostgresIdentityTokenRepository implements IdentityTokenRepository 
       .update(identityTokens)
       .set({ revokedAt: at })
       .where(and(eq(identityTokens.tokenHash, tokenHash), isNull(identityTokens.revokedAt)));
+  }
+
+  async deleteEnded(before: number, limit: number): Promise<number> {
+    return deleteEndedTokens(this.db, before, limit);
   }
 }

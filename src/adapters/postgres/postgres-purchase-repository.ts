@@ -4,6 +4,7 @@ import type { Purchase } from '../../domain/purchase.ts';
 import type { PurchaseRepository } from '../../ports/purchase-repository.ts';
 import { purchases } from './schema.ts';
 import type { PostgresDb } from './postgres-store.ts';
+import { deleteAbandonedPurchases } from './postgres-retention.ts';
 
 // Each state change is one conditional UPDATE. Under READ COMMITTED a racing UPDATE waits for the
 // row, then re-checks its WHERE against the committed row: one caller moves it, the others do not.
@@ -60,5 +61,9 @@ export class PostgresPurchaseRepository implements PurchaseRepository {
       .update(purchases)
       .set({ status: 'paid', paymentId, licenseId })
       .where(and(eq(purchases.id, id), eq(purchases.status, 'charging')));
+  }
+
+  async deleteAbandoned(before: number, limit: number): Promise<number> {
+    return deleteAbandonedPurchases(this.db, before, limit);
   }
 }

@@ -2,6 +2,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { OutboxMessage, SmsOutboxRepository } from '../../ports/sms-outbox-repository.ts';
 import { smsOutbox } from './schema.ts';
 import type { PostgresDb } from './postgres-store.ts';
+import { deleteOutboxSentBefore } from './postgres-retention.ts';
 
 const messageColumns = { to: smsOutbox.to, body: smsOutbox.body, sentAt: smsOutbox.sentAt };
 
@@ -20,5 +21,9 @@ export class PostgresSmsOutboxRepository implements SmsOutboxRepository {
       .where(eq(smsOutbox.to, to))
       .orderBy(desc(smsOutbox.sentAt), desc(smsOutbox.id))
       .limit(limit);
+  }
+
+  async deleteSentBefore(before: number, limit: number): Promise<number> {
+    return deleteOutboxSentBefore(this.db, before, limit);
   }
 }

@@ -4,6 +4,7 @@ import { NotFoundError } from '../../domain/errors.ts';
 import type { CheckoutRepository } from '../../ports/checkout-repository.ts';
 import { checkoutSessions } from './schema.ts';
 import type { SqliteDb } from './sqlite-store.ts';
+import { deleteUnpaidCheckouts } from './sqlite-retention.ts';
 
 type Row = typeof checkoutSessions.$inferSelect;
 
@@ -71,5 +72,9 @@ export class SqliteCheckoutRepository implements CheckoutRepository {
 
   private byId(id: string): CheckoutSession | null {
     return sessionOf(this.selectById.get({ id }));
+  }
+
+  async deleteUnpaid(before: number, limit: number): Promise<number> {
+    return deleteUnpaidCheckouts(this.db, before, limit);
   }
 }

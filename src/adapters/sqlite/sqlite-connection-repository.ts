@@ -3,6 +3,7 @@ import type { ConnectState, ProcessorAccount } from '../../domain/connect.ts';
 import type { ConnectionRepository } from '../../ports/connection-repository.ts';
 import { connectStates, processorAccounts } from './schema.ts';
 import type { SqliteDb } from './sqlite-store.ts';
+import { deleteExpiredConnectStates } from './sqlite-retention.ts';
 
 export class SqliteConnectionRepository implements ConnectionRepository {
   constructor(private readonly db: SqliteDb) {}
@@ -38,5 +39,9 @@ export class SqliteConnectionRepository implements ConnectionRepository {
 
   async removeAccount(accountId: string): Promise<void> {
     this.db.delete(processorAccounts).where(eq(processorAccounts.accountId, accountId)).run();
+  }
+
+  async deleteExpiredStates(before: number, limit: number): Promise<number> {
+    return deleteExpiredConnectStates(this.db, before, limit);
   }
 }

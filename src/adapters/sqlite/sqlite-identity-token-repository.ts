@@ -3,6 +3,7 @@ import type { IdentityToken } from '../../domain/identity-token.ts';
 import type { IdentityTokenRepository } from '../../ports/identity-token-repository.ts';
 import { identityTokens } from './schema.ts';
 import type { SqliteDb } from './sqlite-store.ts';
+import { deleteEndedTokens } from './sqlite-retention.ts';
 
 export class SqliteIdentityTokenRepository implements IdentityTokenRepository {
   constructor(private readonly db: SqliteDb) {}
@@ -22,5 +23,9 @@ export class SqliteIdentityTokenRepository implements IdentityTokenRepository {
       .set({ revokedAt: at })
       .where(and(eq(identityTokens.tokenHash, tokenHash), isNull(identityTokens.revokedAt)))
       .run();
+  }
+
+  async deleteEnded(before: number, limit: number): Promise<number> {
+    return deleteEndedTokens(this.db, before, limit);
   }
 }

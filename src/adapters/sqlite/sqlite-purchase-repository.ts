@@ -4,6 +4,7 @@ import type { Purchase } from '../../domain/purchase.ts';
 import type { PurchaseRepository } from '../../ports/purchase-repository.ts';
 import { purchases } from './schema.ts';
 import type { SqliteDb } from './sqlite-store.ts';
+import { deleteAbandonedPurchases } from './sqlite-retention.ts';
 
 // Each state change is one conditional UPDATE: SQLite applies it atomically, whatever the connection.
 // UPDATE … RETURNING is read with .all(): .get() leaves the statement open and the WAL never checkpoints.
@@ -61,5 +62,9 @@ export class SqlitePurchaseRepository implements PurchaseRepository {
       .set({ status: 'paid', paymentId, licenseId })
       .where(and(eq(purchases.id, id), eq(purchases.status, 'charging')))
       .run();
+  }
+
+  async deleteAbandoned(before: number, limit: number): Promise<number> {
+    return deleteAbandonedPurchases(this.db, before, limit);
   }
 }

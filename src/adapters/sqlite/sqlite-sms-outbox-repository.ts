@@ -2,6 +2,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { OutboxMessage, SmsOutboxRepository } from '../../ports/sms-outbox-repository.ts';
 import { smsOutbox } from './schema.ts';
 import type { SqliteDb } from './sqlite-store.ts';
+import { deleteOutboxSentBefore } from './sqlite-retention.ts';
 
 const messageColumns = { to: smsOutbox.to, body: smsOutbox.body, sentAt: smsOutbox.sentAt };
 
@@ -21,5 +22,9 @@ export class SqliteSmsOutboxRepository implements SmsOutboxRepository {
       .orderBy(desc(smsOutbox.sentAt), desc(smsOutbox.id))
       .limit(limit)
       .all();
+  }
+
+  async deleteSentBefore(before: number, limit: number): Promise<number> {
+    return deleteOutboxSentBefore(this.db, before, limit);
   }
 }

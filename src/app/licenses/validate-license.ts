@@ -3,26 +3,29 @@ import { licenseStatus, type LicenseStatus } from '../../domain/license.ts';
 import { judgeValidation, type ValidationVerdict } from '../../domain/validation.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { LicenseState } from '../../ports/license-repository.ts';
+import { countValidation } from './validation-limit.ts';
 
 export type ValidationResult =
   | { valid: true; license: { id: string; status: LicenseStatus; features: string[]; expiresAt: number | null } }
   | { valid: false; reason: Exclude<ValidationVerdict, { valid: true }>['reason'] };
 
-type ValidateDeps = Pick<Deps, 'clock' | 'hashing' | 'signer' | 'signingKeys' | 'licenses'>;
+type ValidateDeps = Pick<Deps, 'clock' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'rateLimiter' | 'validateRateLimitPerMinute' | 'addressLimits'>;
 
 /**
  * Online validation. A key whose digest the store knows is byte for byte one this service signed,
  * so the hot path is one indexed read; any other key is parsed and its signature checked, in the
- * contract's precedence order.
+ * contract's precedence order. Once the key is resolved, one rate-limit hit counts the call against
+ * the license it names, or, when it names none of the caller's, against the client's address.
  */
 export async function validateLicense(
   deps: ValidateDeps,
   developerId: string,
-  input: { licenseKey: string; machineFingerprint: string },
+  input: { licenseKey: string; machineFingerprint: string; clientAddress: string },
 ): Promise<ValidationResult> {
   const known = await deps.licenses.findStateByKeyHash(deps.hashing.hash(input.licenseKey));
   const { problem, state } = known ? { problem: null, state: known } : await checkUnknownKey(deps, input.licenseKey);
   const license = state && state.developerId === developerId ? state : null;
+  await countValidation(deps, license ? { licenseId: license.id } : { address: input.clientAddress });
   const now = deps.clock.now();
   const verdict = judgeValidation(problem, license, input.machineFingerprint, now);
   if (!verdict.valid) return verdict;

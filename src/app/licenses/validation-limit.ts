@@ -1,25 +1,29 @@
-import { RateLimitedError } from '../../domain/errors.ts';
-import type { ApiKeyScope } from '../../domain/developer.ts';
 import type { Deps } from '../../ports/deps.ts';
+import { hitOrRefuse } from '../limits/address-limits.ts';
 
-export const DEFAULT_VALIDATE_RATE_LIMIT_PER_MINUTE = 6_000;
+/** Per license: room for many machines retrying at once, far below what would tax the service. */
+export const DEFAULT_VALIDATE_RATE_LIMIT_PER_MINUTE = 600;
 const MINUTE_MS = 60_000;
 
-type LimitDeps = Pick<Deps, 'rateLimiter' | 'validateRateLimitPerMinute'>;
-
 /**
- * Counts one validation against the caller's API key (a developer's secret and publishable keys
- * are counted apart) and refuses it past the per-minute limit. A limit of 0 counts nothing.
+ * What a validation counts against. A key that names one of the caller's licenses counts against
+ * that license, so only its holder can use its allowance up; any other key (malformed, forged, or
+ * another seller's) counts against the client address that sent it. A flood of junk therefore
+ * denies nothing but more junk from the same address, and never a valid license.
  */
-export async function countValidation(deps: LimitDeps, caller: { developerId: string; scope: ApiKeyScope }): Promise<void> {
-  const limit = deps.validateRateLimitPerMinute;
-  if (limit <= 0) return;
-  const verdict = await deps.rateLimiter.hit(`validate:${caller.developerId}:${caller.scope}`, limit, MINUTE_MS);
-  if (!verdict.allowed) {
-    throw new RateLimitedError(
-      'rate_limited',
-      `Too many validations with this API key (at most ${limit} a minute). Try again in ${verdict.retryAfterSeconds} seconds.`,
-      verdict.retryAfterSeconds,
+export type ValidationSubject = { licenseId: string } | { address: string };
+
+type LimitDeps = Pick<Deps, 'rateLimiter' | 'validateRateLimitPerMinute' | 'addressLimits'>;
+
+/** One rate-limit hit per validation; past the subject's limit, 429 rate_limited with Retry-After. */
+export async function countValidation(deps: LimitDeps, subject: ValidationSubject): Promise<void> {
+  if ('licenseId' in subject) {
+    await hitOrRefuse(deps, `validate:license:${subject.licenseId}`, deps.validateRateLimitPerMinute, MINUTE_MS, (limit, seconds) =>
+      `Too many validations of this license (at most ${limit} a minute). Try again in ${seconds} seconds.`,
     );
+    return;
   }
+  await hitOrRefuse(deps, `validate:address:${subject.address}`, deps.addressLimits.invalidValidationsPerMinute, MINUTE_MS, (limit, seconds) =>
+    `Too many validations of unknown or invalid license keys from this address (at most ${limit} a minute). Try again in ${seconds} seconds.`,
+  );
 }

@@ -1,8 +1,10 @@
 import { Elysia } from 'elysia';
 import { getCheckoutStatus } from '../../../app/checkout/checkout-status.ts';
 import { startCheckout } from '../../../app/checkout/start-checkout.ts';
+import { countFromAddress } from '../../../app/limits/address-limits.ts';
 import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withAnyApiKey } from '../auth.ts';
+import { clientAddress } from '../client-address.ts';
 import { CheckoutInitBody, CheckoutInitResponse, CheckoutStatusResponse, errorsOf, SessionParams } from '../schemas.ts';
 
 const tags = ['Checkout'];
@@ -16,25 +18,27 @@ export function checkoutRoutes(deps: Deps) {
         tags,
         summary: 'Poll a checkout session',
         description:
-          'pending, complete (with licenseKey and license) or expired (30 minutes after init, unless paid). Clients poll every 2 s for at most 10 minutes. No authentication: the session id is the secret.',
+          'pending, complete (with licenseKey and license) or expired (30 minutes after init, unless paid). Clients poll every 2 s for at most 10 minutes. No authentication: the session id is the secret. 24 hours after payment the session answers 404 not_found: the buyer gets their keys by signing in.',
         security: SECURITY.none,
       },
     })
     .use(
       withAnyApiKey(deps).post(
         '/checkout/init',
-        async ({ caller, body, set }) => {
+        async ({ caller, body, set, request }) => {
+          // A secret key is the seller's own server, which may start checkouts for all its buyers from one address.
+          if (caller.scope === 'publishable') await countFromAddress(deps, 'checkout', clientAddress(request, deps.trustedProxyHeader));
           set.status = 201;
           return startCheckout(deps, caller.developerId, body);
         },
         {
           body: CheckoutInitBody,
-          response: { 201: CheckoutInitResponse, ...errorsOf(400, 401, 404, 409, 413, 502) },
+          response: { 201: CheckoutInitResponse, ...errorsOf(400, 401, 404, 409, 413, 429, 502) },
           detail: {
             tags,
             summary: 'Start a hosted checkout',
             description:
-              'Secret or publishable key. 409 not_connected before the seller connects a payment account; 404 for a product that is not yours or is inactive; 400 for redirect URLs that are not absolute http(s).',
+              'Secret or publishable key. 409 not_connected before the seller connects a payment account; 404 for a product that is not yours or is inactive; 400 for redirect URLs that are not absolute http(s). With a publishable key, at most 60 checkouts per client address per minute by default (CHECKOUT_RATE_LIMIT_PER_MINUTE); past it, 429 rate_limited with Retry-After.',
             security: SECURITY.any,
           },
         },

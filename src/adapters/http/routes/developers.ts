@@ -1,10 +1,12 @@
 import { Elysia } from 'elysia';
 import { signUp } from '../../../app/developers/sign-up.ts';
+import { countFromAddress } from '../../../app/limits/address-limits.ts';
 import { grantLicense } from '../../../app/licenses/grant-license.ts';
 import { publishJwks } from '../../../app/signing-keys/publish-jwks.ts';
 import { rotateSigningKey } from '../../../app/signing-keys/rotate-signing-key.ts';
 import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../auth.ts';
+import { clientAddress } from '../client-address.ts';
 import { apiKeyRoutes } from './api-keys.ts';
 import { errorsOf, GrantBody, IdParams, IssuedLicense, Jwks, RotatedKey, SignupBody, SignupResponse } from '../schemas.ts';
 
@@ -12,17 +14,18 @@ export function developerRoutes(deps: Deps) {
   return new Elysia({ name: 'developers' })
     .post(
       '/developers/signup',
-      async ({ body, set }) => {
+      async ({ body, set, request }) => {
+        await countFromAddress(deps, 'signup', clientAddress(request, deps.trustedProxyHeader));
         set.status = 201;
         return signUp(deps, body);
       },
       {
         body: SignupBody,
-        response: { 201: SignupResponse, ...errorsOf(400, 409, 413) },
+        response: { 201: SignupResponse, ...errorsOf(400, 409, 413, 429) },
         detail: {
           tags: ['Developers'],
           summary: 'Create a developer account',
-          description: 'Returns the secret and publishable API keys once; only their digests are stored. A taken e-mail is 409 email_taken.',
+          description: 'Returns the secret and publishable API keys once; only their digests are stored. A taken e-mail is 409 email_taken. At most 10 sign-ups per client address per hour by default (SIGNUP_RATE_LIMIT_PER_HOUR); past it, 429 rate_limited with Retry-After.',
           security: SECURITY.none,
         },
       },

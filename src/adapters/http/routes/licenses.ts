@@ -1,8 +1,8 @@
 import { Elysia } from 'elysia';
 import { getLicense, revokeLicense, unbindLicense } from '../../../app/licenses/manage-license.ts';
 import { validateLicense } from '../../../app/licenses/validate-license.ts';
-import { countValidation } from '../../../app/licenses/validation-limit.ts';
 import type { Deps } from '../../../ports/deps.ts';
+import { clientAddress } from '../client-address.ts';
 import { SECURITY, withAnyApiKey, withSecretKey, withSecretKeyOrCustomer } from '../auth.ts';
 import { errorsOf, IdParams, LicenseView, ValidateBody, ValidationResult } from '../schemas.ts';
 
@@ -11,9 +11,9 @@ const tags = ['Licenses'];
 export function licenseRoutes(deps: Deps) {
   return new Elysia({ name: 'licenses' })
     .use(
-      withAnyApiKey(deps).post('/licenses/validate', async ({ caller, body }) => {
-        await countValidation(deps, caller);
-        return validateLicense(deps, caller.developerId, body);
+      withAnyApiKey(deps).post('/licenses/validate', ({ caller, body, request }) => {
+        const { licenseKey, machineFingerprint } = body;
+        return validateLicense(deps, caller.developerId, { licenseKey, machineFingerprint, clientAddress: clientAddress(request, deps.trustedProxyHeader) });
       }, {
         body: ValidateBody,
         response: { 200: ValidationResult, ...errorsOf(400, 401, 413, 429) },
@@ -21,7 +21,7 @@ export function licenseRoutes(deps: Deps) {
           tags,
           summary: 'Validate a license online and bind it to a machine',
           description:
-            'An invalid license is a 200 with valid=false and a reason, checked in this order: invalid_format, invalid_signature, not_found, revoked, expired, machine_mismatch. The first valid validation binds the license to its machineFingerprint. Secret or publishable key. Each API key may validate at most VALIDATE_RATE_LIMIT_PER_MINUTE times a minute (default 6,000), counted across instances; past it, 429 rate_limited with Retry-After.',
+            'An invalid license is a 200 with valid=false and a reason, checked in this order: invalid_format, invalid_signature, not_found, revoked, expired, machine_mismatch. The first valid validation binds the license to its machineFingerprint. Secret or publishable key. Each license may be validated at most VALIDATE_RATE_LIMIT_PER_MINUTE times a minute (default 600); keys that name none of your licenses (invalid_format, invalid_signature, not_found) are counted per client address instead (VALIDATE_INVALID_RATE_LIMIT_PER_MINUTE, default 120), so junk never uses up a valid license’s allowance. Counted across instances; past a limit, 429 rate_limited with Retry-After.',
           security: SECURITY.any,
         },
       }),

@@ -1,0 +1,45 @@
+import { RateLimitedError } from '../../domain/errors.ts';
+import type { AddressLimits, Deps } from '../../ports/deps.ts';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/** No real user meets these: they only bound what one address can make the service store or send. */
+export const DEFAULT_ADDRESS_LIMITS: AddressLimits = {
+  invalidValidationsPerMinute: 120,
+  signupsPerHour: 10,
+  loginInitsPerHour: 60,
+  checkoutInitsPerMinute: 60,
+};
+
+/** The requests that need no credential (or only the public pk_) and leave a row or a paid API call behind. */
+export type AddressLimited = 'signup' | 'login' | 'checkout';
+
+const RULES: Record<AddressLimited, { limit: (l: AddressLimits) => number; windowMs: number; per: string; what: string }> = {
+  signup: { limit: (l) => l.signupsPerHour, windowMs: HOUR_MS, per: 'an hour', what: 'sign-ups' },
+  login: { limit: (l) => l.loginInitsPerHour, windowMs: HOUR_MS, per: 'an hour', what: 'sign-in codes requested' },
+  checkout: { limit: (l) => l.checkoutInitsPerMinute, windowMs: MINUTE_MS, per: 'a minute', what: 'checkouts started' },
+};
+
+type LimitDeps = Pick<Deps, 'rateLimiter' | 'addressLimits'>;
+
+/** Counts one `action` from `address` (a key from the HTTP adapter's client address) and refuses it past its limit. */
+export async function countFromAddress(deps: LimitDeps, action: AddressLimited, address: string): Promise<void> {
+  const rule = RULES[action];
+  await hitOrRefuse(deps, `${action}:address:${address}`, rule.limit(deps.addressLimits), rule.windowMs, (limit, seconds) =>
+    `Too many ${rule.what} from this address (at most ${limit} ${rule.per}). Try again in ${seconds} seconds.`,
+  );
+}
+
+/** One hit on `key`; past `limit` in its window, 429 rate_limited with Retry-After. A limit of 0 counts nothing. */
+export async function hitOrRefuse(
+  deps: Pick<Deps, 'rateLimiter'>,
+  key: string,
+  limit: number,
+  windowMs: number,
+  message: (limit: number, retryAfterSeconds: number) => string,
+): Promise<void> {
+  if (limit <= 0) return;
+  const verdict = await deps.rateLimiter.hit(key, limit, windowMs);
+  if (!verdict.allowed) throw new RateLimitedError('rate_limited', message(limit, verdict.retryAfterSeconds), verdict.retryAfterSeconds);
+}

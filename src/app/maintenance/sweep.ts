@@ -1,0 +1,70 @@
+import { OTP_LIMITS } from '../../domain/otp-challenge.ts';
+import type { Deps } from '../../ports/deps.ts';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * How long each kind of short-lived record is kept, counted from the moment it stopped being
+ * usable. Nothing here is needed once that time has passed: the periods only leave room for
+ * support questions, late webhooks and the send limits that count recent codes.
+ */
+export const RETENTION_MS = {
+  /** After expiry; never less than the send-limit window that counts a subject's recent codes. */
+  otpChallenges: Math.max(DAY_MS, OTP_LIMITS.sendWindowMs),
+  /** After expiry or revocation, whichever comes first. */
+  identityTokens: 7 * DAY_MS,
+  /** After expiry (10 minutes after the connect flow began). */
+  connectStates: DAY_MS,
+  /** After sending: the sandbox outbox's messages. */
+  outboxMessages: DAY_MS,
+  /** After creation: terminal purchases still pending (never charged) and without a license. */
+  abandonedPurchases: DAY_MS,
+  /** After expiry: checkout sessions never completed; Stripe stops retrying webhooks after 3 days. */
+  unpaidCheckouts: 30 * DAY_MS,
+} as const;
+
+export type SweptKind = keyof typeof RETENTION_MS;
+export type SweepReport = Record<SweptKind, number>;
+
+export interface SweepOptions {
+  /** Rows per DELETE: short statements, so requests waiting on the store are not held up. */
+  batchSize: number;
+  /** Batches per kind and run: a backlog is worked off over several runs. */
+  maxBatches: number;
+}
+
+export const DEFAULT_SWEEP: SweepOptions = { batchSize: 500, maxBatches: 20 };
+
+type SweepDeps = Pick<Deps, 'clock' | 'otps' | 'identityTokens' | 'connections' | 'smsOutbox' | 'purchases' | 'checkouts'>;
+
+/**
+ * Deletes every record past its retention period, in batches. Idempotent and safe to run from
+ * several instances at once: each batch is one conditional DELETE, so a row goes once.
+ */
+export async function sweepExpired(deps: SweepDeps, options: SweepOptions = DEFAULT_SWEEP): Promise<SweepReport> {
+  const now = deps.clock.now();
+  const cutoff = (kind: SweptKind) => now - RETENTION_MS[kind];
+  const deleters: Record<SweptKind, (before: number, limit: number) => Promise<number>> = {
+    otpChallenges: (b, l) => deps.otps.deleteExpired(b, l),
+    identityTokens: (b, l) => deps.identityTokens.deleteEnded(b, l),
+    connectStates: (b, l) => deps.connections.deleteExpiredStates(b, l),
+    outboxMessages: (b, l) => deps.smsOutbox.deleteSentBefore(b, l),
+    abandonedPurchases: (b, l) => deps.purchases.deleteAbandoned(b, l),
+    unpaidCheckouts: (b, l) => deps.checkouts.deleteUnpaid(b, l),
+  };
+  const report = {} as SweepReport;
+  for (const kind of Object.keys(deleters) as SweptKind[]) {
+    report[kind] = await inBatches((limit) => deleters[kind](cutoff(kind), limit), options);
+  }
+  return report;
+}
+
+async function inBatches(deleteBatch: (limit: number) => Promise<number>, options: SweepOptions): Promise<number> {
+  let total = 0;
+  for (let batch = 0; batch < options.maxBatches; batch++) {
+    const deleted = await deleteBatch(options.batchSize);
+    total += deleted;
+    if (deleted < options.batchSize) break;
+  }
+  return total;
+}

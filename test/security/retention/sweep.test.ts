@@ -1,0 +1,143 @@
+import { describe, expect, test } from 'bun:test';
+import { startPeriodicSweep } from '../../../src/adapters/system/periodic-sweep.ts';
+import { jsonLogger } from '../../../src/adapters/system/logger.ts';
+import { RETENTION_MS, sweepExpired, type SweepReport } from '../../../src/app/maintenance/sweep.ts';
+import { OTP_LIMITS } from '../../../src/domain/otp-challenge.ts';
+import { DAY, T0 } from '../../contracts/builders.ts';
+import { aCheckoutSession, aConnectState, givenSeller } from '../../contracts/checkout-builders.ts';
+import { freshStorePerTest, STORE_FACTORIES } from '../../contracts/stores.ts';
+import { anIdentityToken, aPurchase, givenCustomer, givenOtp, givenPurchaseParties } from '../../contracts/terminal-builders.ts';
+import type { Store } from '../../../src/ports/deps.ts';
+import { FixedClock } from '../../support/clock.ts';
+
+const NOW = T0 + 100 * DAY;
+
+/** One record of each kind just past its retention period, and one just inside it. */
+async function givenRecordsAround(store: Store, delta: 1 | -1) {
+  const at = (kind: keyof typeof RETENTION_MS) => NOW - RETENTION_MS[kind] - delta; // delta 1: past it
+  const customer = await givenCustomer(store);
+  const seller = await givenSeller(store);
+  const { parties } = await givenPurchaseParties(store);
+  const otp = await givenOtp(store, { createdAt: at('otpChallenges') - 300_000, expiresAt: at('otpChallenges') });
+  const token = anIdentityToken(customer.id, { expiresAt: at('identityTokens') });
+  await store.identityTokens.create(token);
+  const state = aConnectState(seller.developerId, { expiresAt: at('connectStates') });
+  await store.connections.saveState(state);
+  const phone = `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+  await store.smsOutbox.add({ to: phone, body: 'code', sentAt: at('outboxMessages') });
+  const purchase = aPurchase(parties, { createdAt: at('abandonedPurchases') });
+  await store.purchases.create(purchase);
+  const session = aCheckoutSession(seller, { createdAt: at('unpaidCheckouts') - 1_800_000, expiresAt: at('unpaidCheckouts') });
+  await store.checkouts.create(session);
+  return {
+    async present() {
+      return {
+        otpChallenges: (await store.otps.findById(otp.id)) !== null,
+        identityTokens: (await store.identityTokens.findByHash(token.tokenHash)) !== null,
+        connectStates: (await store.connections.useState(state.stateHash, NOW)) !== null,
+        outboxMessages: (await store.smsOutbox.listFor(phone, 10)).length > 0,
+        abandonedPurchases: (await store.purchases.findById(purchase.id)) !== null,
+        unpaidCheckouts: (await store.checkouts.findById(session.id)) !== null,
+      };
+    },
+  };
+}
+
+const EACH = <T,>(value: T) => Object.fromEntries(Object.keys(RETENTION_MS).map((k) => [k, value])) as Record<keyof typeof RETENTION_MS, T>;
+
+describe('the documented retention periods', () => {
+  test('challenges 1 day after expiry (never less than the send-limit window), tokens 7 days, connect states, outbox and pending purchases 1 day, unpaid checkouts 30 days', () => {
+    expect(RETENTION_MS).toEqual({
+      otpChallenges: DAY,
+      identityTokens: 7 * DAY,
+      connectStates: DAY,
+      outboxMessages: DAY,
+      abandonedPurchases: DAY,
+      unpaidCheckouts: 30 * DAY,
+    });
+    expect(RETENTION_MS.otpChallenges).toBeGreaterThanOrEqual(OTP_LIMITS.sendWindowMs);
+  });
+});
+
+for (const factory of STORE_FACTORIES) {
+  describe(`sweepExpired with a fixed clock (${factory.name})`, () => {
+    const opened = freshStorePerTest(factory);
+
+    test('every kind past its period is deleted, and the report says how many', async () => {
+      const { store } = opened();
+      const records = await givenRecordsAround(store, 1);
+
+      const report = await sweepExpired({ ...store, clock: new FixedClock(NOW) });
+
+      expect(report).toEqual(EACH(1));
+      expect(await records.present()).toEqual(EACH(false));
+    });
+
+    test('nothing still inside its period is touched', async () => {
+      const { store } = opened();
+      const records = await givenRecordsAround(store, -1);
+
+      const report = await sweepExpired({ ...store, clock: new FixedClock(NOW) });
+
+      expect(report).toEqual(EACH(0));
+      expect(await records.present()).toEqual(EACH(true));
+    });
+
+    test('a backlog is worked off in batches over several runs; sweeping again deletes nothing more', async () => {
+      const { store } = opened();
+      for (let i = 0; i < 5; i++) await givenOtp(store, { expiresAt: NOW - 2 * DAY });
+      const deps = { ...store, clock: new FixedClock(NOW) };
+
+      const runs = [];
+      for (let i = 0; i < 3; i++) runs.push((await sweepExpired(deps, { batchSize: 2, maxBatches: 2 })).otpChallenges);
+
+      expect(runs).toEqual([4, 1, 0]);
+    });
+  });
+}
+
+describe('the periodic sweep main.ts starts', () => {
+  const quietLog = jsonLogger('silent');
+  const report = EACH(0);
+
+  test('runs first within the first-run window, then again each period; stop ends it and waits for a run under way', async () => {
+    let runs = 0;
+    let release: () => void = () => {};
+    const sweep = async () => {
+      runs++;
+      if (runs === 2) await new Promise<void>((r) => (release = r));
+      return report;
+    };
+    const periodic = startPeriodicSweep(sweep, quietLog, { everyMs: 20, firstWithinMs: 5, random: () => 0.5 });
+    while (runs < 2) await Bun.sleep(5);
+
+    let stopped = false;
+    const stopping = periodic.stop().then(() => (stopped = true));
+    await Bun.sleep(30);
+    const stoppedBeforeRunEnded = stopped;
+    release();
+    await stopping;
+    await Bun.sleep(40);
+
+    expect(stoppedBeforeRunEnded).toBe(false);
+    expect(runs).toBe(2);
+  });
+
+  test('a failing run is logged with the first line of its error only, and the next run still comes', async () => {
+    const lines: string[] = [];
+    let runs = 0;
+    const sweep = async () => {
+      runs++;
+      if (runs === 1) throw new Error('Failed query: DELETE …\nparams: secret-looking-value');
+      return { ...report, otpChallenges: 3 };
+    };
+    const periodic = startPeriodicSweep(sweep, jsonLogger('info', (l) => lines.push(l)), { everyMs: 10, firstWithinMs: 1 });
+    while (runs < 2) await Bun.sleep(5);
+    await periodic.stop();
+
+    const logged = lines.map((l) => JSON.parse(l));
+    expect(logged[0]).toMatchObject({ level: 'warn', error: 'Failed query: DELETE …' });
+    expect(lines.join('\n')).not.toContain('secret-looking-value');
+    expect(logged[1]).toMatchObject({ level: 'info', msg: 'retention sweep', otpChallenges: 3 });
+  });
+});
