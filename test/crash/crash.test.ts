@@ -31,13 +31,13 @@ async function crashRun(store: CrashStore) {
     const shop = await openShop(client(server.url), { grants: 24, buyers: 2 });
     for (const grant of shop.grants) ledger.addLicense(grant.id, grant.licenseKey, 'grant');
 
-    let stopped = false;
-    const driving = drive(client(server.url), shop, ledger, () => stopped);
+    let killed = false;
+    const driving = drive(client(server.url), shop, ledger, () => killed);
     await untilEveryKindPromised(ledger, 1_500, 20_000);
     const killAfterMs = Math.floor(Math.random() * 1_500);
     await Bun.sleep(killAfterMs);
     const inFlightAtKill = ledger.inFlight;
-    stopped = true;
+    killed = true;
     server.kill('SIGKILL');
     await server.exited;
     await driving;

@@ -7,6 +7,9 @@ const RACERS = 3;
 
 class Unexpected extends Error {}
 
+/** What a step answers when it sent nothing this time round. */
+const IDLE: unique symbol = Symbol('idle');
+
 /** `call`, counting what is in flight and cut off, and refusing a 5xx outright. */
 function counted(call: Call, ledger: Ledger): Call {
   return async (method, path, options) => {
@@ -31,18 +34,21 @@ function expect(reply: Reply, status: number, what: string): any {
 }
 
 /**
- * Drives first validations, sandbox checkouts and terminal purchases at once until `stopped()`.
- * A failure while running is a violation; once stopped (the process is being killed), it is a lost
- * request and the worker ends.
+ * Drives first validations, sandbox checkouts and terminal purchases at once until each worker's
+ * requests fail. A failure before `killed()` is a violation; after it (the process is being killed),
+ * it is a lost request and the worker ends. Workers keep going through the kill instead of stopping
+ * at it, so every worker ends on a request the kill cut off, and whatever was acknowledged up to the
+ * process's last moment is in the ledger.
  */
-export function drive(rawCall: Call, shop: Shop, ledger: Ledger, stopped: () => boolean): Promise<unknown> {
+export function drive(rawCall: Call, shop: Shop, ledger: Ledger, killed: () => boolean): Promise<unknown> {
   const call = counted(rawCall, ledger);
-  const loop = async (name: string, step: () => Promise<void>) => {
-    while (!stopped()) {
+  const loop = async (name: string, step: () => Promise<void | typeof IDLE>) => {
+    for (;;) {
       try {
-        await step();
+        // A worker with nothing to send ends at the kill; one that sends ends on the request it cut off.
+        if ((await step()) === IDLE && killed()) return;
       } catch (error) {
-        if (!stopped() || error instanceof Unexpected) ledger.violations.push(`${name}: ${(error as Error).message}`);
+        if (!killed() || error instanceof Unexpected) ledger.violations.push(`${name}: ${(error as Error).message}`);
         return;
       }
     }
@@ -63,7 +69,10 @@ export function drive(rawCall: Call, shop: Shop, ledger: Ledger, stopped: () => 
 /** RACERS validations of one unvalidated license with random fingerprints: one must win. */
 async function firstValidations(call: Call, shop: Shop, ledger: Ledger) {
   const licenseId = ledger.unbound.shift();
-  if (!licenseId) return void (await Bun.sleep(5));
+  if (!licenseId) {
+    await Bun.sleep(5);
+    return IDLE;
+  }
   const { licenseKey } = ledger.licenses.get(licenseId)!;
   const racers = Array.from({ length: RACERS }, () => randomHex(32));
   for (const fingerprint of racers) ledger.tryFingerprint(licenseId, fingerprint);
@@ -104,7 +113,10 @@ async function purchase(call: Call, shop: Shop, ledger: Ledger, buyer: Buyer, to
   const init = expect(await call('POST', '/purchase/init', { bearer: token, body: { productId } }), 200, 'purchase init');
   const sent = await call('POST', '/purchase/otp', { bearer: token, body: { purchaseId: init.purchaseId } });
   // A customer is texted at most 5 codes per 15 minutes (docs/codes-and-sign-in.md): past that, this buyer idles.
-  if (sent.status === 429 && sent.body?.error?.code === 'rate_limited') return void (await Bun.sleep(100));
+  if (sent.status === 429 && sent.body?.error?.code === 'rate_limited') {
+    await Bun.sleep(100);
+    return IDLE;
+  }
   const otp = expect(sent, 200, 'purchase otp');
   const body = { purchaseId: init.purchaseId, otpId: otp.otpId, otp: await latestCode(call, buyer.phone), cardId: init.cards[0].id };
   const confirmed = expect(await call('POST', '/purchase/confirm', { bearer: token, body }), 200, 'purchase confirm');
