@@ -120,6 +120,9 @@ async function serve(config: Config, log: Logger) {
     fetch: withSocketAddress(serverFetch(app.fetch, log, logRequests)),
   });
   log.info('listening', { url: `http://${config.host}:${server.port}`, publicBaseUrl: config.publicBaseUrl, store: config.store.kind, rateLimits: config.redisUrl ? 'redis' : config.store.kind === 'postgres' ? 'postgres' : 'memory', sandbox: !config.live });
+  // One line for the person who started it, on stderr: stdout stays JSON lines for log collectors.
+  // It is news, not a warning: LOG_LEVEL=warn or error keeps start-up silent.
+  if (logRequests) console.error(`Licensing service listening on ${config.host}:${server.port}, public at ${config.publicBaseUrl}. API reference: ${config.publicBaseUrl}/v1/docs`);
 
   // Every instance sweeps, at jittered times: the sweep is idempotent, so they need no coordination.
   const sweeper = config.retentionSweepMinutes > 0

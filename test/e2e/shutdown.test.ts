@@ -42,7 +42,7 @@ describe.each(E2E_STORES)('stopping the process on $name', (setup) => {
       expect(JSON.parse(reply.text)).toMatchObject({ valid: true, license: { id: grant.body.license.id } });
     }
     expect(await exitCode).toBe(0);
-    const messages = lines(server.output()).map((line) => JSON.parse(line).msg);
+    const messages = lines(server.stdout()).map((line) => JSON.parse(line).msg);
     expect(messages).toContain('stopping');
     expect(messages.at(-1)).toBe('stopped');
   });

@@ -13,7 +13,7 @@ export interface Ignored {
  * of its challenge's 5 tries and counts toward the 20 failures that lock a customer's logins.
  */
 const COUNTED_FAILURES = new Set(['otp_invalid', 'otp_attempts_exceeded', 'otp_expired', 'rate_limited']);
-const CODE_CHECKING_ROUTES = new Set(['POST /auth/login/verify', 'POST /purchase/confirm']);
+const CODE_CHECKING_ROUTES = new Set(['POST /auth/login/verify', 'POST /purchase/confirm', 'POST /customer/phone/verify']);
 
 export function snapshot(sqlite: Database): Snapshot {
   const tables = sqlite.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name").values();

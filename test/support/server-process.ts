@@ -8,6 +8,8 @@ export interface Spawned {
   proc: Subprocess<'ignore', 'pipe', 'pipe'>;
   /** Everything it printed so far, stdout and stderr. */
   output: () => string;
+  /** What it printed on stdout alone: the JSON log lines. */
+  stdout: () => string;
   /** Resolves with the exit code once its output is fully read. */
   exited: Promise<number>;
   kill: (signal?: NodeJS.Signals) => void;
@@ -48,13 +50,18 @@ export async function spawnService(env: Record<string, string>, options: SpawnOp
     stderr: 'pipe',
   });
   let out = '';
-  const drain = async (stream: ReadableStream<Uint8Array>) => {
+  let stdout = '';
+  const drain = async (stream: ReadableStream<Uint8Array>, isStdout: boolean) => {
     const decoder = new TextDecoder();
-    for await (const chunk of stream) out += decoder.decode(chunk);
+    for await (const chunk of stream) {
+      const text = decoder.decode(chunk, { stream: true });
+      out += text;
+      if (isStdout) stdout += text;
+    }
   };
-  const drained = Promise.all([drain(proc.stdout), drain(proc.stderr)]);
+  const drained = Promise.all([drain(proc.stdout, true), drain(proc.stderr, false)]);
   const exited = proc.exited.then(async (code) => (await drained, code));
-  return { url: `http://127.0.0.1:${port}`, proc, output: () => out, exited, kill: (signal = 'SIGTERM') => proc.kill(signal) };
+  return { url: `http://127.0.0.1:${port}`, proc, output: () => out, stdout: () => stdout, exited, kill: (signal = 'SIGTERM') => proc.kill(signal) };
 }
 
 /** Waits until /v1/health answers 200; fails if the process exits first. */

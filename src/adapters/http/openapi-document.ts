@@ -1,9 +1,15 @@
 import { openapi } from '@elysiajs/openapi';
 import { Elysia } from 'elysia';
+import { EXAMPLE } from './examples.ts';
 import { errorsOf } from './schemas.ts';
 
-type Operation = { responses?: Record<string, unknown> };
+type Schema = { examples?: unknown[] };
+type Media = { schema?: Schema; example?: unknown };
+type Parameter = { name: string; in: string; schema?: Schema; example?: unknown };
+type Operation = { responses?: Record<string, { content?: Record<string, Media> } | unknown>; requestBody?: { content?: Record<string, Media> }; parameters?: Parameter[] };
 type Document = { paths?: Record<string, Record<string, Operation>> };
+/** What the document needs of a route: its body schema, when it declares one. */
+export type RouteInfo = { method: string; path: string; hooks?: { body?: unknown } };
 
 /**
  * Every route refuses a NUL (U+0000) in its path or query string with 400 invalid_request, before
@@ -12,19 +18,76 @@ type Document = { paths?: Record<string, Record<string, Operation>> };
 function documentNulRefusal(document: Document): void {
   const [, schema] = Object.entries(errorsOf(400))[0]!;
   const refusal = { description: 'A NUL character (U+0000) in the path, the query string or the body.', content: { 'application/json': { schema } } };
-  for (const operations of Object.values(document.paths ?? {})) {
-    for (const operation of Object.values(operations)) {
-      if (operation.responses && !operation.responses['400']) operation.responses['400'] = refusal;
+  for (const operation of operations(document)) {
+    if (operation.responses && !operation.responses['400']) operation.responses['400'] = refusal;
+  }
+}
+
+/**
+ * Bodies are read by the server's own parse hook (body.ts: size limit, NUL refusal, JSON), and the
+ * generator lists media types only for Elysia's named parsers: it leaves `content` empty for a
+ * function. The document states what that hook accepts, JSON, with the route's own schema.
+ */
+function documentJsonBodies(document: Document, routes: readonly RouteInfo[]): void {
+  for (const route of routes) {
+    const operation = document.paths?.[openApiPath(route.path)]?.[route.method.toLowerCase()];
+    const content = operation?.requestBody?.content;
+    if (!content || !route.hooks?.body || Object.keys(content).length > 0) continue;
+    content['application/json'] = { schema: route.hooks.body as Schema };
+  }
+}
+
+/** A path parameter's example follows the resource it names. */
+const PATH_EXAMPLES: [RegExp, string][] = [
+  [/^\/v1\/developers\/\{id\}\//, EXAMPLE.developerId],
+  [/^\/v1\/developers\/products\/\{id\}/, EXAMPLE.productId],
+  [/^\/v1\/developers\/api-keys\/\{id\}/, EXAMPLE.apiKeyId],
+  [/^\/v1\/licenses\/\{id\}/, EXAMPLE.licenseId],
+  [/\{sessionId\}/, EXAMPLE.sessionId],
+];
+
+/**
+ * Swagger UI fills "Try it out" from the media type's and the parameter's `example`, and shows a
+ * response's: each takes the first of its schema's `examples` (schemas.ts), path parameters one of
+ * the resource they name.
+ */
+function documentExamples(document: Document): void {
+  for (const [path, methods] of Object.entries(document.paths ?? {})) {
+    for (const operation of Object.values(methods)) {
+      const responses = Object.values(operation.responses ?? {}) as { content?: Record<string, Media> }[];
+      for (const media of [operation.requestBody, ...responses].flatMap((part) => Object.values(part?.content ?? {}))) {
+        if (media.example === undefined && media.schema?.examples?.length) media.example = media.schema.examples[0];
+      }
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.example !== undefined) continue;
+        const example = parameter.schema?.examples?.[0] ?? (parameter.in === 'path' ? PATH_EXAMPLES.find(([pattern]) => pattern.test(path))?.[1] : undefined);
+        if (example !== undefined) parameter.example = example;
+      }
     }
   }
 }
 
+const operations = (document: Document) => Object.values(document.paths ?? {}).flatMap((methods) => Object.values(methods));
+const openApiPath = (path: string) => path.replace(/:([^/]+)/g, '{$1}');
+
+export interface DocumentOptions {
+  version: string;
+  publicBaseUrl: string;
+  description: string;
+  /** The service's routes, read when the document is first asked for (all are mounted by then). */
+  routes: () => readonly RouteInfo[];
+}
+
 /** GET /openapi.json: the OpenAPI 3 document, generated from the routes' own schemas. */
-export function apiDocument(version: string, publicBaseUrl: string, description: string) {
+export function apiDocument({ version, publicBaseUrl, description, routes }: DocumentOptions) {
   return new Elysia({ name: 'openapi-document' })
     .onAfterHandle(({ response }) => {
       // The plugin hands out one cached object: completing it is idempotent.
-      if (response && typeof response === 'object' && 'paths' in response) documentNulRefusal(response as Document);
+      if (!response || typeof response !== 'object' || !('paths' in response)) return;
+      const document = response as Document;
+      documentJsonBodies(document, routes());
+      documentExamples(document);
+      documentNulRefusal(document);
     })
     .use(
       openapi({
@@ -33,7 +96,9 @@ export function apiDocument(version: string, publicBaseUrl: string, description:
         provider: null,
         documentation: {
           info: { title: 'Licensing and Checkout API', version, description },
-          servers: [{ url: `${publicBaseUrl}/v1` }],
+          // Every path already starts with /v1: the server is the service's base URL itself, so
+          // "Try it out" calls PUBLIC_BASE_URL/v1/…, never /v1/v1/….
+          servers: [{ url: publicBaseUrl, description: 'This service (PUBLIC_BASE_URL).' }],
           components: {
             securitySchemes: {
               apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'sk_… secret key or pk_… publishable key.' },

@@ -35,7 +35,7 @@ const HOSTS: [label: string, header: string][] = [
 let server: RunningServer;
 let port: number;
 const requestLines = () =>
-  lines(server.output())
+  lines(server.stdout())
     .map((line) => JSON.parse(line))
     .filter((entry) => entry.msg === 'request');
 

@@ -18,6 +18,21 @@ export function webhookRoutes(deps: Deps) {
         description:
           'Verified with Stripe-Signature (HMAC-SHA256 over t.rawBody, 300 s tolerance): 400 invalid_signature otherwise; 404 when no webhook secret is configured. Each event id is acted on once: checkout completed/expired, refunds and lost disputes (revoke), deauthorized accounts (disconnect).',
         security: [{ stripeSignature: [] }],
+        // Read as text (no body schema to generate from): the event's shape is Stripe's.
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['id', 'type', 'data'],
+                description: 'A Stripe event, exactly as Stripe sent it (the signature covers these bytes).',
+                properties: { id: { type: 'string' }, type: { type: 'string' }, data: { type: 'object', properties: { object: { type: 'object' } } } },
+              },
+              example: { id: 'evt_1PqR2sT3uV4wX5yZ', type: 'checkout.session.completed', data: { object: { id: 'cs_test_a1B2c3D4' } } },
+            },
+          },
+        },
       },
     },
   );

@@ -1,0 +1,29 @@
+/**
+ * The values the API reference's examples use, in one place. They have the shape of real ones, so
+ * "Try it out" shows what to send; ids and codes are the caller's own (the reference's test replays
+ * every example on a live server with these values replaced by the ones it created).
+ */
+export const EXAMPLE = {
+  developerId: 'dev_7Hn2QwLp4XkZ9sTb1VcR6m',
+  productId: 'prod_4Fq8ZkT1mR7cWx2Ln9PbYd',
+  licenseId: 'lic_9Kd3VxQ7tN2pLm5RbW8cZs',
+  apiKeyId: 'key_2Mz6TqW9hB4nXc7Kp1LdVf',
+  sessionId: 'cs_5Rb8NwK2vT9qZx4Hm7LcPd',
+  purchaseId: 'pur_8Tn3KxV6qR1mZc9Wb4LhPs',
+  otpId: 'otp_3Vd7QmX2kT8nLw5Rc1HbZp',
+  cardId: 'card_6Wq1LzN8xK3vTb7Rm2HcPd',
+  /** A compact JWS as POST /developers/licenses or a checkout hands it out (shortened). */
+  licenseKey: 'eyJhbGciOiJFZERTQSIsImtpZCI6ImtpZF8uLi4ifQ.eyJpZCI6ImxpY18uLi4ifQ.c2lnbmF0dXJl',
+  /** The client's machine fingerprint: lower-case hex SHA-256. */
+  machineFingerprint: '9c56cc51b374c3ba189210d5b6d4bf57790d351c96c47c02190ecf1e430635ab',
+  sellerEmail: 'seller@example.com',
+  buyerEmail: 'buyer@example.com',
+  phone: '+15551234567',
+  newPhone: '+15557654321',
+  otp: '123456',
+  customerId: 'cus_1Lk7ZpW3xN9qTb5Rm8HcVd',
+  secretKey: 'sk_Xq4Lm8Tz2Wk6Rb9Nc3Hv7Pd1Jf5Ys0Ga8Ue2Ko6Mi4Bt',
+  publishableKey: 'pk_Dn5Wr9Kc1Tz7Lq3Vm8Hb2Xs6Pf4Jg0Ya7Ue9Ko1Mi5Bt',
+  /** 2026-01-01T00:00:00Z: times are Unix milliseconds. */
+  time: 1767225600000,
+} as const;

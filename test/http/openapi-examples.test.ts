@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EXAMPLE } from '../../src/adapters/http/examples.ts';
+import { SANDBOX_CODE } from '../checkout/shop.ts';
+import { freePort, spawnService, untilHealthy, type Spawned } from '../support/server-process.ts';
+import { Replay, type Extra, type OpenApi, type Reply } from './openapi-replay.ts';
+
+/**
+ * Every example request of the API reference works on a fresh server, sent where "Try it out"
+ * sends it: the document's `servers` URL joined to the path (a doubled /v1 would be a 404 here).
+ * The steps run as a seller and a buyer would, in order; ids, keys and codes the examples cannot
+ * know are captured from earlier answers (openapi-replay.ts).
+ */
+
+interface Step {
+  name: string;
+  status?: number;
+  extra?: (replay: Replay) => Extra | Promise<Extra>;
+  after?: (reply: Reply, replay: Replay) => void | Promise<void>;
+}
+
+/** Operations whose request no example can make; each is exercised elsewhere. */
+const NOT_REPLAYED: Record<string, string> = {
+  'POST /v1/webhooks/stripe-events': 'signed by Stripe; 404 without a webhook secret (test/stripe)',
+  'GET /v1/sandbox/connect/authorize': 'the page a browser opens from POST /connect/start (test/browser/connect.test.ts)',
+};
+
+const codeTexted = async (replay: Replay, phone: string) => {
+  const outbox = await fetch(`${replay.base}/v1/sandbox/outbox?to=${encodeURIComponent(phone)}`).then((r) => r.json());
+  return /\b(\d{6})\b/.exec(outbox.data[0].body)![1]!;
+};
+const codeSent = (phone: string) => async (reply: Reply, replay: Replay) => {
+  replay.capture('otpId', reply.body.otpId);
+  replay.capture('otp', await codeTexted(replay, phone));
+};
+const connectState = { value: '' };
+
+const STEPS: Step[] = [
+  { name: 'GET /v1/health' },
+  {
+    name: 'POST /v1/developers/signup', status: 201,
+    after: (r, replay) => {
+      replay.capture('developerId', r.body.id);
+      replay.credentials.secretKey = r.body.apiKey;
+    },
+  },
+  { name: 'POST /v1/developers/products', status: 201, after: (r, replay) => replay.capture('productId', r.body.id) },
+  { name: 'GET /v1/developers/products' },
+  { name: 'PATCH /v1/developers/products/{id}' },
+  { name: 'GET /v1/developers/{id}/jwks.json' },
+  { name: 'POST /v1/developers/api-keys', status: 201, after: (r, replay) => replay.capture('apiKeyId', r.body.id) },
+  { name: 'GET /v1/developers/api-keys' },
+  { name: 'POST /v1/developers/api-keys/{id}/revoke' },
+  {
+    name: 'POST /v1/developers/licenses', status: 201,
+    after: (r, replay) => {
+      replay.capture('licenseId', r.body.license.id);
+      replay.capture('licenseKey', r.body.licenseKey);
+    },
+  },
+  { name: 'GET /v1/developers/licenses' },
+  { name: 'POST /v1/licenses/validate' },
+  { name: 'GET /v1/licenses/{id}' },
+  { name: 'POST /v1/licenses/{id}/unbind' },
+  { name: 'POST /v1/developers/signing-keys/rotate', status: 201 },
+  { name: 'GET /v1/connect/status' },
+  { name: 'POST /v1/connect/start', after: (r) => void (connectState.value = new URL(r.body.url).searchParams.get('state')!) },
+  { name: 'GET /v1/connect/callback', extra: () => ({ query: { code: SANDBOX_CODE, state: connectState.value } }) },
+  { name: 'POST /v1/checkout/init', status: 201, after: (r, replay) => replay.capture('sessionId', r.body.sessionId) },
+  { name: 'GET /v1/checkout/status/{sessionId}' },
+  { name: 'GET /v1/sandbox/checkout/{sessionId}' },
+  {
+    name: 'POST /v1/sandbox/checkout/{sessionId}/pay', status: 303,
+    extra: () => ({ form: { email: EXAMPLE.buyerEmail, phone: EXAMPLE.phone, cardNumber: '4242 4242 4242 4242' } }),
+  },
+  { name: 'GET /v1/checkout/success' },
+  { name: 'GET /v1/checkout/cancel' },
+  { name: 'POST /v1/sandbox/checkout/{sessionId}/cancel', status: 303 },
+  { name: 'POST /v1/auth/login/init', after: codeSent(EXAMPLE.phone) },
+  { name: 'GET /v1/sandbox/outbox' },
+  { name: 'GET /v1/sandbox/outbox/view' },
+  { name: 'POST /v1/auth/login/verify', after: (r, replay) => void (replay.credentials.identityToken = r.body.identityToken) },
+  {
+    name: 'POST /v1/purchase/init',
+    after: (r, replay) => {
+      replay.capture('purchaseId', r.body.purchaseId);
+      replay.capture('cardId', r.body.cards[0].id);
+    },
+  },
+  { name: 'POST /v1/purchase/otp', after: codeSent(EXAMPLE.phone) },
+  { name: 'POST /v1/purchase/confirm' },
+  // The code of a phone change goes to the phone already on file.
+  { name: 'POST /v1/customer/phone', after: codeSent(EXAMPLE.phone) },
+  { name: 'POST /v1/customer/phone/verify' },
+  { name: 'POST /v1/licenses/{id}/revoke' },
+  { name: 'POST /v1/auth/logout' },
+];
+
+let service: Spawned;
+let dir: string;
+let document: OpenApi;
+const replies = new Map<string, Reply>();
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'licensing-openapi-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = { PORT: String(port), PUBLIC_BASE_URL: url, DATABASE_URL: `sqlite:${join(dir, 'licensing.db')}`, LOG_LEVEL: 'info' };
+  service = { ...(await spawnService(env, { inheritEnv: false })), url };
+  await untilHealthy(service);
+  document = await fetch(`${url}/v1/openapi.json`).then((r) => r.json());
+  const replay = new Replay(document);
+  for (const step of STEPS) {
+    const reply = await replay.send(step.name, await step.extra?.(replay));
+    replies.set(step.name, reply);
+    if (reply.status !== (step.status ?? 200)) break; // the steps after it depend on it
+    await step.after?.(reply, replay);
+  }
+}, 60_000);
+
+afterAll(async () => {
+  service?.kill();
+  await service?.exited;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('every operation of the document is replayed, or named with the reason it cannot be', () => {
+  const documented = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
+  const accounted = [...STEPS.map((s) => s.name), ...Object.keys(NOT_REPLAYED)];
+
+  expect([...accounted].sort()).toEqual([...documented].sort());
+});
+
+describe('each example, sent through the servers URL, is answered as documented', () => {
+  test.each(STEPS.map((s) => [s.name, s] as const))('%s', (name, step) => {
+    const reply = replies.get(name);
+    const status = step.status ?? 200;
+
+    expect({ name, status: reply?.status, body: reply && reply.status !== status ? reply.body : undefined }).toEqual({ name, status, body: undefined });
+    if (reply!.type.includes('json')) {
+      for (const field of new Replay(document).requiredFields(name, status)) expect(reply!.body).toHaveProperty(field);
+    }
+  });
+});
+
+describe('the examples meet real state', () => {
+  test('the license was bound to the example fingerprint, and the purchase made a second license', () => {
+    expect(replies.get('POST /v1/licenses/validate')!.body).toMatchObject({ valid: true });
+    expect(replies.get('POST /v1/purchase/confirm')!.body.licenseKey).toEqual(expect.any(String));
+  });
+
+  test('the phone change moved the customer to the example’s new phone', () => {
+    expect(replies.get('POST /v1/customer/phone/verify')!.body.phoneMasked).toEndWith(EXAMPLE.newPhone.slice(-4));
+  });
+});
+
+describe('what "Try it out" sends before anyone edits it', () => {
+  test.each(['GET /v1/developers/products', 'GET /v1/developers/licenses'])('%s with its examples as they stand answers 200', async (name) => {
+    const literal = new Replay(document);
+    literal.credentials.secretKey = replies.get('POST /v1/developers/signup')!.body.apiKey;
+
+    const reply = await literal.send(name);
+
+    expect({ name, status: reply.status, body: reply.status === 200 ? undefined : reply.body }).toEqual({ name, status: 200, body: undefined });
+  });
+});
+
+describe('start-up and the service’s own address', () => {
+  test('start-up prints one human line on stderr with the API reference’s URL, which answers; stdout stays JSON', async () => {
+    const docs = `${service.url}/v1/docs`;
+    const stdout = service.stdout().split('\n').filter((line) => line.trim() !== '');
+    const stderr = service.output().split('\n').filter((line) => line.trim() !== '' && !stdout.includes(line));
+
+    expect(stderr).toEqual([expect.stringContaining(`API reference: ${docs}`)]);
+    for (const line of stdout) expect(() => JSON.parse(line)).not.toThrow();
+    expect((await fetch(docs)).status).toBe(200);
+  });
+
+  test('with LOG_LEVEL=warn start-up prints nothing at all', async () => {
+    const quiet = await spawnService({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'warn' }, { inheritEnv: false });
+    await untilHealthy(quiet);
+    quiet.kill();
+    await quiet.exited;
+
+    expect(quiet.output()).toBe('');
+  });
+
+  test.each(['/', '/v1'])('GET %s on the running service leads a browser to the API reference', async (path) => {
+    const response = await fetch(`${service.url}${path}`, { headers: { accept: 'text/html' } });
+
+    expect(response.url).toBe(`${service.url}/v1/docs`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('Licensing API reference');
+  });
+});
