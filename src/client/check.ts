@@ -1,8 +1,9 @@
 import type { CacheRecord } from './cache.ts';
-import type { Http } from './http.ts';
+import { ApiError } from './errors.ts';
+import { networkError, type Http } from './http.ts';
 import { detailsFromClaims, statusOf } from './license-details.ts';
 import type { OfflineVerifier } from './offline.ts';
-import { CACHE_REFRESH_MS, type InvalidReason, type LicenseCheckResult, type LicenseDetails } from './types.ts';
+import { CACHE_REFRESH_MS, type CheckWarning, type InvalidReason, type LicenseCheckResult, type LicenseDetails } from './types.ts';
 
 export interface CheckContext {
   http: Http;
@@ -11,6 +12,9 @@ export interface CheckContext {
   now: number;
   fingerprint: string;
   maxOfflineDays?: number;
+  /** Skip the 24-hour cache and the cached binding: the server's verdict is wanted now. */
+  online?: boolean;
+  onError?: (error: ApiError) => void;
   load(): Promise<CacheRecord | null>;
   save(record: CacheRecord): Promise<void>;
 }
@@ -27,33 +31,62 @@ export async function checkLicense(ctx: CheckContext): Promise<LicenseCheckResul
   // 2. Offline: structure, kid, signature, expiry, and the binding this cache last heard of.
   const offline = await ctx.verifier.verify(record.licenseKey, ctx.now);
   if (!offline.ok) return invalid(offline.reason, false);
-  if (record.machineFingerprint !== null && record.machineFingerprint !== ctx.fingerprint) {
-    return { ...invalid('machine_mismatch', false), machineBound: true, machineFingerprint: record.machineFingerprint };
-  }
+  const elsewhere = boundElsewhere(record, ctx.fingerprint);
+  if (elsewhere && !ctx.online) return elsewhere;
   const license = detailsFromClaims(offline.claims, { status: record.license?.status, productName: record.license?.productName });
 
   // 3. Refreshed less than 24 hours ago: the cached verdict, no network.
-  if (record.refreshedAt !== null && ctx.now - record.refreshedAt < CACHE_REFRESH_MS && record.verdict) {
+  if (!ctx.online && record.refreshedAt !== null && ctx.now - record.refreshedAt < CACHE_REFRESH_MS && record.verdict) {
     return fromCache(record, license);
   }
 
-  // 4. Online; null when the server gave no verdict.
-  const online = await validateOnline(ctx, record, license);
-  if (online) return online;
+  // 4. Online: any verdict (valid or not) is believed and cached.
+  const answer = await askServer(ctx, record);
+  if (answer.verdict) return believe(ctx, record, license, answer.verdict);
 
   // 5. Unreachable, timed out, 5xx, 4xx (a wrong API key is not the buyer's fault) or nonsense:
-  //    the offline result, left uncached so the next check asks again.
-  return offlineFallback(ctx, record, license);
+  //    the offline result, left uncached so the next check asks again; a refusal is surfaced.
+  report(ctx, answer.error);
+  const result = elsewhere ?? offlineFallback(ctx, record, license);
+  return answer.warning ? { ...result, warning: answer.warning } : result;
 }
 
-/** Step 4: POST /licenses/validate; any verdict (valid or not) is believed and cached. */
-async function validateOnline(ctx: CheckContext, record: CacheRecord, license: LicenseDetails): Promise<LicenseCheckResult | null> {
+type ServerAnswer = { verdict: OnlineVerdict; error?: undefined; warning?: undefined } | { verdict?: undefined; error: ApiError; warning?: CheckWarning };
+
+/** POST /licenses/validate, sorted into a verdict, or a failure and whether it is the caller's setup. */
+async function askServer(ctx: CheckContext, record: CacheRecord): Promise<ServerAnswer> {
   const answer = await ctx.http.send('POST', '/licenses/validate', {
     apiKey: ctx.apiKey,
     body: { licenseKey: record.licenseKey, machineFingerprint: ctx.fingerprint },
   });
-  const verdict = answer.kind === 'ok' ? onlineVerdict(answer.body) : null;
-  if (!verdict) return null;
+  if (answer.kind === 'unreachable') return { error: networkError(answer.cause) };
+  if (answer.kind === 'error') return { error: answer.error, warning: isRefusal(answer.error.status) ? warningOf(answer.error) : undefined };
+  const verdict = onlineVerdict(answer.body);
+  if (verdict) return { verdict };
+  const error = new ApiError(answer.status, 'invalid_response', `${answer.status} from the licensing service was not a validation result: is baseUrl the service's address?`);
+  return { error, warning: warningOf(error) };
+}
+
+/**
+ * A 4xx other than 408 and 429 will not go away by asking again: the key, the URL or the request
+ * is wrong, so the server will neither bind nor revoke until the application is fixed.
+ */
+function isRefusal(status: number): boolean {
+  return status >= 400 && status < 500 && status !== 408 && status !== 429;
+}
+
+function warningOf(error: ApiError): CheckWarning {
+  return { status: error.status, code: error.code, message: error.message };
+}
+
+/** The application's hook must not turn a check into an exception. */
+function report(ctx: CheckContext, error: ApiError): void {
+  try {
+    ctx.onError?.(error);
+  } catch {}
+}
+
+async function believe(ctx: CheckContext, record: CacheRecord, license: LicenseDetails, verdict: OnlineVerdict): Promise<LicenseCheckResult> {
   if (verdict.valid) {
     const fresh = { ...license, status: verdict.status };
     await ctx.save({ ...record, refreshedAt: ctx.now, lastValidAt: ctx.now, license: fresh, machineBound: true, machineFingerprint: ctx.fingerprint, verdict: { valid: true } });
@@ -66,6 +99,12 @@ async function validateOnline(ctx: CheckContext, record: CacheRecord, license: L
   const binding = mismatch ? { machineBound: true, machineFingerprint: null } : {};
   await ctx.save({ ...record, ...binding, refreshedAt: ctx.now, license: { ...license, status }, verdict: { valid: false, reason: verdict.reason } });
   return mismatch ? { ...invalid(verdict.reason, false), machineBound: true } : invalid(verdict.reason, false);
+}
+
+/** The cache last heard the license is bound to another machine. */
+function boundElsewhere(record: CacheRecord, fingerprint: string): LicenseCheckResult | null {
+  if (record.machineFingerprint === null || record.machineFingerprint === fingerprint) return null;
+  return { ...invalid('machine_mismatch', false), machineBound: true, machineFingerprint: record.machineFingerprint };
 }
 
 function fromCache(record: CacheRecord, license: LicenseDetails): LicenseCheckResult {

@@ -1,5 +1,6 @@
 import { parseLicenseKey } from '../domain/license-key.ts';
 import { deserialize, LocalStorageStore, MemoryStore, newRecord, serialize, type CacheRecord, type CacheStore } from './cache.ts';
+import { normalizeBaseUrl } from './base-url.ts';
 import { defaultCacheDir, safeAppName } from './cache-location.ts';
 import { checkLicense } from './check.ts';
 import { realSleep, runCheckout, type CheckoutOptions } from './checkout.ts';
@@ -9,7 +10,7 @@ import { Http } from './http.ts';
 import { extractLicenseInfo, OfflineVerifier } from './offline.ts';
 import { browserStorage, nodeModules } from './platform.ts';
 import { CustomerSession, type CodeSent, type CustomerLicense, type PurchaseOffer } from './terminal.ts';
-import { CACHE_REFRESH_MS, type LicenseCheckResult, type LicenseClientOptions, type LicenseDetails } from './types.ts';
+import { CACHE_REFRESH_MS, type CheckOptions, type LicenseCheckResult, type LicenseClientOptions, type LicenseDetails } from './types.ts';
 
 const DEFAULT_APP_NAME = 'licensing-app';
 
@@ -29,13 +30,14 @@ export class LicenseClient {
     if (!Array.isArray(options.publicKeys?.keys)) throw new TypeError('LicenseClient needs publicKeys: the seller’s JWK Set ({ keys: [...] })');
     const fetchFn = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
     this.options = options;
-    this.http = new Http(options.baseUrl, fetchFn as typeof fetch);
+    this.http = new Http(normalizeBaseUrl(options.baseUrl), fetchFn as typeof fetch);
     this.session = new CustomerSession(this.http, () => this.fingerprint(), (key, license) => this.storeKey(key, license));
     this.verifier = new OfflineVerifier(options.publicKeys);
     this.now = options.now ?? Date.now;
   }
 
-  async check(): Promise<LicenseCheckResult> {
+  /** The spec's five steps; `{ online: true }` asks the server whatever the cache says. */
+  async check(options: CheckOptions = {}): Promise<LicenseCheckResult> {
     return checkLicense({
       http: this.http,
       apiKey: this.options.apiKey,
@@ -43,6 +45,8 @@ export class LicenseClient {
       now: this.now(),
       fingerprint: await this.fingerprint(),
       maxOfflineDays: this.options.maxOfflineDays,
+      online: options.online === true,
+      onError: this.options.onError,
       load: () => this.load(),
       save: (record) => this.save(record),
     });

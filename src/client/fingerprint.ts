@@ -1,4 +1,4 @@
-import { nodeModules } from './platform.ts';
+import { nodeModules, type NodeModules } from './platform.ts';
 
 export interface MachineParts {
   hostname: string;
@@ -32,18 +32,53 @@ async function currentMachine(): Promise<MachineParts> {
   if (!node) return browserMachine();
   return {
     hostname: node.os.hostname(),
-    username: username(node.os, node.env),
+    username: await username(node),
     os: osName(node.platform),
     arch: archName(node.arch),
   };
 }
 
-function username(os: typeof import('node:os'), env: Record<string, string | undefined>): string {
+/**
+ * The user name, taken the same way in every runtime: Bun's os.userInfo() says "unknown" when
+ * $USER is unset where Node reads the passwd entry, and a fingerprint that differs between the
+ * CLI and an application on one machine makes its own license `machine_mismatch`. So: the
+ * passwd entry of the process's uid, then the environment (USER, LOGNAME, USERNAME), then, where
+ * there is no uid (Windows), os.userInfo(). On POSIX userInfo() is skipped: it would only repeat
+ * the passwd lookup in Node and say "unknown" in Bun.
+ */
+async function username(node: NodeModules): Promise<string> {
+  return (await passwdName(node)) ?? envName(node.env) ?? (node.getuid ? null : userInfoName(node)) ?? '';
+}
+
+async function passwdName(node: NodeModules): Promise<string | null> {
+  if (!node.getuid) return null;
   try {
-    return os.userInfo().username;
+    return userOfUid(await node.fs.readFile('/etc/passwd', 'utf8'), node.getuid());
+  } catch {
+    return null;
+  }
+}
+
+/** `name:password:uid:gid:gecos:home:shell`, one per line; the first entry with the uid wins, as getpwuid's does. */
+export function userOfUid(passwd: string, uid: number): string | null {
+  for (const line of passwd.split('\n')) {
+    if (line.startsWith('#')) continue;
+    const [name, , id] = line.split(':');
+    if (name && id !== undefined && id.trim() !== '' && Number(id) === uid) return name;
+  }
+  return null;
+}
+
+function envName(env: Record<string, string | undefined>): string | null {
+  return env.USER || env.LOGNAME || env.USERNAME || null;
+}
+
+function userInfoName(node: NodeModules): string | null {
+  try {
+    return node.os.userInfo().username || null;
   } catch {
     // userInfo() throws for a uid without a passwd entry (some containers).
-    return env.USER ?? env.USERNAME ?? env.LOGNAME ?? '';
+    return null;
   }
 }
 

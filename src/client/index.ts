@@ -1,7 +1,8 @@
 /**
  * The client library sellers embed in their applications (SPEC.md section 1, "Client-side
  * verification flow"). Runs on Bun, Node ≥ 20 and in browsers: WebCrypto for Ed25519 and
- * SHA-256, Node's fs only through guarded dynamic imports.
+ * SHA-256, Node's fs only through guarded dynamic imports. Published as @licensing/client
+ * (packages/client, built by `bun run build:client`; docs/client.md).
  */
 export { LicenseClient } from './client.ts';
 export { ApiError, CheckoutError, type CheckoutErrorKind } from './errors.ts';
@@ -12,6 +13,9 @@ export {
   CACHE_REFRESH_MS,
   CHECKOUT_POLL_INTERVAL_MS,
   CHECKOUT_TIMEOUT_MS,
+  type CheckOptions,
+  type CheckWarning,
+  type InvalidCheckResult,
   type InvalidReason,
   type Jwk,
   type Jwks,
@@ -20,4 +24,5 @@ export {
   type LicenseDetails,
   type LicenseStatus,
   type Sleep,
+  type ValidCheckResult,
 } from './types.ts';

@@ -13,6 +13,8 @@ export interface NodeModules {
   env: Record<string, string | undefined>;
   platform: string;
   arch: string;
+  /** POSIX only: the process's user id (absent on Windows). */
+  getuid?: () => number;
 }
 
 let loaded: Promise<NodeModules | null> | undefined;
@@ -32,7 +34,8 @@ async function load(): Promise<NodeModules | null> {
   if (!hasNodeRuntime()) return null;
   try {
     const [fs, os, path] = await Promise.all([import('node:fs/promises'), import('node:os'), import('node:path')]);
-    return { fs, os, path, env: process.env, platform: process.platform, arch: process.arch };
+    const getuid = typeof process.getuid === 'function' ? process.getuid.bind(process) : undefined;
+    return { fs, os, path, env: process.env, platform: process.platform, arch: process.arch, getuid };
   } catch {
     return null;
   }

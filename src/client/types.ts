@@ -2,6 +2,7 @@
 
 // The spec's status and reason sets are the domain's own: one definition for server and client.
 import type { InvalidReason, LicenseStatus } from '../domain/license.ts';
+import type { ApiError } from './errors.ts';
 
 export type { InvalidReason, LicenseStatus };
 
@@ -15,32 +16,69 @@ export interface LicenseDetails {
   expiresAt: number | null;
 }
 
-export interface LicenseCheckResult {
-  valid: boolean;
-  license?: LicenseDetails;
-  reason?: InvalidReason;
+/** What every check answers, valid or not (SPEC.md section 2, "Client license check result"). */
+interface CheckResultBase {
+  /** True when this answer came from the key and the cache alone, without the server. */
   offlineVerified: boolean;
   machineBound?: boolean;
   machineFingerprint?: string;
+  /**
+   * Set when the server refused the validation request itself (a wrong publishable key, a wrong
+   * baseUrl…): the answer is still the offline one, but the server will not bind or revoke
+   * anything until the configuration is fixed.
+   */
+  warning?: CheckWarning;
 }
 
+export interface ValidCheckResult extends CheckResultBase {
+  valid: true;
+  license: LicenseDetails;
+  reason?: undefined;
+}
+
+export interface InvalidCheckResult extends CheckResultBase {
+  valid: false;
+  reason: InvalidReason;
+  license?: undefined;
+}
+
+/** `valid` tells which: with `valid: true` there is a `license`, with `valid: false` a `reason`. */
+export type LicenseCheckResult = ValidCheckResult | InvalidCheckResult;
+
+export interface CheckWarning {
+  /** The HTTP status the service answered (401, 403, 404, …). */
+  status: number;
+  /** The service's error code (`unauthorized`, `forbidden`, `not_found`, …) or `invalid_response`. */
+  code: string;
+  message: string;
+}
+
+export interface CheckOptions {
+  /** Ask the server now, whatever the cache says (e.g. behind a "Check license" button). */
+  online?: boolean;
+}
+
+/**
+ * One key of the seller's JWK Set. Strings rather than literal types, so a JWKS imported from a
+ * JSON file type-checks as it is; keys other than OKP / Ed25519 are ignored when verifying.
+ */
 export interface Jwk {
-  kty: 'OKP';
-  crv: 'Ed25519';
-  x: string;
-  kid: string;
+  kty: string;
+  crv?: string;
+  x?: string;
+  kid?: string;
   alg?: string;
   use?: string;
 }
 
 export interface Jwks {
-  keys: Jwk[];
+  keys: readonly Jwk[];
 }
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 export interface LicenseClientOptions {
-  /** e.g. http://localhost:3000/v1 (with /v1); a trailing slash is tolerated. */
+  /** e.g. https://licensing.example.com/v1; `/v1` is added when missing, a trailing slash is tolerated. */
   baseUrl: string;
   /** A publishable key (pk_…): safe to ship inside an application. */
   apiKey: string;
@@ -57,8 +95,14 @@ export interface LicenseClientOptions {
   now?: () => number;
   /** For tests (checkout polling). */
   sleep?: Sleep;
-  /** How long an unreachable server may be tolerated; default: no limit. */
+  /**
+   * Days a key may go on without the server confirming it (counted from the last valid online
+   * answer, or from storing the key); past that, check() answers `network_error`. Default: no
+   * limit, as the spec's step 5 says; 30 is the recommended setting (docs/client.md).
+   */
   maxOfflineDays?: number;
+  /** Called whenever an online validation failed and the offline result was used instead. */
+  onError?: (error: ApiError) => void;
 }
 
 export const CHECKOUT_POLL_INTERVAL_MS = 2000;

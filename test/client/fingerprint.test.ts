@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'bun:test';
 import { createHash } from 'node:crypto';
-import { arch, hostname, platform, userInfo } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { arch, hostname, platform } from 'node:os';
 import { machineFingerprint } from '../../src/client/index.ts';
-import { archName, osName } from '../../src/client/fingerprint.ts';
+import { archName, osName, userOfUid } from '../../src/client/fingerprint.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -25,9 +26,17 @@ describe('machine fingerprint (CONTRACT.md): lower-case hex SHA-256 of hostname\
     expect(['x64', 'arm64', 'ia32', 'riscv64'].map(archName)).toEqual(['amd64', 'arm64', 'ia32', 'riscv64']);
   });
 
-  test('without parts it hashes this machine', async () => {
-    const expected = sha256(`${hostname()}\n${userInfo().username}\n${osName(platform())}\n${archName(arch())}`);
+  test.skipIf(process.platform !== 'linux')('without parts it hashes this machine, the user named by the passwd entry of its uid', async () => {
+    const user = userOfUid(readFileSync('/etc/passwd', 'utf8'), process.getuid!());
+    const expected = sha256(`${hostname()}\n${user}\n${osName(platform())}\n${archName(arch())}`);
 
+    expect(user).toBeTruthy();
     expect(await machineFingerprint()).toBe(expected);
+  });
+
+  test('the passwd entry of a uid: the first line with it, comments and short lines skipped', () => {
+    const passwd = '# local users\nroot:x:0:0:root:/root:/bin/bash\nbroken\nada:x:1000:1000:Ada:/home/ada:/bin/sh\nalias:x:1000:1000::/home/ada:/bin/sh\n';
+
+    expect([0, 1000, 4242].map((uid) => userOfUid(passwd, uid))).toEqual(['root', 'ada', null]);
   });
 });
