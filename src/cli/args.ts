@@ -1,7 +1,7 @@
 import { UsageError } from './errors.ts';
 
 /** Flags that never take a value; every other `--flag` takes one (`--flag value` or `--flag=value`). */
-export const BOOLEAN_FLAGS = new Set(['help', 'json', 'version', 'no-wait', 'browser', 'no-open', 'cached']);
+export const BOOLEAN_FLAGS = new Set(['help', 'json', 'version', 'no-wait', 'browser', 'no-open', 'cached', 'yes']);
 /** Flags every command accepts. */
 export const GLOBAL_FLAGS = ['api-url', 'config', 'json', 'help'] as const;
 
@@ -11,7 +11,7 @@ export interface ParsedArgs {
 }
 
 /**
- * A small parser: positionals, `--flag value`, `--flag=value`, boolean flags, `-h`, and `--` to end
+ * A small parser: positionals, `--flag value`, `--flag=value`, boolean flags, `-h`, `-y`, and `--` to end
  * the flags. Flags may come before or after the subcommand; repeating one keeps the last value.
  */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -23,8 +23,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       positionals.push(...argv.slice(i + 1));
       break;
     }
-    if (token === '-h') {
-      flags.set('help', true);
+    if (token === '-h' || token === '-y') {
+      flags.set(token === '-h' ? 'help' : 'yes', true);
       continue;
     }
     if (!token.startsWith('--') || token === '--') {

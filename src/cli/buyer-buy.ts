@@ -1,11 +1,12 @@
-import type { LicenseClient, LicenseDetails, PurchaseOffer } from '../client/index.ts';
+import type { PurchaseOffer } from '../client/index.ts';
 import { formatPrice } from '../domain/money.ts';
+import { keepBought } from './activation.ts';
 import { positionals } from './args.ts';
-import { CHECK_FLAGS, clientFor, keyClaims, publishableKey, rememberLicense, requireBuyer, requirePublishableKey, sellerJwks, signInExpired } from './buyer-common.ts';
+import { browserBuy } from './buyer-browser.ts';
+import { CHECK_FLAGS, clientFor, requireBuyer, signInExpired } from './buyer-common.ts';
 import type { Command, Context } from './context.ts';
 import { CliError, HttpApiError, toCliError, UsageError } from './errors.ts';
-import { elapsed, fields, list, when } from './output.ts';
-import { ask, openInBrowser, pipedLine } from './prompt.ts';
+import { ask, pipedLine } from './prompt.ts';
 
 interface PendingPurchase {
   purchaseId: string;
@@ -37,37 +38,6 @@ async function chooseCard(ctx: Context, cards: readonly Card[]): Promise<Card> {
   }
 }
 
-/** The license is now this machine's: remembered for `status`, and listed with the buyer's licenses. */
-async function keep(ctx: Context, result: { licenseKey: string; license: LicenseDetails }, productName?: string): Promise<void> {
-  const { developerId } = keyClaims(result.licenseKey);
-  const pk = publishableKey(ctx, developerId);
-  const jwks = await sellerJwks(ctx, developerId).catch(() => undefined);
-  rememberLicense(ctx, result.licenseKey, { publishableKey: pk, jwks });
-  const buyer = ctx.config.buyer;
-  if (buyer) {
-    const { license, licenseKey } = result;
-    const entry = { ...license, productName: productName ?? license.productName, licenseKey };
-    buyer.licenses = [...buyer.licenses.filter((l) => l.id !== license.id), entry];
-  }
-  ctx.save();
-}
-
-function bought(ctx: Context, result: { licenseKey: string; license: LicenseDetails }, productName?: string): void {
-  const { license } = result;
-  ctx.result(result, () =>
-    [
-      `Bought ${productName ?? license.productId}. The license is activated on this machine.`,
-      fields([
-        ['License', license.id],
-        ['Features', list(license.features)],
-        ['Expires', when(license.expiresAt)],
-        ['License key', ''],
-      ]),
-      result.licenseKey,
-    ].join('\n'),
-  );
-}
-
 async function terminalBuy(ctx: Context, productId: string): Promise<void> {
   const buyer = requireBuyer(ctx);
   const config = ctx.config as typeof ctx.config & WithPending;
@@ -95,8 +65,7 @@ async function terminalBuy(ctx: Context, productId: string): Promise<void> {
     try {
       const result = await client.purchaseConfirm({ purchaseId: pending.purchaseId, otpId: pending.otpId, otp, cardId: pending.cardId });
       delete config.pendingPurchases![productId];
-      await keep(ctx, result, pending.productName);
-      bought(ctx, result, pending.productName);
+      await keepBought(ctx, result, pending.productName);
       return;
     } catch (error) {
       const failure = toCliError(error, ctx.apiUrl);
@@ -104,42 +73,6 @@ async function terminalBuy(ctx: Context, productId: string): Promise<void> {
       if (!(ctx.interactive && failure instanceof HttpApiError && failure.code === 'otp_invalid' && attempt < 4)) throw failure;
       ctx.note('That code is not right; try again.');
     }
-  }
-}
-
-/** Hosted checkout: print (and open) the page, show a live line while polling, keep the key. */
-async function browserBuy(ctx: Context, productId: string): Promise<void> {
-  const pk = requirePublishableKey(ctx, ctx.config.seller?.developerId);
-  const client: LicenseClient = clientFor(ctx, productId, { publishableKey: pk });
-  const live = process.stderr.isTTY === true;
-  const started = Date.now();
-  let timer: ReturnType<typeof setInterval> | undefined;
-  const abort = new AbortController();
-  const onInterrupt = () => abort.abort();
-  process.once('SIGINT', onInterrupt);
-  const stop = () => {
-    if (!timer) return;
-    clearInterval(timer);
-    timer = undefined;
-    process.stderr.write('\n');
-  };
-  try {
-    const result = await client.checkout({
-      productId,
-      email: ctx.flags.string('email') ?? ctx.config.buyer?.email,
-      signal: abort.signal,
-      onCheckoutUrl: (url) => {
-        ctx.note(`Pay on this page: ${url}`);
-        if (ctx.interactive && !ctx.flags.bool('no-open')) openInBrowser(url);
-        if (live) timer = setInterval(() => process.stderr.write(`\rWaiting for payment… ${elapsed(Date.now() - started)} `), 1000);
-      },
-    });
-    stop();
-    await keep(ctx, result);
-    bought(ctx, result);
-  } finally {
-    stop();
-    process.off('SIGINT', onInterrupt);
   }
 }
 
@@ -154,8 +87,11 @@ several; otherwise --card or the newest), then type the code texted to you. With
 comes from stdin when piped; if nothing is, the command ends after sending it (exit 0) and
 "licensing buy <productId> --otp <code>" finishes the purchase.
 --browser: prints the checkout page (and opens it on a terminal unless --no-open), waits for the payment
-(at most 10 minutes, showing "Waiting for payment… m:ss"), then keeps the key. Needs the seller's
-publishable key. Either way the new license is activated on this machine.`,
+(at most 10 minutes, showing "Waiting for payment… m:ss"; Cancel on the page ends the wait, exit 1),
+then keeps the key. Needs the seller's publishable key.
+Either way the key is kept and checked online once, which binds it to this machine: "activated on this
+machine" is printed only when the API said valid for it (without the seller's publishable key, or with
+the API unreachable, it says what to run to activate it).`,
   flags: ['card', 'otp', 'browser', 'email', 'no-open', ...CHECK_FLAGS],
   async run(ctx) {
     const [productId] = positionals(ctx.args, ['productId']);

@@ -28,15 +28,38 @@ export function keyClaims(licenseKey: string): { productId: string; developerId:
   return { productId: parsed.key.claims.productId, developerId: parsed.key.claims.sub, licenseId: parsed.key.claims.id };
 }
 
-/** `--publishable-key`, `$LICENSING_PUBLISHABLE_KEY`, the one remembered for the product, or this machine's seller's. */
+/**
+ * `--publishable-key`, `$LICENSING_PUBLISHABLE_KEY`, the one remembered for the seller (or, from
+ * config files of earlier versions, for the product), or this machine's own seller's.
+ */
 export function publishableKey(ctx: Context, developerId: string | undefined, stored?: ActivatedLicense): string | undefined {
   const seller = ctx.config.seller;
   return (
     ctx.flags.string('publishable-key') ??
     (process.env.LICENSING_PUBLISHABLE_KEY || undefined) ??
+    (developerId ? ctx.config.publishableKeys?.[developerId] : undefined) ??
     stored?.publishableKey ??
     (seller?.publishableKey && developerId && seller.developerId === developerId ? seller.publishableKey : undefined)
   );
+}
+
+/** One key per seller: every product of that seller is checked (and bought) with it from now on. */
+export function rememberPublishableKey(ctx: Context, developerId: string, key: string): void {
+  ctx.config.publishableKeys = { ...ctx.config.publishableKeys, [developerId]: key };
+}
+
+/** The seller of a product this machine has met: an activated license of it, or one the buyer holds. */
+export function sellerOf(ctx: Context, productId: string): string | undefined {
+  const activated = ctx.config.licenses?.[productId];
+  if (activated) return activated.developerId;
+  const held = ctx.config.buyer?.licenses.find((l) => l.productId === productId);
+  const parsed = held && parseLicenseKey(held.licenseKey);
+  return parsed && parsed.ok ? parsed.key.claims.sub : undefined;
+}
+
+/** A product's name as this machine last heard it (a purchase, a login, a checkout), if ever. */
+export function productNameOf(ctx: Context, productId: string): string | undefined {
+  return ctx.config.licenses?.[productId]?.productName || ctx.config.buyer?.licenses.find((l) => l.productId === productId && l.productName)?.productName || undefined;
 }
 
 export function requirePublishableKey(ctx: Context, developerId: string | undefined, stored?: ActivatedLicense): string {
@@ -73,9 +96,9 @@ export function clientFor(ctx: Context, productId: string | null, options: { pub
 }
 
 /** Remembers a key for its product, with what checking it later needs. */
-export function rememberLicense(ctx: Context, licenseKey: string, extra: { publishableKey?: string; jwks?: Jwks }): ActivatedLicense {
+export function rememberLicense(ctx: Context, licenseKey: string, extra: { jwks?: Jwks; productName?: string; publishableKey?: string }): ActivatedLicense {
   const { productId, developerId } = keyClaims(licenseKey);
-  const entry: ActivatedLicense = { licenseKey, developerId, ...definedOnly(extra) };
+  const entry: ActivatedLicense = { licenseKey, developerId, ...definedOnly({ productName: productNameOf(ctx, productId), ...definedOnly(extra) }) };
   ctx.config.licenses = { ...ctx.config.licenses, [productId]: entry };
   return entry;
 }
@@ -84,10 +107,10 @@ function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/** One row per checked product: valid, why not, expiry, how it was verified, binding. */
-export function checkRow(productId: string, licenseId: string, result: LicenseCheckResult): string[] {
+/** One row per checked product (by name when known): valid, why not, expiry, how it was verified, binding. */
+export function checkRow(product: string, licenseId: string, result: LicenseCheckResult): string[] {
   return [
-    result.license?.productName ?? productId,
+    product,
     licenseId,
     result.valid ? 'valid' : 'invalid',
     result.reason ?? '-',

@@ -1,46 +1,10 @@
 import type { LicenseCheckResult } from '../client/index.ts';
+import { checkStored } from './activation.ts';
 import { positionals } from './args.ts';
-import {
-  CHECK_FLAGS,
-  CHECK_HEADERS,
-  checkRow,
-  clientFor,
-  keyClaims,
-  rememberLicense,
-  requirePublishableKey,
-  sellerJwks,
-} from './buyer-common.ts';
-import type { ActivatedLicense } from './config.ts';
+import { CHECK_FLAGS, CHECK_HEADERS, checkRow, clientFor, keyClaims, productNameOf, rememberLicense, requirePublishableKey, sellerJwks } from './buyer-common.ts';
 import type { Command, Context } from './context.ts';
 import { CliError, EXIT, NotConfiguredError } from './errors.ts';
 import { table } from './output.ts';
-
-/** Whether the API answers at all: decides if a check may start over online without losing the cached verdict. */
-async function reachable(ctx: Context): Promise<boolean> {
-  try {
-    await ctx.api.request('GET', '/health');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The library's check() for one stored license. With `refresh` (the default for this program) a
- * reachable API is asked even within the library's 24-hour cache: storing the key again makes the
- * next check go online. An unreachable API leaves the cache alone, so the last verdict stands.
- */
-async function checkStored(ctx: Context, productId: string, stored: ActivatedLicense, refresh: boolean): Promise<LicenseCheckResult> {
-  const publishableKey = requirePublishableKey(ctx, stored.developerId, stored);
-  const jwks = await sellerJwks(ctx, stored.developerId, stored);
-  const client = clientFor(ctx, productId, { publishableKey, jwks });
-  const cached = await client.getCachedLicenseKey();
-  if (cached !== stored.licenseKey || (refresh && (await reachable(ctx)))) await client.storeLicenseKey(stored.licenseKey);
-  const result = await client.check();
-  // What checking needs next time, even offline.
-  ctx.config.licenses![productId] = { ...stored, publishableKey, jwks };
-  return result;
-}
 
 const activate: Command = {
   path: 'activate',
@@ -53,9 +17,10 @@ const activate: Command = {
     const licenseKey = raw!.trim();
     const { productId, developerId, licenseId } = keyClaims(licenseKey);
     const previous = ctx.config.licenses?.[productId];
-    const publishableKey = requirePublishableKey(ctx, developerId, previous?.licenseKey === licenseKey ? previous : undefined);
+    const same = previous?.licenseKey === licenseKey ? previous : undefined;
+    requirePublishableKey(ctx, developerId, same);
     const jwks = await sellerJwks(ctx, developerId);
-    const entry = rememberLicense(ctx, licenseKey, { publishableKey, jwks });
+    const entry = rememberLicense(ctx, licenseKey, { jwks, ...(same?.publishableKey ? { publishableKey: same.publishableKey } : {}) });
     const result = await checkStored(ctx, productId, entry, true);
     if (!result.valid) {
       await clientFor(ctx, productId).clearCache();
@@ -67,8 +32,9 @@ const activate: Command = {
     }
     ctx.save();
     const how = result.offlineVerified ? 'verified offline (the API was not reachable; it will be checked online later)' : 'checked online';
-    const row = checkRow(productId, licenseId, result);
-    ctx.result({ activated: true, productId, ...result }, () => `Activated ${licenseId} for ${productId}: ${how}.\n${table(CHECK_HEADERS, [row])}`);
+    const name = productNameOf(ctx, productId);
+    const row = checkRow(name ?? productId, licenseId, result);
+    ctx.result({ activated: true, productId, ...(name ? { productName: name } : {}), ...result }, () => `Activated ${licenseId} for ${name ?? productId}: ${how}.\n${table(CHECK_HEADERS, [row])}`);
   },
 };
 
@@ -88,14 +54,16 @@ reached, the offline result. Exit 0 when all are valid, 3 when one is not.`,
       if (only !== undefined) throw new CliError(`no license activated for ${only}`, 'not_found', EXIT.invalidLicense);
       throw new NotConfiguredError('no license activated on this machine: run "licensing activate <licenseKey>" or "licensing buy <productId>"', 'not_activated');
     }
-    const results: (LicenseCheckResult & { productId: string; licenseId: string })[] = [];
+    const results: (LicenseCheckResult & { productId: string; productName?: string; licenseId: string })[] = [];
     for (const [productId, entry] of stored) {
       const result = await checkStored(ctx, productId, entry, !ctx.flags.bool('cached'));
-      results.push({ productId, licenseId: keyClaims(entry.licenseKey).licenseId, ...result });
+      const productName = productNameOf(ctx, productId);
+      if (productName) ctx.config.licenses![productId]!.productName = productName;
+      results.push({ productId, ...(productName ? { productName } : {}), licenseId: keyClaims(entry.licenseKey).licenseId, ...result });
     }
     ctx.save();
     const valid = results.every((r) => r.valid);
-    ctx.result({ valid, licenses: results }, () => table(CHECK_HEADERS, results.map((r) => checkRow(r.productId, r.licenseId, r))));
+    ctx.result({ valid, licenses: results }, () => table(CHECK_HEADERS, results.map((r) => checkRow(r.productName ?? r.productId, r.licenseId, r))));
     return valid ? EXIT.ok : EXIT.invalidLicense;
   },
 };

@@ -1,7 +1,9 @@
 import { buyerBuyCommands } from './buyer-buy.ts';
 import { buyerLicenseCommands } from './buyer-license.ts';
 import { buyerSessionCommands } from './buyer-session.ts';
+import { fingerprintCommands } from './fingerprint.ts';
 import type { Command } from './context.ts';
+import { sellerApiKeyCommands } from './seller-api-keys.ts';
 import { sellerAuthCommands } from './seller-auth.ts';
 import { sellerLicenseCommands } from './seller-licenses.ts';
 import { sellerProductCommands } from './seller-products.ts';
@@ -14,4 +16,6 @@ export const COMMANDS: readonly Command[] = [
   ...sellerAuthCommands,
   ...sellerProductCommands,
   ...sellerLicenseCommands,
+  ...sellerApiKeyCommands,
+  ...fingerprintCommands,
 ];

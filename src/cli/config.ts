@@ -32,6 +32,9 @@ export interface BuyerConfig {
 export interface ActivatedLicense {
   licenseKey: string;
   developerId: string;
+  /** Its product's name, when known (a purchase, a login, the checkout status). */
+  productName?: string;
+  /** Written by earlier versions; now kept per seller in `publishableKeys` (still read). */
   publishableKey?: string;
   /** The seller's JWKS as last fetched: lets `status` verify offline when the API is unreachable. */
   jwks?: Jwks;
@@ -42,6 +45,8 @@ export interface CliConfig {
   buyer?: BuyerConfig;
   /** By product id. */
   licenses?: Record<string, ActivatedLicense>;
+  /** Sellers' publishable keys by developer id: one key serves every product of its seller. */
+  publishableKeys?: Record<string, string>;
 }
 
 /**

@@ -3,7 +3,8 @@ import type { Command } from './context.ts';
 const GROUPS: Record<string, string> = {
   seller: 'sell licenses: account, payment connection, products, licenses, signing keys',
   'seller products': 'create, list and update products',
-  'seller licenses': 'grant, show, revoke and unbind licenses',
+  'seller licenses': 'grant, list (find a buyer by e-mail), show, revoke and unbind licenses',
+  'seller api-keys': 'create, list and revoke API keys',
   'seller keys': 'rotate the license signing key',
 };
 
@@ -16,14 +17,15 @@ const GLOBAL_OPTIONS = `Global options:
   --version         the program's version`;
 
 const CHECKING = `Checking a license needs the seller's publishable key and public keys:
-  --publishable-key <pk_…> or $LICENSING_PUBLISHABLE_KEY (remembered per product once given),
+  --publishable-key <pk_…> or $LICENSING_PUBLISHABLE_KEY (remembered per seller once given),
   --jwks-url <url> (default: <api-url>/developers/<developer>/jwks.json, where the developer is
   --developer <dev_…> or the one that signed the key).`;
 
 const EXIT_CODES = `Exit codes:
   0  ok
   1  the API refused or something failed (the message says why)
-  2  usage error: unknown command or option, missing or malformed value
+  2  usage error: unknown command or option, missing or malformed value, a revoke without --yes
+     and without a terminal to ask on
   3  license invalid (activate, status): revoked, expired, bad signature, other machine…
   4  not logged in or not configured (no seller key, no identity token, expired credential)
   5  the API cannot be reached`;
@@ -51,6 +53,10 @@ ${EXIT_CODES}
 
 Run "licensing <command> --help" for a command's options.
 `;
+}
+
+export function groupNames(): string[] {
+  return Object.keys(GROUPS);
 }
 
 export function isGroup(words: readonly string[]): boolean {

@@ -5,7 +5,8 @@ import { COMMANDS } from './commands.ts';
 import { configPath, loadConfig } from './config.ts';
 import { makeContext, type Command } from './context.ts';
 import { CliError, EXIT, toCliError, UsageError, type ExitCode } from './errors.ts';
-import { commandHelp, groupHelp, isGroup, topHelp } from './help.ts';
+import { commandHelp, groupHelp, groupNames, isGroup, topHelp } from './help.ts';
+import { closest } from './suggest.ts';
 import { Api, DEFAULT_API_URL, normalizeApiUrl } from './http.ts';
 
 /** The command whose words start the positionals, longest match first. */
@@ -22,6 +23,13 @@ function findCommand(positionals: readonly string[]): { command: Command; args: 
 function findGroup(positionals: readonly string[]): string | undefined {
   for (let n = positionals.length; n > 0; n--) if (isGroup(positionals.slice(0, n))) return positionals.slice(0, n).join(' ');
   return undefined;
+}
+
+/** ` (did you mean "licensing status"?)` for a typo, within the group when one was named; else nothing. */
+function didYouMean(positionals: readonly string[], group: string | undefined): string {
+  const names = [...new Set([...COMMANDS.map((c) => c.path), ...groupNames()])].filter((name) => !group || name.startsWith(`${group} `));
+  const near = closest(positionals, names);
+  return near.length ? ` (did you mean ${near.map((n) => `"licensing ${n}"`).join(' or ')}?)` : '';
 }
 
 function out(text: string): void {
@@ -49,7 +57,7 @@ async function dispatch(parsed: ParsedArgs): Promise<ExitCode> {
       process.stderr.write(help);
       return EXIT.usage;
     }
-    throw new UsageError(`unknown command "${positionals.join(' ')}"; run "licensing${group ? ` ${group}` : ''} --help"`);
+    throw new UsageError(`unknown command "${positionals.join(' ')}"${didYouMean(positionals, group)}; run "licensing${group ? ` ${group}` : ''} --help"`);
   }
   const { command, args } = found;
   current = command;

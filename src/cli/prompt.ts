@@ -67,3 +67,15 @@ export function openInBrowser(url: string): void {
     child.unref();
   } catch {}
 }
+
+/**
+ * Consent to something that cannot be undone: `--yes`, else a y/N question on a terminal (anything
+ * but y/yes cancels, exit 1). Without a terminal and without --yes it refuses (exit 2): a script
+ * must say --yes, so a missing terminal never turns into a silent "yes".
+ */
+export async function confirm(ctx: Context, question: string): Promise<void> {
+  if (ctx.flags.bool('yes')) return;
+  if (!ctx.interactive) throw new UsageError('this cannot be undone: pass --yes to confirm (not a terminal, so nothing to ask on)');
+  const answer = (await ask(`${question} [y/N] `)).toLowerCase();
+  if (answer !== 'y' && answer !== 'yes') throw new CliError('cancelled, nothing changed', 'cancelled');
+}

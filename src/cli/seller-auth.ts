@@ -1,7 +1,7 @@
 import { CliError, NotConfiguredError, UsageError } from './errors.ts';
 import type { Command, Context } from './context.ts';
 import type { SellerConfig } from './config.ts';
-import { fields } from './output.ts';
+import { elapsed, fields } from './output.ts';
 import { openInBrowser } from './prompt.ts';
 
 /** The seller's secret key from the config file, or exit 4 with what to run. */
@@ -83,12 +83,36 @@ interface ConnectStatus {
 const POLL_MS = 2000;
 const CONNECT_TIMEOUT_MS = 10 * 60 * 1000;
 
+/**
+ * Polls every 2 seconds for at most 10 minutes, saying so: a live "Waiting… m:ss" line on a
+ * terminal, one "Waiting…" line otherwise (Ctrl-C stops; the URL stays valid for 10 minutes).
+ */
+async function waitForConnection(ctx: Context, apiKey: string): Promise<ConnectStatus> {
+  const started = Date.now();
+  const live = process.stderr.isTTY === true;
+  const waiting = () => `Waiting for the authorization in the browser… ${elapsed(Date.now() - started)} (Ctrl-C to stop)`;
+  if (live) process.stderr.write(`\r${waiting()} `);
+  else ctx.note('Waiting for the authorization in the browser… (checking every 2 seconds, at most 10 minutes)');
+  try {
+    while (Date.now() - started < CONNECT_TIMEOUT_MS) {
+      await Bun.sleep(POLL_MS);
+      if (live) process.stderr.write(`\r${waiting()} `);
+      const now = await ctx.api.request<ConnectStatus>('GET', '/connect/status', { apiKey });
+      if (now.connected) return now;
+    }
+  } finally {
+    if (live) process.stderr.write('\n');
+  }
+  throw new CliError('gave up waiting after 10 minutes; run "licensing seller connect" again', 'connect_timeout');
+}
+
 const connect: Command = {
   path: 'seller connect',
   summary: 'connect a payment account: prints (and opens) the authorize URL, then waits',
   usage: 'seller connect [--no-wait] [--no-open]',
   details: `Prints the authorize URL (valid 10 minutes) and opens it on a terminal unless --no-open, then checks
-every 2 seconds until the account is connected (at most 10 minutes). --no-wait prints the URL and ends.`,
+every 2 seconds until the account is connected (at most 10 minutes), showing "Waiting for the
+authorization in the browser… m:ss" meanwhile. --no-wait prints the URL and ends.`,
   flags: ['no-wait', 'no-open'],
   async run(ctx) {
     const { apiKey } = requireSeller(ctx);
@@ -104,16 +128,8 @@ every 2 seconds until the account is connected (at most 10 minutes). --no-wait p
     }
     ctx.note(`Open this URL to connect your payment account (valid 10 minutes):\n${url}`);
     if (ctx.interactive && !ctx.flags.bool('no-open')) openInBrowser(url);
-    const deadline = Date.now() + CONNECT_TIMEOUT_MS;
-    while (Date.now() < deadline) {
-      await Bun.sleep(POLL_MS);
-      const now = await ctx.api.request<ConnectStatus>('GET', '/connect/status', { apiKey });
-      if (now.connected) {
-        ctx.result({ url, ...now }, `Connected${now.accountId ? ` (${now.accountId})` : ''}.`);
-        return;
-      }
-    }
-    throw new CliError('gave up waiting after 10 minutes; run "licensing seller connect" again', 'connect_timeout');
+    const now = await waitForConnection(ctx, apiKey);
+    ctx.result({ url, ...now }, `Connected${now.accountId ? ` (${now.accountId})` : ''}.`);
   },
 };
 

@@ -2,7 +2,9 @@ import { positionals } from './args.ts';
 import type { Command, Context } from './context.ts';
 import { UsageError } from './errors.ts';
 import { fields, list, when } from './output.ts';
+import { confirm } from './prompt.ts';
 import { requireSeller } from './seller-auth.ts';
+import { licenseList } from './seller-license-list.ts';
 
 interface LicenseView {
   id: string;
@@ -57,16 +59,18 @@ const grant: Command = {
   },
 };
 
-function byId(path: 'revoke' | 'unbind', summary: string, done: (l: LicenseView) => string): Command {
+function byId(path: 'revoke' | 'unbind', summary: string, done: (l: LicenseView) => string, final = false): Command {
   return {
     path: `seller licenses ${path}`,
     maxArgs: 1,
     summary,
-    usage: `seller licenses ${path} <licenseId>`,
-    flags: [],
+    usage: `seller licenses ${path} <licenseId>${final ? ' [--yes]' : ''}`,
+    ...(final && { details: 'Asks for confirmation on a terminal; --yes (-y) skips the question, and is required without a terminal.' }),
+    flags: final ? ['yes'] : [],
     async run(ctx: Context) {
       const [id] = positionals(ctx.args, ['licenseId']);
       const { apiKey } = requireSeller(ctx);
+      if (final) await confirm(ctx, `Revoke ${id}? Validation will answer "revoked" from now on; this cannot be undone.`);
       const license = await ctx.api.request<LicenseView>('POST', `/licenses/${encodeURIComponent(id!)}/${path}`, { apiKey });
       ctx.result(license, () => `${done(license)}\n${fields(describe(license))}`);
     },
@@ -89,7 +93,8 @@ const show: Command = {
 
 export const sellerLicenseCommands: Command[] = [
   grant,
+  licenseList,
   show,
-  byId('revoke', 'revoke a license (final: validation answers revoked)', (l) => `Revoked ${l.id}.`),
+  byId('revoke', 'revoke a license (final: validation answers revoked)', (l) => `Revoked ${l.id}.`, true),
   byId('unbind', 'remove the machine binding (the next validation binds again)', (l) => `Unbound ${l.id}.`),
 ];

@@ -48,7 +48,7 @@ function describe(p: Product): string {
   ]);
 }
 
-async function allProducts(ctx: Context, apiKey: string): Promise<Product[]> {
+export async function allProducts(ctx: Context, apiKey: string): Promise<Product[]> {
   const products: Product[] = [];
   for (let startingAfter: string | undefined; ; ) {
     const page = await ctx.api.request<{ data: Product[]; hasMore: boolean }>('GET', '/developers/products', {

@@ -31,4 +31,26 @@ export interface LicenseRepository {
   bindIfUnbound(id: string, fingerprint: string, at: number): Promise<string | null>;
   unbind(id: string): Promise<void>;
   setStatus(id: string, status: StoredLicenseStatus): Promise<void>;
+  /**
+   * One developer's licenses, newest first (issuedAt, then id, both descending), each with its
+   * customer's e-mail. Another developer's licenses are never in it.
+   */
+  listByDeveloper(developerId: string, query: LicenseListQuery): Promise<LicensePage>;
+}
+
+/** A license as its developer lists it: with the e-mail of the customer who holds it. */
+export type DeveloperLicense = License & { customerEmail: string };
+
+export interface LicenseListQuery {
+  limit: number;
+  /** Where the previous page ended (its last license): this page starts right after it. */
+  after?: { issuedAt: number; id: string };
+  productId?: string;
+  /** Normalized (trimmed, lower case) as customers' e-mails are stored: an exact match. */
+  customerEmail?: string;
+}
+
+export interface LicensePage {
+  data: DeveloperLicense[];
+  hasMore: boolean;
 }

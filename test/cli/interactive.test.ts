@@ -108,7 +108,57 @@ describe('licensing on a terminal (tmux)', () => {
     await world.api('POST', `/sandbox/checkout/${sessionId}/pay`, { form: { email, phone: '+15550001111', cardNumber: uniqueCardNumber() } });
     const screen = await buy.waitFor(/\[exit \d+\]/);
 
-    expect(screen).toContain('Bought prod_');
+    expect(screen).toContain('Bought CLI Pro. The license is activated on this machine.');
+    expect(screen).toContain('[exit 0]');
+  });
+
+  test('revoke asks first: "n" changes nothing (exit 1), "y" revokes', async () => {
+    const config = shop.config;
+    const grant = async () =>
+      (await world.cli(config, ['seller', 'licenses', 'grant', '--product', shop.productId, '--email', 'tty@example.com', '--json'])).json().license.id as string;
+    const [kept, revoked] = [await grant(), await grant()];
+
+    const no = terminal(config, ['seller', 'licenses', 'revoke', kept]);
+    await no.waitFor(/this cannot be undone\. \[y\/N\] $/m);
+    no.enter('n');
+    const refused = await no.waitFor(/\[exit \d+\]/);
+    const yes = terminal(config, ['seller', 'licenses', 'revoke', revoked]);
+    await yes.waitFor(/\[y\/N\] $/m);
+    yes.enter('y');
+    const done = await yes.waitFor(/\[exit \d+\]/);
+
+    expect(refused).toContain('error: cancelled, nothing changed (cancelled)');
+    expect(refused).toContain('[exit 1]');
+    expect(done).toContain(`Revoked ${revoked}.`);
+    expect(done).toContain('[exit 0]');
+    expect((await world.cli(config, ['seller', 'licenses', 'show', kept, '--json'])).json().status).toBe('active');
+  });
+
+  test('api-keys revoke asks first too; --yes skips the question', async () => {
+    const made = (await world.cli(shop.config, ['seller', 'api-keys', 'create', '--scope', 'publishable', '--json'])).json();
+    const other = (await world.cli(shop.config, ['seller', 'api-keys', 'create', '--scope', 'publishable', '--json'])).json();
+
+    const asked = terminal(shop.config, ['seller', 'api-keys', 'revoke', made.id]);
+    await asked.waitFor(/\[y\/N\] $/m);
+    asked.enter('yes');
+    const answered = await asked.waitFor(/\[exit \d+\]/);
+    const skipped = await terminal(shop.config, ['seller', 'api-keys', 'revoke', other.id, '--yes']).waitFor(/\[exit \d+\]/);
+
+    expect(answered).toContain(`Revoked ${made.id} (publishable).`);
+    expect(skipped).not.toContain('[y/N]');
+    expect(skipped).toContain(`Revoked ${other.id} (publishable).`);
+  });
+
+  test('seller connect shows a live "Waiting…" line until the account is connected', async () => {
+    const seller = await sellerWithProduct(world);
+    const connect = terminal(seller.config, ['seller', 'connect', '--no-open']);
+
+    const waiting = await connect.waitFor(/Waiting for the authorization in the browser… \d+:\d\d/);
+    const url = /http\S+\/sandbox\/connect\/authorize\S+/.exec(waiting)![0];
+    await connectSandbox(world, seller.apiKey, url);
+    const screen = await connect.waitFor(/\[exit \d+\]/);
+
+    expect(screen).toMatch(/^Connected \(\S+\)\.$/m);
     expect(screen).toContain('[exit 0]');
   });
 });

@@ -37,7 +37,7 @@ describe('licensing activate and status, non-interactive', () => {
     const { config, licenseKey, licenseId, publishableKey, buyer } = await grantedKey();
     await world.cli(buyer, ['activate', licenseKey, '--publishable-key', publishableKey]);
 
-    await world.cli(config, ['seller', 'licenses', 'revoke', licenseId]);
+    await world.cli(config, ['seller', 'licenses', 'revoke', licenseId, '--yes']);
     const status = await world.cli(buyer, ['status', '--json']);
 
     expect(status.code).toBe(3);

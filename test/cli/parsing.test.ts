@@ -5,6 +5,7 @@ import { normalizeApiUrl } from '../../src/cli/http.ts';
 import { table } from '../../src/cli/output.ts';
 import { expiresAt } from '../../src/cli/seller-licenses.ts';
 import { toMinorUnits } from '../../src/cli/seller-products.ts';
+import { closest, editDistance } from '../../src/cli/suggest.ts';
 
 describe('argument parsing', () => {
   test('subcommands, --flag value, --flag=value, boolean flags and -h, in any order', () => {
@@ -12,6 +13,10 @@ describe('argument parsing', () => {
 
     expect(parsed.positionals).toEqual(['seller', 'products', 'create']);
     expect(Object.fromEntries(parsed.flags)).toEqual({ json: true, name: 'Pro', price: '19.99', help: true });
+  });
+
+  test('-y is --yes', () => {
+    expect(Object.fromEntries(parseArgs(['seller', 'licenses', 'revoke', 'lic_1', '-y']).flags)).toEqual({ yes: true });
   });
 
   test('after -- everything is a positional, even what looks like a flag', () => {
@@ -80,5 +85,18 @@ describe('values', () => {
 
   test('tables align every column but the last and leave no trailing blanks', () => {
     expect(table(['ID', 'NAME'], [['p_1', 'Pro'], ['p_22', '']])).toBe('ID    NAME\np_1   Pro\np_22');
+  });
+});
+
+describe('suggestions', () => {
+  test('edit distance counts insertions, deletions and substitutions', () => {
+    expect([editDistance('status', 'status'), editDistance('stauts', 'status'), editDistance('', 'buy'), editDistance('kitten', 'sitting')]).toEqual([0, 2, 3, 3]);
+  });
+
+  test('the nearest command wins, the longer one among equals; far-off words get nothing', () => {
+    const commands = ['status', 'seller products', 'seller products list', 'seller products create'];
+    expect(closest(['stats'], commands)).toEqual(['status']);
+    expect(closest(['seller', 'prodcts', 'list'], commands)).toEqual(['seller products list']);
+    expect(closest(['frobnicate'], commands)).toEqual([]);
   });
 });

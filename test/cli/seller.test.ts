@@ -86,7 +86,7 @@ describe('licensing seller', () => {
 
     const shown = (await world.cli(config, ['seller', 'licenses', 'show', grant.license.id, '--json'])).json();
     const unbound = await world.cli(config, ['seller', 'licenses', 'unbind', grant.license.id]);
-    const revoked = (await world.cli(config, ['seller', 'licenses', 'revoke', grant.license.id, '--json'])).json();
+    const revoked = (await world.cli(config, ['seller', 'licenses', 'revoke', grant.license.id, '--yes', '--json'])).json();
 
     expect(grant.licenseKey.split('.')).toHaveLength(3);
     expect(shown).toMatchObject({ id: grant.license.id, status: 'active', expiresAt: Date.parse('2099-01-01'), features: ['pro', 'export'] });

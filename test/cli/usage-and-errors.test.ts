@@ -50,6 +50,27 @@ describe('usage errors exit 2 with one error line and the usage', () => {
   });
 });
 
+describe('did you mean', () => {
+  test.each([
+    [['stauts'], 'licensing status'],
+    [['byu'], 'licensing buy'],
+    [['seller', 'prodcts', 'list'], 'licensing seller products list'],
+    [['seller', 'licenses', 'lst'], 'licensing seller licenses list'],
+    [['seller', 'api-key', 'create'], 'licensing seller api-keys create'],
+  ])('%p suggests "%s" (exit 2)', async (args, suggestion) => {
+    const run = await runCli([...args, '--config', world.newConfig()]);
+
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`(did you mean "${suggestion}"?)`);
+  });
+
+  test('nothing close: no suggestion, just the help hint', async () => {
+    const run = await runCli(['frobnicate', '--config', world.newConfig()]);
+
+    expect(run.stderr).toBe('error: unknown command "frobnicate"; run "licensing --help" (usage)\n');
+  });
+});
+
 describe('help and version', () => {
   test('--help lists the buyer and seller commands and documents every exit code', async () => {
     const run = await runCli(['--help']);
@@ -102,7 +123,7 @@ describe('the API address', () => {
   test('an API error answer is one line with its code, exit 1; --json carries it too', async () => {
     const { config } = await sellerWithProduct(world);
 
-    const run = await world.cli(config, ['seller', 'licenses', 'revoke', 'lic_doesnotexist', '--json']);
+    const run = await world.cli(config, ['seller', 'licenses', 'revoke', 'lic_doesnotexist', '--yes', '--json']);
 
     expect(run.code).toBe(1);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);

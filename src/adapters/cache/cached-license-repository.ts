@@ -1,5 +1,5 @@
 import type { License, StoredLicenseStatus } from '../../domain/license.ts';
-import type { LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
+import type { LicenseListQuery, LicensePage, LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
 import { LruMap } from './lru-map.ts';
 
 /**
@@ -96,6 +96,10 @@ export class CachedLicenseRepository implements LicenseRepository {
     if (!digest) return;
     this.digestOf.delete(id);
     this.states.delete(digest);
+  }
+
+  listByDeveloper(developerId: string, query: LicenseListQuery): Promise<LicensePage> {
+    return this.inner.listByDeveloper(developerId, query);
   }
 }
 

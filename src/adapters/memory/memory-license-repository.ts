@@ -1,6 +1,6 @@
 import { ConflictError } from '../../domain/errors.ts';
 import type { License, StoredLicenseStatus } from '../../domain/license.ts';
-import type { LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
+import type { LicenseListQuery, LicensePage, LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
 import { copy, type LicenseRow, type MemoryTables, requireRow, requireUnique } from './memory-tables.ts';
 
 function stateOf(row: LicenseRow): LicenseState {
@@ -14,8 +14,10 @@ function stateOf(row: LicenseRow): LicenseState {
   };
 }
 
+type Position = Pick<LicenseRow, 'issuedAt' | 'id'>;
+
 /** Oldest first; ties by id, as SQLite's ORDER BY issued_at, id. */
-const oldestFirst = (a: LicenseRow, b: LicenseRow): number => a.issuedAt - b.issuedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const oldestFirst = (a: Position, b: Position): number => a.issuedAt - b.issuedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 function licenseOf(row: LicenseRow | undefined): License | null {
   if (!row) return null;
@@ -104,5 +106,19 @@ export class MemoryLicenseRepository implements LicenseRepository {
   async setStatus(id: string, status: StoredLicenseStatus): Promise<void> {
     const row = this.tables.licenses.get(id);
     if (row) row.storedStatus = status;
+  }
+
+  async listByDeveloper(developerId: string, query: LicenseListQuery): Promise<LicensePage> {
+    const emailOf = (row: LicenseRow) => this.tables.customers.get(row.customerId)?.email ?? '';
+    const { after } = query;
+    const rows = [...this.tables.licenses.values()]
+      .filter((row) => row.developerId === developerId)
+      .filter((row) => query.productId === undefined || row.productId === query.productId)
+      .filter((row) => query.customerEmail === undefined || emailOf(row) === query.customerEmail)
+      .filter((row) => !after || oldestFirst(row, after) < 0)
+      .sort((a, b) => oldestFirst(b, a))
+      .slice(0, query.limit + 1);
+    const data = rows.slice(0, query.limit).map((row) => ({ ...licenseOf(row)!, customerEmail: emailOf(row) }));
+    return { data, hasMore: rows.length > query.limit };
   }
 }

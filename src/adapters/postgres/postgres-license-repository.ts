@@ -1,8 +1,8 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { ConflictError } from '../../domain/errors.ts';
 import type { License, StoredLicenseStatus } from '../../domain/license.ts';
-import type { LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
-import { licenses } from './schema.ts';
+import type { LicenseListQuery, LicensePage, LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
+import { customers, licenses } from './schema.ts';
 import { isUniqueViolation, type PostgresDb } from './postgres-store.ts';
 
 type Origin = { checkoutSessionId?: string; purchaseId?: string };
@@ -110,5 +110,26 @@ export class PostgresLicenseRepository implements LicenseRepository {
 
   async setStatus(id: string, status: StoredLicenseStatus): Promise<void> {
     await this.db.update(licenses).set({ status }).where(eq(licenses.id, id));
+  }
+
+  async listByDeveloper(developerId: string, query: LicenseListQuery): Promise<LicensePage> {
+    const { after } = query;
+    // Ids compare byte-wise (COLLATE "C"), as in SQLite and the memory store, so pages agree everywhere.
+    const id = sql`${licenses.id} COLLATE "C"`;
+    const rows = await this.db
+      .select({ ...licenseColumns, customerEmail: customers.email })
+      .from(licenses)
+      .innerJoin(customers, eq(customers.id, licenses.customerId))
+      .where(
+        and(
+          eq(licenses.developerId, developerId),
+          query.productId === undefined ? undefined : eq(licenses.productId, query.productId),
+          query.customerEmail === undefined ? undefined : eq(customers.email, query.customerEmail),
+          after ? or(lt(licenses.issuedAt, after.issuedAt), and(eq(licenses.issuedAt, after.issuedAt), sql`${id} < ${after.id}`)) : undefined,
+        ),
+      )
+      .orderBy(desc(licenses.issuedAt), desc(id))
+      .limit(query.limit + 1);
+    return { data: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
   }
 }

@@ -1,10 +1,10 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { ConflictError } from '../../domain/errors.ts';
 import type { License, StoredLicenseStatus } from '../../domain/license.ts';
-import type { LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
+import type { LicenseListQuery, LicensePage, LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
 
 type Origin = { checkoutSessionId?: string; purchaseId?: string };
-import { licenses } from './schema.ts';
+import { customers, licenses } from './schema.ts';
 import { isUniqueViolation, type SqliteDb } from './sqlite-store.ts';
 
 const stateColumns = {
@@ -97,5 +97,27 @@ export class SqliteLicenseRepository implements LicenseRepository {
 
   async setStatus(id: string, status: StoredLicenseStatus): Promise<void> {
     this.db.update(licenses).set({ status }).where(eq(licenses.id, id)).run();
+  }
+
+  async listByDeveloper(developerId: string, query: LicenseListQuery): Promise<LicensePage> {
+    const { after } = query;
+    // With an e-mail, the plan starts at the customer (unique e-mail index, then licenses_customer).
+    const rows = this.db
+      .select({ license: licenses, customerEmail: customers.email })
+      .from(licenses)
+      .innerJoin(customers, eq(customers.id, licenses.customerId))
+      .where(
+        and(
+          eq(licenses.developerId, developerId),
+          query.productId === undefined ? undefined : eq(licenses.productId, query.productId),
+          query.customerEmail === undefined ? undefined : eq(customers.email, query.customerEmail),
+          after ? or(lt(licenses.issuedAt, after.issuedAt), and(eq(licenses.issuedAt, after.issuedAt), lt(licenses.id, after.id))) : undefined,
+        ),
+      )
+      .orderBy(desc(licenses.issuedAt), desc(licenses.id))
+      .limit(query.limit + 1)
+      .all();
+    const data = rows.slice(0, query.limit).map((row) => ({ ...licenseOf(row.license)!, customerEmail: row.customerEmail }));
+    return { data, hasMore: rows.length > query.limit };
   }
 }
