@@ -1,3 +1,5 @@
+import { DomainError, NotFoundError } from './errors.ts';
+
 /** Products a developer sells. Prices are integers in the currency's minor unit. */
 export interface Product {
   id: string;
@@ -34,15 +36,43 @@ export function normalizeFeatures(features: readonly string[] | undefined): stri
 export const PRODUCT_LIMITS = { nameMax: 200, priceMax: 99_999_999, featuresMax: 100, featureMax: 100, licenseDaysMax: 36_500 };
 const CURRENCY = /^[a-z]{3}$/;
 
+/** What a seller reads when a price or a currency is refused, wherever it is refused (schema or use case). */
+export const PRODUCT_MESSAGES = {
+  price: 'price must be a whole number in the currency’s minor unit (cents for usd: 1999 is $19.99; yen for jpy: 500 is ¥500), from 0 to 99999999.',
+  currency: 'currency must be a three-letter ISO 4217 code, e.g. "usd" or "EUR" (stored in lower case).',
+};
+
+/** ISO 4217 codes are case-insensitive: "USD" is stored as "usd"; anything else is left for productProblem. */
+export function normalizeCurrency(currency: string): string {
+  return /^[A-Za-z]{3}$/.test(currency) ? currency.toLowerCase() : currency;
+}
+
 /** The invariants of a product, whoever calls: returns the first broken one. */
 export function productProblem(p: Pick<Product, 'name' | 'price' | 'currency' | 'features' | 'licenseDays'>): { field: string; message: string } | null {
   if (!p.name.trim() || p.name.length > PRODUCT_LIMITS.nameMax) return { field: 'name', message: 'name must be 1 to 200 characters.' };
   if (!Number.isSafeInteger(p.price) || p.price < 0 || p.price > PRODUCT_LIMITS.priceMax)
-    return { field: 'price', message: 'price must be a non-negative integer in minor units.' };
-  if (!CURRENCY.test(p.currency)) return { field: 'currency', message: 'currency must be an ISO 4217 code in lower case, e.g. "usd".' };
+    return { field: 'price', message: PRODUCT_MESSAGES.price };
+  if (!CURRENCY.test(p.currency)) return { field: 'currency', message: PRODUCT_MESSAGES.currency };
   if (p.features.length > PRODUCT_LIMITS.featuresMax || p.features.some((f) => !f || f.length > PRODUCT_LIMITS.featureMax))
     return { field: 'features', message: 'features must be at most 100 non-empty strings of at most 100 characters.' };
   if (p.licenseDays !== null && (!Number.isSafeInteger(p.licenseDays) || p.licenseDays < 1 || p.licenseDays > PRODUCT_LIMITS.licenseDaysMax))
     return { field: 'licenseDays', message: 'licenseDays must be a whole number of days from 1 to 36500, or null for perpetual.' };
   return null;
+}
+
+/**
+ * An inactive product stays 404 `not_found` at checkout and purchase (the documented status), but
+ * says why: a seller should not hunt for a typo in an id that exists.
+ */
+export class ProductNotOnSaleError extends DomainError {
+  constructor() {
+    super('not_found', 'This product is not on sale: it is inactive (its seller can set active: true to sell it again).');
+  }
+}
+
+/** The product when it may be bought; why not otherwise. */
+export function onSale(product: Product | null): Product {
+  if (!product) throw new NotFoundError('product');
+  if (!product.active) throw new ProductNotOnSaleError();
+  return product;
 }

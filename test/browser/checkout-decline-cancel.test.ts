@@ -38,18 +38,18 @@ describe('the sandbox checkout page', () => {
     expect(await statusOf(sessionId)).toEqual({ status: 'pending' });
   }, SLOW);
 
-  test('Cancel ends on the default cancel page and the session stays pending', async () => {
+  test('Cancel ends on the default cancel page and ends the session (its status says expired)', async () => {
     const { sessionId, checkoutUrl } = await initCheckout(service.call, seller);
     const page = await chrome.page();
     await page.goto(checkoutUrl);
 
     await page.getByRole('button', { name: 'Cancel' }).click();
-    await page.waitForURL(`${service.url}/v1/checkout/cancel`);
+    await page.waitForURL(`${service.url}/v1/checkout/cancel?session_id=${sessionId}`);
     await screenshot(page, 'checkout-cancel');
 
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Payment cancelled');
     expect(await page.textContent('main')).toContain('Return to the application to try again');
-    expect(await statusOf(sessionId)).toEqual({ status: 'pending' });
+    expect(await statusOf(sessionId)).toEqual({ status: 'expired' });
   }, SLOW);
 
   test('Pay lands on a custom successUrl', async () => {
@@ -64,7 +64,7 @@ describe('the sandbox checkout page', () => {
     expect((await statusOf(sessionId)).status).toBe('complete');
   }, SLOW);
 
-  test('Cancel lands on a custom cancelUrl', async () => {
+  test('Cancel lands on a custom cancelUrl and ends the session', async () => {
     const { sessionId, checkoutUrl } = await initCheckout(service.call, seller, { successUrl: `${appUrl}/paid`, cancelUrl: `${appUrl}/back` });
     const page = await chrome.page();
     await page.goto(checkoutUrl);
@@ -73,7 +73,7 @@ describe('the sandbox checkout page', () => {
     await page.waitForURL(`${appUrl}/back`);
 
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Seller app /back');
-    expect(await statusOf(sessionId)).toEqual({ status: 'pending' });
+    expect(await statusOf(sessionId)).toEqual({ status: 'expired' });
   }, SLOW);
 
   test('the pages asked for nothing but 127.0.0.1', () => {

@@ -21,7 +21,7 @@ describe('paying on the sandbox checkout page', () => {
     await screenshot(page, 'checkout-page');
     const shown = { product: await page.getByRole('heading', { level: 1 }).textContent(), body: await page.textContent('main') };
     await payWith(page, { email: 'buyer@example.com' });
-    await page.waitForURL(`${service.url}/v1/checkout/success`);
+    await page.waitForURL(`${service.url}/v1/checkout/success?session_id=${sessionId}`);
     await screenshot(page, 'checkout-success');
 
     expect(shown.product).toBe('Pro Plan');
@@ -72,7 +72,7 @@ describe('paying on the sandbox checkout page', () => {
     const page = await chrome.page();
     await page.goto(checkoutUrl);
     await payWith(page);
-    await page.waitForURL(`${service.url}/v1/checkout/success`);
+    await page.waitForURL(/\/v1\/checkout\/success\?session_id=cs_/);
 
     await page.goto(checkoutUrl);
     await screenshot(page, 'checkout-already-paid');

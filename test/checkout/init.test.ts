@@ -104,9 +104,9 @@ describe('POST /checkout/init with Stripe', () => {
   test('without redirect URLs, Stripe sends the buyer to our default success and cancel pages', async () => {
     const shop = await connectedShop({ fake });
     const before = fake.requests.length;
-    await shop.init();
+    const { sessionId } = (await shop.init()).body;
     const created = fake.requests.slice(before).find((r) => r.path === '/v1/checkout/sessions')!;
-    expect(created.body).toMatchObject({ success_url: `${TEST_ISSUER}/v1/checkout/success`, cancel_url: `${TEST_ISSUER}/v1/checkout/cancel` });
+    expect(created.body).toMatchObject({ success_url: `${TEST_ISSUER}/v1/checkout/success?session_id=${sessionId}`, cancel_url: `${TEST_ISSUER}/v1/checkout/cancel?session_id=${sessionId}` });
   });
 
   test('a price change after init does not change what the open session charges', async () => {

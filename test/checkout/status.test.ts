@@ -25,7 +25,7 @@ describe('GET /checkout/status/:sessionId', () => {
     expectError(await shop.status('cs_neverIssued000000000000'), 404, 'not_found');
   });
 
-  test('after completion: complete, with a licenseKey and the license’s fields, the key not inside the license', async () => {
+  test('after completion: complete, with a licenseKey and the license’s fields (and its product’s name), the key not inside the license', async () => {
     const shop = await connectedShop();
     const { sessionId } = await shop.checkout();
     await completeCheckout(shop.api.deps, sessionId, aCompletion());
@@ -39,13 +39,14 @@ describe('GET /checkout/status/:sessionId', () => {
       license: {
         id: expect.stringMatching(/^lic_/),
         productId: shop.dev.product.id,
+        productName: shop.dev.product.name,
         status: 'active',
         features: ['pro'],
         issuedAt: shop.clock.now(),
         expiresAt: null,
       },
     });
-    expect(Object.keys(reply.body.license).sort()).toEqual(['expiresAt', 'features', 'id', 'issuedAt', 'productId', 'status']);
+    expect(Object.keys(reply.body.license).sort()).toEqual(['expiresAt', 'features', 'id', 'issuedAt', 'productId', 'productName', 'status']);
   });
 
   test('the completed session’s licenseKey validates online as that very license', async () => {

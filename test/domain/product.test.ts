@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { applyProductChanges, normalizeFeatures, productProblem, type Product } from '../../src/domain/product.ts';
+import { applyProductChanges, normalizeCurrency, normalizeFeatures, onSale, productProblem, ProductNotOnSaleError, type Product } from '../../src/domain/product.ts';
+import { NotFoundError } from '../../src/domain/errors.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
 
@@ -103,5 +104,24 @@ describe('normalizeFeatures', () => {
     const input = ['a', 'a'];
     expect(normalizeFeatures(input)).not.toBe(input);
     expect(input).toEqual(['a', 'a']);
+  });
+});
+
+describe('normalizeCurrency', () => {
+  test('an ISO 4217 code in any case is stored in lower case; anything else is left for productProblem to refuse', () => {
+    expect(['USD', 'Eur', 'gbp'].map(normalizeCurrency)).toEqual(['usd', 'eur', 'gbp']);
+    for (const junk of ['US', 'USDD', 'U$D', 'ÜSD', '']) {
+      expect(normalizeCurrency(junk)).toBe(junk);
+      expect(productProblem(aProduct({ currency: normalizeCurrency(junk) }))?.field).toBe('currency');
+    }
+  });
+});
+
+describe('onSale', () => {
+  test('an active product is on sale; an inactive one is not_found saying so; no product is plain not_found', () => {
+    expect(onSale(aProduct())).toEqual(aProduct());
+    expect(() => onSale(aProduct({ active: false }))).toThrow(ProductNotOnSaleError);
+    expect(() => onSale(aProduct({ active: false }))).toThrow(/not on sale/);
+    expect(() => onSale(null)).toThrow(NotFoundError);
   });
 });

@@ -107,7 +107,8 @@ describe('numbers and codes out of range', () => {
   const bad: [string, Record<string, unknown>][] = [
     ['price -1', { price: -1 }], ['price 1.5', { price: 1.5 }], ['price 1e12', { price: 1e12 }], ['price 1e400', { price: 1e400 }],
     ['licenseDays 0', { licenseDays: 0 }], ['licenseDays -1', { licenseDays: -1 }], ['licenseDays 1.5', { licenseDays: 1.5 }], ['licenseDays 36501', { licenseDays: 36_501 }],
-    ['currency USD', { currency: 'USD' }], ['currency Usd', { currency: 'Usd' }], ['currency us', { currency: 'us' }], ['currency usdd', { currency: 'usdd' }],
+    // Upper case is accepted (and stored in lower case): test/http/honest-errors.test.ts.
+    ['currency US', { currency: 'US' }], ['currency 123', { currency: '123' }], ['currency us', { currency: 'us' }], ['currency usdd', { currency: 'usdd' }],
     ['currency empty', { currency: '' }], ['currency u$d', { currency: 'u$d' }], ['currency üsd', { currency: 'üsd' }],
     ['name empty', { name: '' }], ['name blank', { name: '   ' }], ['name 201 chars', { name: 'x'.repeat(201) }],
     ['feature empty', { features: [''] }], ['101 features', { features: Array.from({ length: 101 }, (_, i) => `f${i}`) }],

@@ -146,6 +146,7 @@ export function routeTable(w: World): Route[] {
     { name: 'GET /developers/products', method: 'GET', path: () => '/developers/products', auth: 'secret' },
     { name: 'PATCH /developers/products/:id', method: 'PATCH', path: (id = product) => `/developers/products/${id}`, auth: 'secret', body: () => ({ name: 'Pro 2' }), hasIdParam: true },
     { name: 'POST /developers/licenses', method: 'POST', path: () => '/developers/licenses', auth: 'secret', body: () => ({ productId: product, email: 'buyer@example.com' }) },
+    { name: 'GET /developers/licenses', method: 'GET', path: () => '/developers/licenses', auth: 'secret' },
     { name: 'GET /developers/api-keys', method: 'GET', path: () => '/developers/api-keys', auth: 'secret' },
     { name: 'POST /developers/api-keys', method: 'POST', path: () => '/developers/api-keys', auth: 'secret', body: () => ({ scope: 'publishable' }) },
     { name: 'POST /developers/api-keys/:id/revoke', method: 'POST', path: (id = w.spareKeyId) => `/developers/api-keys/${id}/revoke`, auth: 'secret', hasIdParam: true },

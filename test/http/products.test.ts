@@ -177,7 +177,7 @@ describe('PATCH /developers/products/:id', () => {
   test('a blank name or an invalid value is 400 and changes nothing', async () => {
     const api = testApi();
     const s = await seller(api);
-    for (const body of [{ name: '  ' }, { price: -1 }, { currency: 'USD' }, { licenseDays: 0 }, { active: 'yes' }]) {
+    for (const body of [{ name: '  ' }, { price: -1 }, { currency: 'US' }, { licenseDays: 0 }, { active: 'yes' }]) {
       expectError(await api.call('PATCH', `/developers/products/${s.product.id}`, { key: s.apiKey, body }), 400, 'invalid_request');
     }
     const list = await api.call('GET', '/developers/products', { key: s.apiKey });

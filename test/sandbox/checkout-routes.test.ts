@@ -40,7 +40,7 @@ describe('Pay', () => {
     const { sessionId } = await shop.checkout();
     const paid = await shop.pay(sessionId);
     expect(paid.status).toBe(303);
-    expect(paid.headers.get('location')).toBe(`${API_BASE}/checkout/success`);
+    expect(paid.headers.get('location')).toBe(`${API_BASE}/checkout/success?session_id=${sessionId}`);
     const status = await shop.status(sessionId);
     expect(status.status).toBe('complete');
     const validation = await shop.api.call('POST', '/licenses/validate', {
@@ -133,19 +133,56 @@ describe('after 30 minutes', () => {
 });
 
 describe('Cancel', () => {
-  test('sends the buyer to the cancel URL and leaves the session pending', async () => {
+  test('sends the buyer to the cancel URL and ends the session: its status says expired, so polling stops', async () => {
     const shop = await sandboxShop();
     const { sessionId } = await shop.checkout({ cancelUrl: 'https://app.example.com/back' });
     const cancelled = await shop.cancel(sessionId);
     expect(cancelled.status).toBe(303);
     expect(cancelled.headers.get('location')).toBe('https://app.example.com/back');
-    expect(await shop.status(sessionId)).toEqual({ status: 'pending' });
+    expect(await shop.status(sessionId)).toEqual({ status: 'expired' });
   });
 
-  test('defaults to the service’s cancel page', async () => {
+  test('a cancelled session cannot be paid afterwards: Pay shows the expired page and issues nothing', async () => {
+    const shop = await sandboxShop();
+    const { sessionId } = await shop.checkout();
+    await shop.cancel(sessionId);
+    const paid = await shop.pay(sessionId);
+    expect(paid.status).toBe(200);
+    expect(paid.body).toContain('This checkout has expired');
+    expect(await shop.status(sessionId)).toEqual({ status: 'expired' });
+  });
+
+  test('Cancel after paying changes nothing: the session stays complete', async () => {
+    const shop = await sandboxShop();
+    const { sessionId } = await shop.checkout();
+    await shop.pay(sessionId);
+    await shop.cancel(sessionId);
+    expect((await shop.status(sessionId)).status).toBe('complete');
+  });
+
+  test('defaults to the service’s cancel page, which names the session', async () => {
     const shop = await sandboxShop();
     const { sessionId } = await shop.checkout();
     const cancelled = await shop.cancel(sessionId);
-    expect(cancelled.headers.get('location')).toBe(`${API_BASE}/checkout/cancel`);
+    expect(cancelled.headers.get('location')).toBe(`${API_BASE}/checkout/cancel?session_id=${sessionId}`);
+  });
+
+  test('landing on the default cancel page with its session_id ends a pending session (as a Stripe cancel does)', async () => {
+    const shop = await sandboxShop();
+    const { sessionId } = await shop.checkout();
+    const page = await shop.api.call('GET', `/checkout/cancel?session_id=${sessionId}`);
+    expect(page.status).toBe(200);
+    expect(await shop.status(sessionId)).toEqual({ status: 'expired' });
+  });
+
+  test('the default cancel page leaves a paid session complete, and shows for unknown or junk ids alike', async () => {
+    const shop = await sandboxShop();
+    const { sessionId } = await shop.checkout();
+    await shop.pay(sessionId);
+    for (const query of [`session_id=${sessionId}`, 'session_id=cs_nope', `session_id=${'x'.repeat(500)}`, 'session_id=']) {
+      const page = await shop.api.call('GET', `/checkout/cancel?${query}`);
+      expect({ query, status: page.status }).toEqual({ query, status: 200 });
+    }
+    expect((await shop.status(sessionId)).status).toBe('complete');
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { checkoutPage } from '../../src/adapters/http/pages/checkout-page.ts';
 import { connectAuthorizePage, connectedPage } from '../../src/adapters/http/pages/connect-pages.ts';
 import { html } from '../../src/adapters/http/pages/html.ts';
-import { resultPage } from '../../src/adapters/http/pages/result-page.ts';
+import { licensePage, resultPage } from '../../src/adapters/http/pages/result-page.ts';
 import type { CheckoutSession } from '../../src/domain/checkout-session.ts';
 import type { Product } from '../../src/domain/product.ts';
 
@@ -17,7 +17,7 @@ const session: CheckoutSession = {
   completedAt: null, licenseId: null, customerId: null, paymentId: null, reconciledAt: null,
 };
 const page = (changes: Partial<Parameters<typeof checkoutPage>[0]> = {}) =>
-  checkoutPage({ session, product, status: 'pending', apiBaseUrl: 'http://127.0.0.1:3000/v1', ...changes });
+  checkoutPage({ session, product, sellerName: 'Acme Tools', status: 'pending', apiBaseUrl: 'http://127.0.0.1:3000/v1', ...changes });
 
 describe('every interpolated value is escaped', () => {
   test('the html tag escapes text and attributes but keeps nested fragments', () => {
@@ -30,6 +30,16 @@ describe('every interpolated value is escaped', () => {
     const out = page({ product: { ...product, name: HOSTILE }, session: { ...session, email: HOSTILE }, values: { email: HOSTILE, phone: HOSTILE, cardNumber: HOSTILE }, error: 'invalid_phone' });
     expect(out).not.toContain('<script>');
     expect(out).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+
+  test('the seller’s name, features and a license key never become markup', () => {
+    const checkout = page({ sellerName: HOSTILE, product: { ...product, features: [HOSTILE] } });
+    const success = licensePage({ licenseKey: HOSTILE, features: [HOSTILE], expiresAt: null }, 'n0nce');
+    for (const out of [checkout, success]) {
+      expect(out).not.toContain('<script>alert');
+      expect(out).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    }
+    expect(success).toContain('<script nonce="n0nce">');
   });
 
   test('redirect URLs and account ids are escaped too', () => {

@@ -8,26 +8,36 @@ const tooLarge = () => new DomainError('payload_too_large', 'The body is larger 
 export const NUL_MESSAGE = 'The request holds a NUL character (U+0000), which no field accepts.';
 const hasNul = () => new InvalidRequestError(NUL_MESSAGE);
 
+export const NOT_JSON_MESSAGE = 'Send the body as JSON with content-type: application/json.';
+
+/**
+ * How a route takes its body: JSON (every API route), a browser's form post (the sandbox pages), or
+ * the raw text (routes that verify a signature over it).
+ */
+export type BodyKind = 'json' | 'form' | 'raw';
+
 /**
  * Every request body is read here, once: at most 64 KiB whether declared or streamed (chunked),
- * then parsed by content type: form fields, text, or JSON
- * (the default) no deeper than 64 levels. Routes that verify a signature over the body (`raw`)
- * get the text itself, whatever it holds.
+ * then parsed: JSON no deeper than 64 levels (also when no content type is given). A JSON route
+ * refuses any other declared type with one clear message: `curl -d` sends a form type, and parsing
+ * the JSON as a form would report every field as missing. Form routes also read form fields and
+ * text; raw routes get the text itself, whatever it holds.
  */
-export async function readBody(request: Request, raw = false): Promise<unknown> {
+export async function readBody(request: Request, kind: BodyKind = 'json'): Promise<unknown> {
   // Nothing to read: left to Elysia, which knows an empty body per route (the stream stays unread).
   if (!request.body || request.headers.get('content-length') === '0') return undefined;
-  if (!raw && request.headers.has('content-length') && isJson(request)) return declaredJson(request);
+  const type = request.headers.get('content-type');
+  if (kind === 'json' && !isJsonType(type)) throw new InvalidRequestError(NOT_JSON_MESSAGE);
+  if (kind !== 'raw' && request.headers.has('content-length') && isJsonType(type)) return declaredJson(request);
   const text = await boundedText(request);
-  if (raw) return text;
+  if (kind === 'raw') return text;
   if (text.length === 0) return undefined;
-  const type = request.headers.get('content-type') ?? '';
   // A form's NUL arrives as %00 (or as itself).
-  if (type.startsWith('application/x-www-form-urlencoded')) {
+  if (type?.startsWith('application/x-www-form-urlencoded')) {
     if (text.includes('%00') || text.includes('\0')) throw hasNul();
     return Object.fromEntries(new URLSearchParams(text));
   }
-  if (type.startsWith('text/')) {
+  if (type?.startsWith('text/')) {
     if (text.includes('\0')) throw hasNul();
     return text;
   }
@@ -42,10 +52,12 @@ export async function readBody(request: Request, raw = false): Promise<unknown> 
   return value;
 }
 
-const isJson = (request: Request) => {
-  const type = request.headers.get('content-type');
-  return type === null || type.startsWith('application/json');
-};
+/** No type at all is read as JSON; so are application/json and the `+json` types (e.g. merge-patch). */
+function isJsonType(type: string | null): boolean {
+  if (type === null) return true;
+  const essence = type.split(';', 1)[0]!.trim().toLowerCase();
+  return essence === '' || essence === 'application/json' || /^application\/[\w.+-]+\+json$/.test(essence);
+}
 
 /**
  * The hot path (every validation): a declared length already checked against 64 KiB, parsed by the

@@ -35,16 +35,56 @@ interface ValidationIssue {
   path?: string;
   message?: string;
   summary?: string;
+  type?: number;
+  schema?: { error?: unknown };
 }
 
-/** Elysia's validation error, reduced to which field and what was wrong. */
-function validationDetails(error: unknown): Record<string, unknown> {
+/** TypeBox's ValueErrorType.ObjectRequiredProperty: the field is absent, whatever its own message. */
+const MISSING_PROPERTY = 45;
+const MAX_ISSUES = 10;
+
+/**
+ * Elysia's validation error, reduced to which field and what was wrong: one problem per field (the
+ * first; TypeBox also reports an absent field as the wrong type), in the field's own words when its
+ * schema has an `error` message (e.g. that a price is in minor units).
+ */
+export function validationDetails(error: unknown): { in: string; issues: { field: string; problem: string }[] } {
   const e = error as { type?: string; all?: ValidationIssue[] };
-  const issues = (Array.isArray(e.all) ? e.all : []).slice(0, 10).map((i) => ({
-    field: (i.path ?? '').replace(/^\//, '').replace(/\//g, '.') || '(body)',
-    problem: i.summary ?? i.message ?? 'invalid',
-  }));
+  const issues: { field: string; problem: string }[] = [];
+  for (const issue of Array.isArray(e.all) ? e.all : []) {
+    const field = (issue.path ?? '').replace(/^\//, '').replace(/\//g, '.') || '(body)';
+    if (issues.some((known) => known.field === field)) continue;
+    issues.push({ field, problem: problemOf(issue) });
+    if (issues.length === MAX_ISSUES) break;
+  }
   return { in: e.type ?? 'body', issues };
+}
+
+function problemOf(issue: ValidationIssue): string {
+  const own = issue.schema?.error;
+  if (issue.type !== MISSING_PROPERTY && typeof own === 'string') return own;
+  return issue.summary ?? issue.message ?? 'invalid';
+}
+
+export interface Failure {
+  status: number;
+  code: string;
+  message: string;
+}
+
+/**
+ * Status, code and sentence of a failed request, as toErrorResponse answers it, for pages that tell a
+ * person in HTML; null for what only toErrorResponse handles (unexpected errors are logged there).
+ */
+export function failureOf(code: string | number, error: unknown): Failure | null {
+  const cause = (error as { cause?: unknown })?.cause;
+  const known = error instanceof DomainError ? error : code === 'PARSE' && cause instanceof DomainError ? cause : null;
+  if (known) return { status: STATUS_OF[known.code], code: known.code, message: known.message };
+  if (code === 'VALIDATION') {
+    const problems = validationDetails(error).issues.map((i) => `${i.field}: ${i.problem}`);
+    return { status: 400, code: 'invalid_request', message: problems.join(' ') || 'The request does not match its schema.' };
+  }
+  return null;
 }
 
 /** Maps whatever a request ended in to the contract's error shape. Unknown errors are logged, never shown. */

@@ -1,5 +1,7 @@
 import { t } from 'elysia';
 import { MAX_EXPIRY } from '../../app/licenses/grant-license.ts';
+import { PRODUCT_MESSAGES } from '../../domain/product.ts';
+import { EXAMPLE } from './examples.ts';
 
 /** TypeBox models: the one source of request/response types and of the OpenAPI document. */
 export const ErrorBody = t.Object(
@@ -17,7 +19,7 @@ export const ErrorBody = t.Object(
  * Whole numbers in JSON bodies. Elysia's t.Integer also accepts numeric strings ("1999", "0x10") and
  * converts them; a JSON API should not guess, so bodies use a strict number with multipleOf 1.
  */
-const Int = (options: { minimum?: number; maximum?: number; description?: string } = {}) => t.Number({ multipleOf: 1, ...options });
+const Int = (options: { minimum?: number; maximum?: number; description?: string; error?: string } = {}) => t.Number({ multipleOf: 1, ...options });
 
 /**
  * Request objects: unknown fields are ignored, not refused, so clients can send more than this
@@ -35,7 +37,7 @@ const LicenseStatus = t.Union([t.Literal('active'), t.Literal('expired'), t.Lite
 export const SignupBody = Input({
   email: t.String({ maxLength: 254, description: 'Unique across developers.' }),
   name: t.String({ minLength: 1, maxLength: 200 }),
-});
+}, { examples: [{ email: EXAMPLE.sellerEmail, name: 'Ada Tools' }] });
 
 export const SignupResponse = t.Object({
   id: t.String(),
@@ -44,6 +46,8 @@ export const SignupResponse = t.Object({
   apiKey: t.String({ description: 'Secret key (sk_…). Shown once; keep it on your server.' }),
   publishableKey: t.String({ description: 'Publishable key (pk_…): validation and checkout only, safe to ship in apps.' }),
   createdAt: Millis,
+}, {
+  examples: [{ id: EXAMPLE.developerId, email: EXAMPLE.sellerEmail, name: 'Ada Tools', apiKey: EXAMPLE.secretKey, publishableKey: EXAMPLE.publishableKey, createdAt: EXAMPLE.time }],
 });
 
 export const Product = t.Object({
@@ -60,8 +64,9 @@ export const Product = t.Object({
 
 const productFields = {
   name: t.String({ minLength: 1, maxLength: 200 }),
-  price: Int({ minimum: 0, maximum: 99_999_999, description: 'Minor units, e.g. 1999 for $19.99.' }),
-  currency: t.String({ pattern: '^[a-z]{3}$', description: 'ISO 4217, lower case, e.g. "usd".' }),
+  // `error`: the problem the 400 names for this field (see validationDetails).
+  price: Int({ minimum: 0, maximum: 99_999_999, description: 'Minor units, e.g. 1999 for $19.99.', error: PRODUCT_MESSAGES.price }),
+  currency: t.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217, e.g. "usd"; upper case is accepted and stored in lower case.', error: PRODUCT_MESSAGES.currency }),
   features: Features,
   licenseDays: t.Union([Int({ minimum: 1, maximum: 36_500 }), t.Null()]),
 };
@@ -72,7 +77,7 @@ export const NewProductBody = Input({
   currency: productFields.currency,
   features: t.Optional(productFields.features),
   licenseDays: t.Optional(productFields.licenseDays),
-});
+}, { examples: [{ name: 'Pro', price: 1999, currency: 'usd', features: ['pro', 'export'], licenseDays: 365 }] });
 
 export const ProductChangesBody = Input(
   {
@@ -83,12 +88,13 @@ export const ProductChangesBody = Input(
   licenseDays: t.Optional(productFields.licenseDays),
   active: t.Optional(t.Boolean({ description: 'Inactive products cannot be bought; their licenses keep working.' })),
   },
-  { minProperties: 1, description: 'At least one field to change.' },
+  { minProperties: 1, description: 'At least one field to change.', examples: [{ price: 2499, features: ['pro', 'export', 'sync'] }] },
 );
 
 export const ProductListQuery = Input({
   // Bounds are checked by the use case: Elysia's query coercion would report them without the field name.
-  limit: t.Optional(t.Integer({ description: 'Page size, 1 to 100 (default 20).' })),
+  limit: t.Optional(t.Integer({ description: 'Page size, 1 to 100 (default 20).', examples: [20] })),
+  // No example: a cursor comes from the previous page, and one naming no product of yours is refused.
   startingAfter: t.Optional(t.String({ maxLength: 100, description: 'A product id: the page starts after it.' })),
 });
 
@@ -110,17 +116,32 @@ export const GrantBody = Input({
   email: t.String({ maxLength: 254, description: 'The customer’s e-mail; the customer is created if new.' }),
   features: t.Optional(Features),
   expiresAt: t.Optional(t.Union([FutureMillis, t.Null()], { description: 'Default: the product’s term. null = perpetual.' })),
-});
+}, { examples: [{ productId: EXAMPLE.productId, email: EXAMPLE.buyerEmail, features: ['pro'] }] });
 
 export const IssuedLicense = t.Object({
   license: LicenseView,
   licenseKey: t.String({ description: 'Ed25519-signed compact JWS.' }),
+}, {
+  examples: [{
+    license: { id: EXAMPLE.licenseId, productId: EXAMPLE.productId, customerId: EXAMPLE.customerId, status: 'active', features: ['pro'], issuedAt: EXAMPLE.time, expiresAt: null, machineFingerprint: null },
+    licenseKey: EXAMPLE.licenseKey,
+  }],
 });
+
+/** Refuses a pasted placeholder such as `3f…` instead of binding a license to it. */
+const FINGERPRINT_PROBLEM =
+  'machineFingerprint must be 1 to 256 visible ASCII characters, no spaces: the client library sends 64 lower-case hex digits. "3f…" in an example is a placeholder, not a fingerprint.';
 
 export const ValidateBody = Input({
   licenseKey: t.String({ maxLength: 8192 }),
-  machineFingerprint: t.String({ minLength: 1, maxLength: 256 }),
-});
+  machineFingerprint: t.String({
+    minLength: 1,
+    maxLength: 256,
+    pattern: '^[!-~]+$',
+    description: 'What the license binds to. The client library sends 64 lower-case hex digits (SHA-256, docs/api-rules.md); any 1 to 256 visible ASCII characters are accepted.',
+    error: FINGERPRINT_PROBLEM,
+  }),
+}, { examples: [{ licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint }] });
 
 /**
  * The hot path's answer. Documented, and checked by the HTTP tests for every outcome, but not
@@ -144,7 +165,7 @@ export const ValidationResult = t.Union(
     ]),
   }),
   ],
-  { noValidate: true },
+  { noValidate: true, examples: [{ valid: true, license: { id: EXAMPLE.licenseId, status: 'active', features: ['pro'], expiresAt: null } }, { valid: false, reason: 'machine_mismatch' }] },
 );
 
 export const RotatedKey = t.Object({ kid: t.String(), publicKey: t.String({ description: 'Raw Ed25519 public key, base64url.' }) });
@@ -165,7 +186,7 @@ export const Jwks = t.Object({
 const ApiKeyScope = t.Union([t.Literal('secret'), t.Literal('publishable')], {
   description: 'secret (sk_…): everything; publishable (pk_…): validation and checkout only.',
 });
-export const NewApiKeyBody = Input({ scope: ApiKeyScope });
+export const NewApiKeyBody = Input({ scope: ApiKeyScope }, { examples: [{ scope: 'publishable' }] });
 export const NewApiKey = t.Object({
   id: t.String(),
   scope: ApiKeyScope,
@@ -202,7 +223,7 @@ export const CheckoutInitBody = Input({
   email: t.Optional(t.String({ maxLength: 254, description: 'Pre-fills the payment page.' })),
   successUrl: t.Optional(t.String({ maxLength: 2048, description: 'Absolute http(s) URL; default: GET /v1/checkout/success.' })),
   cancelUrl: t.Optional(t.String({ maxLength: 2048, description: 'Absolute http(s) URL; default: GET /v1/checkout/cancel.' })),
-});
+}, { examples: [{ productId: EXAMPLE.productId, email: EXAMPLE.buyerEmail, successUrl: 'https://app.example.com/thanks', cancelUrl: 'https://app.example.com/cart' }] });
 
 export const CheckoutInitResponse = t.Object({
   sessionId: t.String(),
@@ -218,6 +239,7 @@ export const CheckoutStatusResponse = t.Union([
     license: t.Object({
       id: t.String(),
       productId: t.String(),
+      productName: t.String({ description: 'The product’s name now.' }),
       status: LicenseStatus,
       features: t.Array(t.String()),
       issuedAt: Millis,
@@ -248,7 +270,7 @@ export function jsonErrors(...statuses: number[]) {
   );
 }
 
-export const LoginInitBody = Input({ email: t.String({ maxLength: 254 }) });
+export const LoginInitBody = Input({ email: t.String({ maxLength: 254 }) }, { examples: [{ email: EXAMPLE.buyerEmail }] });
 export const CodeSent = t.Object({
   otpId: t.String(),
   phoneMasked: t.String({ description: 'All but the last four digits masked.' }),
@@ -259,7 +281,7 @@ export const LoginVerifyBody = Input({
   otpId: t.String({ maxLength: 100 }),
   otp: t.String({ maxLength: 20, description: 'The 6-digit code.' }),
   deviceFingerprint: t.String({ minLength: 1, maxLength: 256, description: 'The identity token is bound to this device.' }),
-});
+}, { examples: [{ email: EXAMPLE.buyerEmail, otpId: EXAMPLE.otpId, otp: EXAMPLE.otp, deviceFingerprint: EXAMPLE.machineFingerprint }] });
 const CustomerLicense = t.Object({
   id: t.String(),
   productId: t.String(),
@@ -275,7 +297,7 @@ export const LoginVerified = t.Object({
   licenses: t.Array(CustomerLicense),
 });
 export const LoggedOut = t.Object({ loggedOut: t.Literal(true) });
-export const PurchaseInitBody = Input({ productId: t.String({ maxLength: 100 }) });
+export const PurchaseInitBody = Input({ productId: t.String({ maxLength: 100 }) }, { examples: [{ productId: EXAMPLE.productId }] });
 export const PurchaseOffer = t.Object({
   purchaseId: t.String(),
   productId: t.String(),
@@ -284,21 +306,21 @@ export const PurchaseOffer = t.Object({
   currency: t.String(),
   cards: t.Array(t.Object({ id: t.String(), brand: t.String(), last4: t.String(), expMonth: t.Integer(), expYear: t.Integer() })),
 });
-export const PurchaseOtpBody = Input({ purchaseId: t.String({ maxLength: 100 }) });
+export const PurchaseOtpBody = Input({ purchaseId: t.String({ maxLength: 100 }) }, { examples: [{ purchaseId: EXAMPLE.purchaseId }] });
 export const PurchaseConfirmBody = Input({
   purchaseId: t.String({ maxLength: 100 }),
   otpId: t.String({ maxLength: 100 }),
   otp: t.String({ maxLength: 20 }),
   cardId: t.String({ maxLength: 100 }),
-});
+}, { examples: [{ purchaseId: EXAMPLE.purchaseId, otpId: EXAMPLE.otpId, otp: EXAMPLE.otp, cardId: EXAMPLE.cardId }] });
 
 /** The verified phone change (docs/customers.md): the code goes to the phone already on file. */
 export const PhoneChangeBody = Input({
   phone: t.String({ maxLength: 32, description: 'The new phone: an optional + and 7 to 15 digits; spaces, dashes, dots and brackets are ignored.' }),
-});
+}, { examples: [{ phone: EXAMPLE.newPhone }] });
 export const PhoneChangeVerifyBody = Input({
   otpId: t.String({ maxLength: 100 }),
   otp: t.String({ maxLength: 20, description: 'The 6-digit code texted to the phone on file.' }),
   phone: t.String({ maxLength: 32, description: 'The same new phone as in POST /customer/phone.' }),
-});
+}, { examples: [{ otpId: EXAMPLE.otpId, otp: EXAMPLE.otp, phone: EXAMPLE.newPhone }] });
 export const PhoneChanged = t.Object({ phoneMasked: t.String({ description: 'The new phone on file, all but the last four digits masked.' }) });

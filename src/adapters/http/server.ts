@@ -5,21 +5,24 @@ import { errorResponse, toErrorResponse } from './errors.ts';
 import { developerRoutes } from './routes/developers.ts';
 import { MAX_BODY_BYTES, NUL_MESSAGE, readBody } from './body.ts';
 import { recordRoute } from './request-route.ts';
-import { apiDocument } from './openapi-document.ts';
+import { apiDocument, type RouteInfo } from './openapi-document.ts';
 import { benchCeilingRoute } from './routes/bench-ceiling.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
+import { homeRoutes } from './routes/home.ts';
 import { licenseRoutes } from './routes/licenses.ts';
+import { licenseListRoutes } from './routes/license-list.ts';
 import { productRoutes } from './routes/products.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { connectRoutes } from './routes/connect.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { checkoutPages } from './routes/checkout-pages.ts';
-import { sandboxRoutes } from './routes/sandbox.ts';
+import { SANDBOX_FORM_ROUTES, sandboxRoutes } from './routes/sandbox.ts';
 import { customerAuthRoutes } from './routes/customer-auth.ts';
 import { purchaseRoutes } from './routes/purchase.ts';
 import { customerPhoneRoutes } from './routes/customer-phone.ts';
 import { outboxRoutes } from './routes/outbox.ts';
+import { browserErrorResponse } from './pages/error-page.ts';
 
 export { MAX_BODY_BYTES } from './body.ts';
 
@@ -47,19 +50,20 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
   // normalize off: Elysia would otherwise clone and clean every body and response (a third of the
   // validation hot path); use cases read only the fields they know, so unknown ones are inert.
   const api = new Elysia({ prefix: '/v1', normalize: false })
-    .use(apiDocument(options.version, options.publicBaseUrl, DESCRIPTION))
+    .use(apiDocument({ version: options.version, publicBaseUrl: options.publicBaseUrl, description: DESCRIPTION, routes: (): readonly RouteInfo[] => api.routes }))
     .use(docsRoutes(options.publicBaseUrl))
     .use(healthRoutes(options.ping))
     .use(developerRoutes(deps))
     .use(productRoutes(deps))
     .use(licenseRoutes(deps))
+    .use(licenseListRoutes(deps))
     .use(connectRoutes(deps))
     .use(checkoutRoutes(deps))
     .use(webhookRoutes(deps))
     .use(customerAuthRoutes(deps))
     .use(purchaseRoutes(deps))
     .use(customerPhoneRoutes(deps))
-    .use(checkoutPages())
+    .use(checkoutPages(deps))
     // Nothing under /v1/sandbox exists once a live processor is configured.
     .use(deps.processor.kind === 'sandbox' ? sandboxRoutes(deps) : new Elysia({ name: 'no-sandbox' }))
     .use(options.sandboxSms ? outboxRoutes(deps) : new Elysia({ name: 'no-outbox' }));
@@ -73,13 +77,14 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
       const length = Number(request.headers.get('content-length') ?? 0);
       if (length > MAX_BODY_BYTES) return errorResponse(413, 'payload_too_large', 'The body is larger than 64 KiB.');
     })
-    .onParse(({ request, route }) => readBody(request, RAW_BODY_ROUTES.has(route)))
+    .onParse(({ request, route }) => readBody(request, RAW_BODY_ROUTES.has(route) ? 'raw' : SANDBOX_FORM_ROUTES.has(route) ? 'form' : 'json'))
     // The request log names the route pattern, never the ids in the path (a checkout id bears a license key).
     .onTransform(({ request, route }) => recordRoute(request, route))
     .onError(({ code, error, request, route }) => {
       recordRoute(request, route);
-      return toErrorResponse(code, error, options.log);
+      return browserErrorResponse(route, code, error, request) ?? toErrorResponse(code, error, options.log);
     })
+    .use(homeRoutes(options.publicBaseUrl))
     .use(options.benchCeiling ? api.use(benchCeilingRoute()) : api);
 }
 

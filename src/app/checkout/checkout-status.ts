@@ -20,7 +20,7 @@ export type CheckoutStatusView =
   | {
       status: 'complete';
       licenseKey: string;
-      license: { id: string; productId: string; status: LicenseStatus; features: string[]; issuedAt: number; expiresAt: number | null };
+      license: { id: string; productId: string; productName: string; status: LicenseStatus; features: string[]; issuedAt: number; expiresAt: number | null };
     };
 
 type StatusDeps = CompleteDeps & Pick<Deps, 'processor' | 'connections'>;
@@ -81,12 +81,15 @@ class CheckoutGoneError extends DomainError {
 async function completeView(deps: StatusDeps, licenseId: string, now: number): Promise<CheckoutStatusView> {
   const license = await deps.licenses.findById(licenseId);
   if (!license) throw new NotFoundError('license');
+  // The buyer's application can name what was bought (as login's licenses do) without a seller key.
+  const product = await deps.products.findById(license.productId);
   return {
     status: 'complete',
     licenseKey: license.licenseKey,
     license: {
       id: license.id,
       productId: license.productId,
+      productName: product?.name ?? '',
       status: licenseStatus(license, now),
       features: license.features,
       issuedAt: license.issuedAt,

@@ -1,6 +1,7 @@
 import { CHECKOUT_LIFETIME_MS, isRedirectUrl, type CheckoutSession } from '../../domain/checkout-session.ts';
 import { normalizeEmail } from '../../domain/developer.ts';
-import { DomainError, InvalidRequestError, NotFoundError } from '../../domain/errors.ts';
+import { DomainError, InvalidRequestError } from '../../domain/errors.ts';
+import { onSale } from '../../domain/product.ts';
 import type { Deps } from '../../ports/deps.ts';
 
 export interface StartCheckoutInput {
@@ -22,20 +23,22 @@ export async function startCheckout(
   }
   const email = input.email === undefined ? null : normalizeEmail(input.email);
   if (input.email !== undefined && !email) throw new InvalidRequestError('email is not a valid e-mail address.', 'email');
-  const product = await deps.products.get(developerId, input.productId);
-  if (!product || !product.active) throw new NotFoundError('product');
+  const product = onSale(await deps.products.get(developerId, input.productId));
   const account = await deps.connections.accountOf(developerId);
   if (!account) throw new DomainError('not_connected', 'Connect a payment account first (POST /v1/connect/start).');
   const now = deps.clock.now();
+  const id = deps.ids.next('cs');
   const session: CheckoutSession = {
-    id: deps.ids.next('cs'),
+    id,
     developerId,
     productId: product.id,
     amount: product.price,
     currency: product.currency,
     email,
-    successUrl: input.successUrl ?? `${deps.apiBaseUrl}/checkout/success`,
-    cancelUrl: input.cancelUrl ?? `${deps.apiBaseUrl}/checkout/cancel`,
+    // With our session's id, so the default success page can show the license key (24 h, as the status).
+    successUrl: input.successUrl ?? `${deps.apiBaseUrl}/checkout/success?session_id=${id}`,
+    // With our session's id, so the default cancel page can end the session (the buyer lands on it as given).
+    cancelUrl: input.cancelUrl ?? `${deps.apiBaseUrl}/checkout/cancel?session_id=${id}`,
     processor: deps.processor.kind,
     processorSessionId: null,
     checkoutUrl: null,

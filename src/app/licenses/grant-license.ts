@@ -37,6 +37,7 @@ export async function grantLicense(
     productId: product.id,
     customerId: customer.id,
     features: input.features ? normalizeFeatures(input.features) : product.features,
+    issuedAt: now,
     expiresAt: input.expiresAt !== undefined ? input.expiresAt : expiryFor(product.licenseDays, now),
   });
   return { license: viewLicense(license, now), licenseKey: license.licenseKey };

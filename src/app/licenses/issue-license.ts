@@ -9,6 +9,11 @@ export interface LicenseTerms {
   productId: string;
   customerId: string;
   features: string[];
+  /**
+   * The caller's one clock read, from which it also computed `expiresAt`: a second read here would
+   * make a 30-day license last 30 days minus the time between them.
+   */
+  issuedAt: number;
   expiresAt: number | null;
 }
 
@@ -17,14 +22,14 @@ export interface LicenseTerms {
  * comes through here, so keys are alike whatever sold them.
  */
 export async function issueLicense(
-  deps: Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'issuer'>,
+  deps: Pick<Deps, 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'issuer'>,
   terms: LicenseTerms,
   origin?: { checkoutSessionId?: string; purchaseId?: string },
 ): Promise<License> {
   const signingKey = await deps.signingKeys.active(terms.developerId);
   if (!signingKey) throw new ConflictError('conflict', 'The developer has no active signing key.');
   const id = deps.ids.next('lic');
-  const issuedAt = deps.clock.now();
+  const { issuedAt } = terms;
   const input = signingInputFor(signingKey.kid, {
     iss: deps.issuer,
     sub: terms.developerId,

@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '../../domain/errors.ts';
-import { normalizeFeatures, productProblem, type Product } from '../../domain/product.ts';
+import { normalizeCurrency, normalizeFeatures, productProblem, type Product } from '../../domain/product.ts';
 import type { Deps } from '../../ports/deps.ts';
 
 export interface NewProductInput {
@@ -27,7 +27,7 @@ export async function createProduct(
     developerId,
     name: input.name.trim(),
     price: input.price,
-    currency: input.currency,
+    currency: normalizeCurrency(input.currency),
     features: normalizeFeatures(input.features),
     licenseDays: input.licenseDays ?? null,
     active: true,

@@ -1,5 +1,5 @@
 import { InvalidRequestError, NotFoundError } from '../../domain/errors.ts';
-import { CHANGEABLE, applyProductChanges, normalizeFeatures, type Product, type ProductChanges } from '../../domain/product.ts';
+import { CHANGEABLE, applyProductChanges, normalizeCurrency, normalizeFeatures, type Product, type ProductChanges } from '../../domain/product.ts';
 import type { Deps } from '../../ports/deps.ts';
 import { assertValidProduct } from './create-product.ts';
 
@@ -19,6 +19,7 @@ export async function updateProduct(
     ...changes,
     ...(changes.name !== undefined && { name: changes.name.trim() }),
     ...(changes.features !== undefined && { features: normalizeFeatures(changes.features) }),
+    ...(changes.currency !== undefined && { currency: normalizeCurrency(changes.currency) }),
   };
   const next = assertValidProduct(applyProductChanges(current, normalized, deps.clock.now()));
   await deps.products.update(next);

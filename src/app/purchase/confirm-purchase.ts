@@ -106,12 +106,14 @@ async function checkCodeUnlessSettled(
 async function issueOnce(deps: ConfirmDeps, purchase: Purchase): Promise<License> {
   const product = await deps.products.findById(purchase.productId);
   if (!product) throw new NotFoundError('product');
+  const issuedAt = deps.clock.now();
   const terms = {
     developerId: purchase.developerId,
     productId: purchase.productId,
     customerId: purchase.customerId,
     features: product.features,
-    expiresAt: expiryFor(product.licenseDays, deps.clock.now()),
+    issuedAt,
+    expiresAt: expiryFor(product.licenseDays, issuedAt),
   };
   try {
     return await issueLicense(deps, terms, { purchaseId: purchase.id });

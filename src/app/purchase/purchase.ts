@@ -1,6 +1,7 @@
 import { cardUsableWith } from '../../domain/card.ts';
 import { DomainError, NotFoundError } from '../../domain/errors.ts';
 import { OTP_LIMITS } from '../../domain/otp-challenge.ts';
+import { onSale } from '../../domain/product.ts';
 import { maskPhone } from '../../domain/phone.ts';
 import type { Purchase } from '../../domain/purchase.ts';
 import type { Deps } from '../../ports/deps.ts';
@@ -25,8 +26,7 @@ export async function startPurchase(
   customerId: string,
   input: { productId: string },
 ): Promise<PurchaseOffer> {
-  const product = await deps.products.findById(input.productId);
-  if (!product || !product.active) throw new NotFoundError('product');
+  const product = onSale(await deps.products.findById(input.productId));
   if (!(await deps.connections.accountOf(product.developerId))) {
     throw new DomainError('not_connected', 'The seller cannot take payments right now.');
   }

@@ -17,6 +17,8 @@ export interface CheckoutForm {
 export interface CheckoutPageInput {
   session: CheckoutSession;
   product: Product;
+  /** The seller's account name: a buyer should know whom they pay. */
+  sellerName: string;
   status: CheckoutStatus;
   /** PUBLIC_BASE_URL + "/v1": where the form posts. */
   apiBaseUrl: string;
@@ -41,7 +43,13 @@ export function checkoutPage(input: CheckoutPageInput): string {
   return payPage(input);
 }
 
-function payPage({ session, product, apiBaseUrl, error, values }: CheckoutPageInput): string {
+/** How long a license bought now lasts, as a buyer reads it. */
+export function licenseTerm(licenseDays: number | null): string {
+  if (licenseDays === null) return 'Perpetual license: it never expires';
+  return licenseDays === 1 ? 'License for 1 day from payment' : `License for ${licenseDays} days from payment`;
+}
+
+function payPage({ session, product, sellerName, apiBaseUrl, error, values }: CheckoutPageInput): string {
   const form = values ?? { email: session.email ?? '', phone: '', cardNumber: SANDBOX_CARD };
   const problem = error ? ERRORS[error] : null;
   const invalid = (field: Field) => (problem?.field === field ? html` aria-invalid="true" aria-describedby="form-error"` : '');
@@ -50,9 +58,13 @@ function payPage({ session, product, apiBaseUrl, error, values }: CheckoutPageIn
   return layout({
     title: `Pay ${price} for ${product.name}`,
     sandbox: true,
-    body: html`<p class="muted">You are buying</p>
+    body: html`<p class="muted">You are buying from <strong>${sellerName}</strong></p>
 <h1>${product.name}</h1>
 <p class="price">${price}</p>
+<ul class="terms">
+<li>${licenseTerm(product.licenseDays)}</li>
+${product.features.length ? html`<li>Includes: ${product.features.join(', ')}</li>` : ''}
+</ul>
 ${problem ? html`<div class="alert" role="alert" id="form-error">${problem.message}</div>` : ''}
 <form method="post" action="${action}/pay">
 <label for="email">E-mail</label>

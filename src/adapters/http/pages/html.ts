@@ -32,7 +32,8 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeH
 }
 
 /**
- * The headers of every page: no scripts, no outside assets, not framed (no clickjacking of Pay).
+ * The headers of every page: no scripts (but one inline script carrying the response's nonce, on
+ * pages that pass one), no outside assets, not framed (no clickjacking of Pay).
  * form-action is left open on purpose: Chrome applies it to the redirect after Pay, which goes to
  * the seller's own successUrl.
  */
@@ -44,6 +45,13 @@ const PAGE_HEADERS = {
   'cache-control': 'no-store',
 };
 
-export function htmlResponse(page: string, status = 200): Response {
-  return new Response(page, { status, headers: PAGE_HEADERS });
+export function htmlResponse(page: string, status = 200, options: { scriptNonce?: string } = {}): Response {
+  if (!options.scriptNonce) return new Response(page, { status, headers: PAGE_HEADERS });
+  const csp = `${PAGE_HEADERS['content-security-policy']}; script-src 'nonce-${options.scriptNonce}'`;
+  return new Response(page, { status, headers: { ...PAGE_HEADERS, 'content-security-policy': csp } });
+}
+
+/** A fresh CSP nonce: 128 random bits, base64. */
+export function scriptNonce(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
 }

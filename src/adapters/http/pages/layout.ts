@@ -42,12 +42,16 @@ padding:.75rem 1rem;margin-top:1.5rem;font-size:.875rem}
 .ok{color:var(--ok)}
 .center{text-align:center}
 ul{padding-left:1.25rem;margin:.5rem 0}
+.terms{margin:-.75rem 0 1.25rem}
 @media (max-width:30rem){body{padding:0}main{border-radius:0;min-height:100vh;box-shadow:none;padding:1.5rem 1.25rem}}
 `;
 const STYLE_SHEET = new SafeHtml(STYLE);
 
-/** A whole document around one card. */
-export function layout(options: { title: string; body: SafeHtml; sandbox?: boolean }): string {
+/**
+ * A whole document around one card. `script`: the page's one inline script, run only because its
+ * response's CSP names the same nonce (htmlResponse's `scriptNonce`).
+ */
+export function layout(options: { title: string; body: SafeHtml; sandbox?: boolean; script?: { nonce: string; source: SafeHtml } }): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -62,6 +66,7 @@ export function layout(options: { title: string; body: SafeHtml; sandbox?: boole
 ${options.sandbox ? html`<span class="badge">Sandbox</span>` : ''}
 ${options.body}
 </main>
+${options.script ? html`<script nonce="${options.script.nonce}">${options.script.source}</script>` : ''}
 </body>
 </html>`.value;
 }

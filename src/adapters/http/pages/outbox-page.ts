@@ -37,10 +37,20 @@ export function outboxPage(options: { to: string; messages: OutboxMessage[] }): 
     body: html`${PAGE_STYLE}<h1>SMS outbox</h1>
 <p class="muted">Text messages to <strong>${to}</strong>, newest first. In sandbox mode they are kept here instead of being sent.</p>
 ${list}
-<form class="lookup" method="get">
-<label for="to" class="muted" style="margin:0;font-weight:400">Phone</label>
-<input id="to" name="to" type="tel" value="${to}" maxlength="64" autocomplete="off">
-<button class="button secondary" type="submit">Show</button>
-</form>`,
+${lookupForm(to)}`,
   });
+}
+
+/** The lookup alone, for a visit without a phone to show. */
+export function askForPhone(): SafeHtml {
+  return html`${PAGE_STYLE}${lookupForm('')}`;
+}
+
+/** Looks up another phone: a GET to the page itself (relative action: ?to=…). */
+function lookupForm(to: string): SafeHtml {
+  return html`<form class="lookup" method="get">
+<label for="to" class="muted" style="margin:0;font-weight:400">Phone</label>
+<input id="to" name="to" type="tel" value="${to}" maxlength="64" autocomplete="off" placeholder="+15551234567">
+<button class="button secondary" type="submit">Show</button>
+</form>`;
 }

@@ -1,4 +1,4 @@
-import { html } from './html.ts';
+import { html, SafeHtml } from './html.ts';
 import { ICONS, layout } from './layout.ts';
 
 const RESULTS = {
@@ -12,15 +12,75 @@ const RESULTS = {
     icon: ICONS.cross,
     message: 'Nothing was charged. Return to the application to try again. You can close this tab.',
   },
+  pending: {
+    title: 'Payment received',
+    icon: ICONS.clock,
+    message: 'Your license is being issued. Return to the application: it will have it in a moment, or reload this page.',
+  },
 } as const;
 
 /** The default successUrl and cancelUrl pages: the application, polling, takes it from here. */
-export function resultPage(outcome: 'success' | 'cancel'): string {
+export function resultPage(outcome: keyof typeof RESULTS): string {
   const result = RESULTS[outcome];
   return layout({
     title: result.title,
     body: html`<div class="center">${result.icon}
 <h1>${result.title}</h1>
 <p class="muted">${result.message}</p></div>`,
+  });
+}
+
+export interface IssuedLicenseView {
+  licenseKey: string;
+  features: string[];
+  expiresAt: number | null;
+}
+
+const KEY_STYLE = new SafeHtml(`<style>
+.key{width:100%;min-height:7.5rem;font:.8125rem/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;word-break:break-all;
+padding:.6rem .7rem;border:1px solid var(--line);border-radius:8px;background:var(--bg);color:var(--text);resize:vertical}
+ol.steps{padding-left:1.25rem;margin:.5rem 0}ol.steps li{margin:.35rem 0}
+.steps-title{font-size:1rem;margin:1.5rem 0 .25rem}
+</style>`);
+
+/**
+ * Copies the key: the Clipboard API where the page is a secure context (https, localhost), else the
+ * selection and execCommand; if both fail the key stays selected for Ctrl+C. The button says which.
+ */
+const COPY_SCRIPT = new SafeHtml(`(() => {
+  const button = document.getElementById('copy-key');
+  const key = document.getElementById('license-key');
+  key.addEventListener('focus', () => key.select());
+  button.addEventListener('click', async () => {
+    key.select();
+    let copied = false;
+    try { await navigator.clipboard.writeText(key.value); copied = true; } catch { copied = document.execCommand('copy'); }
+    button.textContent = copied ? 'Copied' : 'Press Ctrl+C (or ⌘C) to copy';
+  });
+})();`);
+
+/**
+ * The default success page once the checkout's license exists: the key with a copy button, and how
+ * to activate it. Only within the 24 hours after payment during which the checkout status hands
+ * the key out too (the session id is its bearer).
+ */
+export function licensePage(license: IssuedLicenseView, nonce: string): string {
+  const term = license.expiresAt === null ? 'never expires' : `is valid until ${new Date(license.expiresAt).toISOString().slice(0, 10)} (UTC)`;
+  return layout({
+    title: 'Payment complete',
+    script: { nonce, source: COPY_SCRIPT },
+    body: html`${KEY_STYLE}<div class="center">${ICONS.check}
+<h1>Payment complete</h1>
+<p class="muted">Your license ${term}.${license.features.length ? ` Includes: ${license.features.join(', ')}.` : ''}</p></div>
+<label for="license-key">Your license key</label>
+<textarea id="license-key" class="key" readonly rows="6" spellcheck="false">${license.licenseKey}</textarea>
+<button type="button" id="copy-key" class="button primary">Copy license key</button>
+<h2 class="steps-title">How to activate it</h2>
+<ol class="steps">
+<li>Return to the application: it was waiting for this payment and activates the license by itself.</li>
+<li>If it asks for a license key, paste this one.</li>
+<li>From a terminal, with the licensing command-line program: <code>licensing activate &lt;key&gt;</code>.</li>
+</ol>
+<p class="muted">Keep the key somewhere safe. This page shows it for 24 hours; after that, sign in from the application to get your licenses again.</p>`,
   });
 }

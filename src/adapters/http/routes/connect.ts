@@ -25,7 +25,7 @@ export function connectRoutes(deps: Deps) {
           },
           tags,
           summary: 'OAuth callback (browser)',
-          description: 'Where the processor sends the seller back. The state is single-use, bound to the developer who started, and expires in 10 minutes. Answers an HTML page; errors are JSON 400.',
+          description: 'Where the processor sends the seller back. The state is single-use, bound to the developer who started, and expires in 10 minutes. Answers an HTML page. Errors are JSON 400, or an HTML page with the same status when the client asks for text/html (a browser).',
           security: SECURITY.none,
         },
       },

@@ -6,6 +6,7 @@ import { normalizePhone } from '../../sandbox/sandbox-payment.ts';
 import { SECURITY } from '../auth.ts';
 import { outboxPage } from '../pages/outbox-page.ts';
 import { htmlResponse } from '../pages/html.ts';
+import { EXAMPLE } from '../examples.ts';
 import { errorsOf, jsonErrors, Millis } from '../schemas.ts';
 
 const tags = ['Sandbox'];
@@ -18,6 +19,7 @@ const OutboxQuery = t.Object(
       maxLength: 64,
       description:
         'The phone as the customer record holds it, e.g. +15551234567; spaces, dashes, dots and brackets are ignored. An unencoded + arrives as a space and is read as the +.',
+      examples: [EXAMPLE.phone],
     }),
   },
   { additionalProperties: true },
@@ -87,7 +89,7 @@ export function outboxRoutes(deps: Pick<Deps, 'smsOutbox'>) {
         detail: {
           tags,
           summary: 'Sandbox SMS outbox (HTML)',
-          description: 'The same messages as GET /sandbox/outbox, as a page for a person: newest first, codes set off from the text.',
+          description: 'The same messages as GET /sandbox/outbox, as a page for a person: newest first, codes set off from the text. Without ?to= a browser (Accept: text/html) gets a 400 page asking for the phone; other clients, the JSON error.',
           security: SECURITY.none,
           responses: { 200: htmlPage('The outbox page.'), ...jsonErrors(400) },
         },

@@ -1,4 +1,5 @@
 import { Elysia, t } from 'elysia';
+import { cancelCheckout } from '../../../app/checkout/cancel-checkout.ts';
 import { completeCheckout } from '../../../app/checkout/complete-checkout.ts';
 import { describeCheckout } from '../../../app/checkout/describe-checkout.ts';
 import { callbackUrl } from '../../../app/connect/connect-account.ts';
@@ -13,6 +14,8 @@ import { SECURITY } from '../auth.ts';
 import { jsonErrors } from '../schemas.ts';
 
 const tags = ['Sandbox'];
+/** The routes a browser's form posts to: every other route takes JSON only (see readBody). */
+export const SANDBOX_FORM_ROUTES = new Set(['/v1/sandbox/checkout/:sessionId/pay', '/v1/sandbox/checkout/:sessionId/cancel']);
 const Params = t.Object({ sessionId: t.String({ maxLength: 100 }) });
 /** Form fields arrive as strings; the page's own maxlength keeps them well inside these bounds. */
 const PayForm = t.Object(
@@ -50,7 +53,7 @@ export function sandboxRoutes(deps: Deps) {
         tags,
         summary: 'Sandbox payment page (HTML)',
         description:
-          'The checkoutUrl of sandbox mode: the product, its price, and a form with email, phone and cardNumber, Pay and Cancel. A paid session shows that it is paid; an expired one, that it expired.',
+          'The checkoutUrl of sandbox mode: the product, its price, and a form with email, phone and cardNumber, Pay and Cancel. A paid session shows that it is paid; an expired one, that it expired. An unknown session is a 404: a page for a browser (Accept: text/html), JSON otherwise.',
         security: SECURITY.none,
         responses: { 200: htmlPage('The payment page.'), ...jsonErrors(400, 404) },
       },
@@ -83,13 +86,17 @@ export function sandboxRoutes(deps: Deps) {
     )
     .post(
       '/sandbox/checkout/:sessionId/cancel',
-      async ({ params }) => seeOtherResponse((await sandboxSession(params.sessionId)).session.cancelUrl),
+      async ({ params }) => {
+        const { session } = await sandboxSession(params.sessionId);
+        await cancelCheckout(deps, session.id);
+        return seeOtherResponse(session.cancelUrl);
+      },
       {
         params: Params,
         detail: {
           tags,
           summary: 'Cancel (sandbox form post)',
-          description: '303 to the session’s cancelUrl. The session stays pending until it expires: the buyer may come back and pay.',
+          description: 'Ends a pending session as expired (a paid one stays complete), so a polling application stops at once, then 303 to the session’s cancelUrl.',
           security: SECURITY.none,
           responses: { 303: seeOther('To the session’s cancelUrl.'), ...jsonErrors(400, 404, 413) },
         },
