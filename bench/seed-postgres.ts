@@ -53,6 +53,11 @@ const COPIES: Copy[] = [
     // The seed's bound licenses only: checkouts of earlier bench runs stay behind.
     where: 'developer_id = $dev AND machine_fingerprint IS NOT NULL',
   },
+  {
+    table: 'activations',
+    columns: ['id', 'license_id', 'machine_fingerprint', 'name', 'created_at', 'last_seen_at'],
+    where: 'EXISTS (SELECT 1 FROM licenses l WHERE l.id = activations.license_id AND l.developer_id = $dev)',
+  },
 ];
 const PAGE = 20_000;
 
@@ -92,9 +97,10 @@ export async function seedPostgres(options: { url: string; schema: string; sqlit
 }
 
 async function seededCount(sql: SQL, schema: string, developerId: string): Promise<number> {
-  const [exists] = await sql`SELECT to_regclass(${`"${schema}".licenses`}) IS NOT NULL AS ok`;
+  // A schema seeded before a migration added activations is copied again, not reused.
+  const [exists] = await sql`SELECT to_regclass(${`"${schema}".licenses`}) IS NOT NULL AND to_regclass(${`"${schema}".activations`}) IS NOT NULL AS ok`;
   if (!exists?.ok) return -1;
-  const [row] = await sql.unsafe(`SELECT count(*)::int AS n FROM "${schema}".licenses WHERE developer_id = $1 AND machine_fingerprint IS NOT NULL`, [developerId]);
+  const [row] = await sql.unsafe(`SELECT count(*)::int AS n FROM "${schema}".activations a JOIN "${schema}".licenses l ON l.id = a.license_id WHERE l.developer_id = $1`, [developerId]);
   return row?.n ?? -1;
 }
 

@@ -60,7 +60,8 @@ function reusable(dbPath: string, metaPath: string, count: number): Meta | null 
   if (meta.count !== count) return null;
   const store = openSqliteStore(dbPath);
   try {
-    const row = store.sqlite.query('SELECT count(*) AS n FROM licenses WHERE machine_fingerprint IS NOT NULL').get() as { n: number };
+    // A seed from before activations (bindings only in licenses.machine_fingerprint) is not reused.
+    const row = store.sqlite.query('SELECT count(*) AS n FROM activations').get() as { n: number };
     return row.n === count ? meta : null;
   } finally {
     store.sqlite.close();
@@ -85,6 +86,11 @@ async function seedFresh(dbPath: string, count: number): Promise<Meta> {
   const signingKey = (await deps.signingKeys.active(developer.id))!;
   const sign = (input: string) => deps.signer.sign(signingKey.sealedPrivateKey, utf8.encode(input));
   insertLicenses(store.sqlite, count, (i) => licenseRow(i, { kid: signingKey.kid, developerId: developer.id, productId: product.id, customerId: customerIds[i % CUSTOMERS]! }, sign));
+  // Each license bound to its machine, as the activations migration turns a binding into an activation.
+  store.sqlite.run(
+    `INSERT INTO activations (id, license_id, machine_fingerprint, name, created_at, last_seen_at)
+     SELECT 'act_' || substr(id, 5), id, machine_fingerprint, NULL, bound_at, bound_at FROM licenses WHERE machine_fingerprint IS NOT NULL`,
+  );
   store.sqlite.run('ANALYZE');
   await store.close();
   return { masterKey: masterKey.toString('base64'), developerId: developer.id, publishableKey: developer.publishableKey, count };

@@ -14,6 +14,11 @@ export interface CacheRecord {
   machineFingerprint: string | null;
   /** The last online verdict: null before any, otherwise believed until the server says otherwise. */
   verdict: { valid: true } | { valid: false; reason: InvalidReason } | null;
+  /**
+   * The highest server time a signed answer carried (docs/signed-answers.md): a system clock far
+   * behind it was set back. Kept when a new key is stored.
+   */
+  serverTime: number | null;
 }
 
 export interface CacheStore {
@@ -26,8 +31,8 @@ export interface CacheStore {
 export const CACHE_FILE = 'license.json';
 const VERSION = 1;
 
-export function newRecord(licenseKey: string, now: number, license: LicenseDetails | null): CacheRecord {
-  return { licenseKey, storedAt: now, refreshedAt: null, lastValidAt: null, license, machineBound: false, machineFingerprint: null, verdict: null };
+export function newRecord(licenseKey: string, now: number, license: LicenseDetails | null, serverTime: number | null = null): CacheRecord {
+  return { licenseKey, storedAt: now, refreshedAt: null, lastValidAt: null, license, machineBound: false, machineFingerprint: null, verdict: null, serverTime };
 }
 
 export function serialize(record: CacheRecord): string {
@@ -53,6 +58,7 @@ export function deserialize(text: string | null): CacheRecord | null {
     machineBound: value.machineBound === true,
     machineFingerprint: typeof value.machineFingerprint === 'string' ? value.machineFingerprint : null,
     verdict: verdictOf(value.verdict),
+    serverTime: num(value.serverTime),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { CacheRecord } from './cache.ts';
+import { NONCE_HEADER, newNonce, SIGNATURE_HEADER, verifyAnswer } from './answer.ts';
 import { ApiError } from './errors.ts';
 import { networkError, type Http } from './http.ts';
 import { detailsFromClaims, statusOf } from './license-details.ts';
@@ -12,6 +13,8 @@ export interface CheckContext {
   now: number;
   fingerprint: string;
   maxOfflineDays?: number;
+  /** How far the system clock may fall behind the highest server time seen before check() distrusts it. */
+  clockToleranceMs: number;
   /** Skip the 24-hour cache and the cached binding: the server's verdict is wanted now. */
   online?: boolean;
   onError?: (error: ApiError) => void;
@@ -34,36 +37,50 @@ export async function checkLicense(ctx: CheckContext): Promise<LicenseCheckResul
   const elsewhere = boundElsewhere(record, ctx.fingerprint);
   if (elsewhere && !ctx.online) return elsewhere;
   const license = detailsFromClaims(offline.claims, { status: record.license?.status, productName: record.license?.productName });
+  // A clock set back behind what the server has said cannot date anything: only the server can.
+  const rolledBack = record.serverTime !== null && ctx.now < record.serverTime - ctx.clockToleranceMs;
 
   // 3. Refreshed less than 24 hours ago: the cached verdict, no network.
-  if (!ctx.online && record.refreshedAt !== null && ctx.now - record.refreshedAt < CACHE_REFRESH_MS && record.verdict) {
+  if (!ctx.online && !rolledBack && record.refreshedAt !== null && ctx.now - record.refreshedAt < CACHE_REFRESH_MS && record.verdict) {
     return fromCache(record, license);
   }
 
-  // 4. Online: any verdict (valid or not) is believed and cached.
-  const answer = await askServer(ctx, record);
-  if (answer.verdict) return believe(ctx, record, license, answer.verdict);
+  // 4. Online: any signed verdict (valid or not) is believed and cached.
+  const answer = await askServer(ctx, record, offline.claims.id);
+  if (answer.verdict) return believe(ctx, { ...record, serverTime: Math.max(record.serverTime ?? 0, answer.serverTime) }, license, answer.verdict);
 
   // 5. Unreachable, timed out, 5xx, 4xx (a wrong API key is not the buyer's fault) or nonsense:
   //    the offline result, left uncached so the next check asks again; a refusal is surfaced.
+  //    An answer that is not signed for this request counts as no answer.
   report(ctx, answer.error);
-  const result = elsewhere ?? offlineFallback(ctx, record, license);
+  const result = rolledBack ? { ...invalid('network_error', false), clockRollback: true } : (elsewhere ?? offlineFallback(ctx, record, license));
   return answer.warning ? { ...result, warning: answer.warning } : result;
 }
 
-type ServerAnswer = { verdict: OnlineVerdict; error?: undefined; warning?: undefined } | { verdict?: undefined; error: ApiError; warning?: CheckWarning };
+type ServerAnswer = { verdict: OnlineVerdict; serverTime: number; error?: undefined; warning?: undefined } | { verdict?: undefined; error: ApiError; warning?: CheckWarning };
 
-/** POST /licenses/validate, sorted into a verdict, or a failure and whether it is the caller's setup. */
-async function askServer(ctx: CheckContext, record: CacheRecord): Promise<ServerAnswer> {
+/**
+ * POST /licenses/validate with a fresh nonce, sorted into a verdict (signed by the seller for this
+ * request, this machine and this license), or a failure and whether it is the caller's setup.
+ */
+async function askServer(ctx: CheckContext, record: CacheRecord, licenseId: string): Promise<ServerAnswer> {
+  const nonce = newNonce();
   const answer = await ctx.http.send('POST', '/licenses/validate', {
     apiKey: ctx.apiKey,
+    headers: { [NONCE_HEADER]: nonce },
     body: { licenseKey: record.licenseKey, machineFingerprint: ctx.fingerprint },
   });
   if (answer.kind === 'unreachable') return { error: networkError(answer.cause) };
   if (answer.kind === 'error') return { error: answer.error, warning: isRefusal(answer.error.status) ? warningOf(answer.error) : undefined };
-  const verdict = onlineVerdict(answer.body);
-  if (verdict) return { verdict };
-  const error = new ApiError(answer.status, 'invalid_response', `${answer.status} from the licensing service was not a validation result: is baseUrl the service's address?`);
+  if (!onlineVerdict(answer.body)) return refused(new ApiError(answer.status, 'invalid_response', `${answer.status} from the licensing service was not a validation result: is baseUrl the service's address?`));
+  const signed = await verifyAnswer(ctx.verifier, answer.headers.get(SIGNATURE_HEADER), answer.text, { nonce, machineFingerprint: ctx.fingerprint });
+  if (!signed.ok) return refused(new ApiError(answer.status, 'unverified_answer', signed.message));
+  const verdict = onlineVerdict(signed.body);
+  if (!verdict || (verdict.valid && verdict.licenseId !== licenseId)) return refused(new ApiError(answer.status, 'unverified_answer', 'The signed answer is about another license.'));
+  return { verdict, serverTime: signed.serverTime };
+}
+
+function refused(error: ApiError): ServerAnswer {
   return { error, warning: warningOf(error) };
 }
 
@@ -134,14 +151,14 @@ function invalid(reason: InvalidReason, offlineVerified: boolean): LicenseCheckR
   return { valid: false, reason, offlineVerified };
 }
 
-type OnlineVerdict = { valid: true; status: LicenseDetails['status'] } | { valid: false; reason: InvalidReason };
+type OnlineVerdict = { valid: true; status: LicenseDetails['status']; licenseId: unknown } | { valid: false; reason: InvalidReason };
 
 /** A 2xx that is not one of the spec's two answers counts as a failing server (step 5). */
 function onlineVerdict(body: unknown): OnlineVerdict | null {
   if (typeof body !== 'object' || body === null) return null;
-  const b = body as { valid?: unknown; reason?: unknown; license?: { status?: unknown } };
+  const b = body as { valid?: unknown; reason?: unknown; license?: { status?: unknown; id?: unknown } };
   if (b.valid === true) {
-    return { valid: true, status: statusOf(b.license?.status) };
+    return { valid: true, status: statusOf(b.license?.status), licenseId: b.license?.id };
   }
   if (b.valid === false && typeof b.reason === 'string' && ONLINE_REASONS.has(b.reason as InvalidReason)) {
     return { valid: false, reason: b.reason as InvalidReason };

@@ -1,4 +1,5 @@
 import { parseLicenseKey } from '../domain/license-key.ts';
+import { activateMachine, deactivateMachine, listMachines, type ActivateOptions, type ActivationResult, type HolderContext, type MachineActivation, type MachineActivations } from './activations.ts';
 import { deserialize, LocalStorageStore, MemoryStore, newRecord, serialize, type CacheRecord, type CacheStore } from './cache.ts';
 import { normalizeBaseUrl } from './base-url.ts';
 import { defaultCacheDir, safeAppName } from './cache-location.ts';
@@ -10,7 +11,7 @@ import { Http } from './http.ts';
 import { extractLicenseInfo, OfflineVerifier } from './offline.ts';
 import { browserStorage, nodeModules } from './platform.ts';
 import { CustomerSession, type CodeSent, type CustomerLicense, type PurchaseOffer } from './terminal.ts';
-import { CACHE_REFRESH_MS, type CheckOptions, type LicenseCheckResult, type LicenseClientOptions, type LicenseDetails } from './types.ts';
+import { CACHE_REFRESH_MS, CLOCK_TOLERANCE_MS, type CheckOptions, type LicenseCheckResult, type LicenseClientOptions, type LicenseDetails } from './types.ts';
 
 const DEFAULT_APP_NAME = 'licensing-app';
 
@@ -45,6 +46,7 @@ export class LicenseClient {
       now: this.now(),
       fingerprint: await this.fingerprint(),
       maxOfflineDays: this.options.maxOfflineDays,
+      clockToleranceMs: this.options.clockToleranceMs ?? CLOCK_TOLERANCE_MS,
       online: options.online === true,
       onError: this.options.onError,
       load: () => this.load(),
@@ -79,6 +81,22 @@ export class LicenseClient {
   fingerprint(): Promise<string> {
     this.machine ??= this.options.fingerprint !== undefined ? Promise.resolve(this.options.fingerprint) : machineFingerprint();
     return this.machine;
+  }
+
+  // The holder's machines (docs/activations.md): the stored key is the proof; answers are verified like check()'s.
+  /** Takes a slot for this machine (idempotent); a full license throws ActivationLimitError naming the machines. */
+  async activate(options: ActivateOptions = {}): Promise<ActivationResult> {
+    return activateMachine(await this.holder(), options);
+  }
+
+  /** Frees this machine's slot (at most the product's quota per 30 days) and forgets the local binding. */
+  async deactivate(): Promise<MachineActivation> {
+    return deactivateMachine(await this.holder());
+  }
+
+  /** The license's machines, `thisMachine` marking this one. */
+  async activations(): Promise<MachineActivations> {
+    return listMachines(await this.holder());
   }
 
   /** Hosted checkout; the key is stored once the payment completes. */
@@ -118,10 +136,17 @@ export class LicenseClient {
     return this.session.purchaseConfirm(input);
   }
 
+  private async holder(): Promise<HolderContext> {
+    const fingerprint = await this.fingerprint();
+    return { http: this.http, apiKey: this.options.apiKey, verifier: this.verifier, fingerprint, load: () => this.load(), save: (record) => this.save(record) };
+  }
+
   private async storeKey(key: string, license: LicenseDetails | null): Promise<void> {
     const parsed = parseLicenseKey(key);
     if (!parsed.ok) throw new TypeError(`Not a license key (${parsed.reason}).`);
-    await this.save(newRecord(key, this.now(), license));
+    // The latest server time survives a new key: storing one must not forgive a clock set back.
+    const previous = await this.load();
+    await this.save(newRecord(key, this.now(), license, previous?.serverTime ?? null));
   }
 
   private async load(): Promise<CacheRecord | null> {

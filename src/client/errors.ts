@@ -1,6 +1,6 @@
 /** An error answer from the service (CONTRACT.md "Errors"), or status 0 when it could not be reached. */
 export class ApiError extends Error {
-  override readonly name = 'ApiError';
+  override readonly name: string = 'ApiError';
 
   constructor(
     readonly status: number,
@@ -10,6 +10,28 @@ export class ApiError extends Error {
     readonly retryAfterSeconds?: number,
   ) {
     super(message);
+  }
+}
+
+/** One of the license's machines as activate()'s 409 names it. */
+export interface ActivationSlot {
+  id: string;
+  name: string | null;
+}
+
+/**
+ * 409 activation_limit from activate(): every slot is taken. `activations` are the machines holding
+ * them (ids and names), so the application can offer to free one (the buyer's self-service, or the seller).
+ */
+export class ActivationLimitError extends ApiError {
+  override readonly name: string = 'ActivationLimitError';
+
+  constructor(
+    message: string,
+    readonly maxMachines: number | null,
+    readonly activations: ActivationSlot[],
+  ) {
+    super(409, 'activation_limit', message, { maxMachines, activations });
   }
 }
 

@@ -1,12 +1,14 @@
 import { ApiError } from './errors.ts';
 import { REQUEST_TIMEOUT_MS } from './types.ts';
 
-export type Answer = { kind: 'ok'; status: number; body: unknown } | { kind: 'error'; error: ApiError } | { kind: 'unreachable'; cause: unknown };
+export type Answer = { kind: 'ok'; status: number; body: unknown; text: string; headers: Headers } | { kind: 'error'; error: ApiError } | { kind: 'unreachable'; cause: unknown };
 
 export interface RequestOptions {
   apiKey?: string;
   bearer?: string | null;
   deviceFingerprint?: string;
+  /** Further request headers (lower-case names). */
+  headers?: Record<string, string>;
   body?: unknown;
   signal?: AbortSignal;
 }
@@ -23,7 +25,7 @@ export class Http {
   }
 
   async send(method: string, path: string, options: RequestOptions = {}): Promise<Answer> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     if (options.apiKey) headers['x-api-key'] = options.apiKey;
     if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
     if (options.deviceFingerprint) headers['x-device-fingerprint'] = options.deviceFingerprint;
@@ -42,7 +44,7 @@ export class Http {
       return { kind: 'unreachable', cause };
     }
     const body = parseJson(text);
-    if (response.ok) return { kind: 'ok', status: response.status, body };
+    if (response.ok) return { kind: 'ok', status: response.status, body, text, headers: response.headers };
     return { kind: 'error', error: apiErrorFrom(response, body) };
   }
 

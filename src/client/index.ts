@@ -5,7 +5,8 @@
  * (packages/client, built by `bun run build:client`; docs/client.md).
  */
 export { LicenseClient } from './client.ts';
-export { ApiError, CheckoutError, type CheckoutErrorKind } from './errors.ts';
+export type { ActivateOptions, ActivationResult, MachineActivation, MachineActivations } from './activations.ts';
+export { ActivationLimitError, ApiError, CheckoutError, type ActivationSlot, type CheckoutErrorKind } from './errors.ts';
 export { machineFingerprint, type MachineParts } from './fingerprint.ts';
 export type { CheckoutOptions, CheckoutProgress, CheckoutStatus } from './checkout.ts';
 export type { CodeSent, CustomerLicense, PurchaseOffer } from './terminal.ts';
@@ -13,6 +14,7 @@ export {
   CACHE_REFRESH_MS,
   CHECKOUT_POLL_INTERVAL_MS,
   CHECKOUT_TIMEOUT_MS,
+  CLOCK_TOLERANCE_MS,
   type CheckOptions,
   type CheckWarning,
   type InvalidCheckResult,

@@ -25,6 +25,13 @@ export class OfflineVerifier {
     return { ok: true, claims };
   }
 
+  /** Signed answers (answer.ts) are checked against the same keys as license keys. */
+  async verifyFor(kid: string, signature: Uint8Array, data: Uint8Array): Promise<'ok' | 'unknown_kid' | 'bad_signature'> {
+    const key = await this.keyFor(kid);
+    if (!key) return 'unknown_kid';
+    return (await verifySignature(key, signature, data)) ? 'ok' : 'bad_signature';
+  }
+
   private keyFor(kid: string): Promise<CryptoKey | null> {
     let key = this.keys.get(kid);
     if (!key) {

@@ -24,10 +24,17 @@ interface CheckResultBase {
   machineFingerprint?: string;
   /**
    * Set when the server refused the validation request itself (a wrong publishable key, a wrong
-   * baseUrl…): the answer is still the offline one, but the server will not bind or revoke
-   * anything until the configuration is fixed.
+   * baseUrl…), or answered something not signed for this request (`unverified_answer`): the
+   * answer is still the offline one, but the server will not bind or revoke anything until the
+   * configuration is fixed.
    */
   warning?: CheckWarning;
+  /**
+   * Set (with `valid: false`, reason `network_error`) when the system clock is earlier than the
+   * latest server time this client has seen by more than `clockToleranceMs`: expiry and the offline
+   * allowance cannot be judged on such a clock, so only a successful online check answers until then.
+   */
+  clockRollback?: boolean;
 }
 
 export interface ValidCheckResult extends CheckResultBase {
@@ -101,6 +108,11 @@ export interface LicenseClientOptions {
    * limit, as the spec's step 5 says; 30 is the recommended setting (docs/client.md).
    */
   maxOfflineDays?: number;
+  /**
+   * How far (ms) the system clock may be behind the latest server time seen before check() stops
+   * trusting it (`clockRollback`). Default CLOCK_TOLERANCE_MS, one hour.
+   */
+  clockToleranceMs?: number;
   /** Called whenever an online validation failed and the offline result was used instead. */
   onError?: (error: ApiError) => void;
 }
@@ -108,5 +120,7 @@ export interface LicenseClientOptions {
 export const CHECKOUT_POLL_INTERVAL_MS = 2000;
 export const CHECKOUT_TIMEOUT_MS = 600_000;
 export const CACHE_REFRESH_MS = 86_400_000;
+/** The default `clockToleranceMs`: time-zone and daylight-saving slips stay well inside it. */
+export const CLOCK_TOLERANCE_MS = 3_600_000;
 /** Every request the library makes gives up after this long (then counts as a network error). */
 export const REQUEST_TIMEOUT_MS = 10_000;

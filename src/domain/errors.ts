@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'otp_invalid',
   'otp_attempts_exceeded',
   'sms_failed',
+  'activation_limit',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

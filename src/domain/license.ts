@@ -21,7 +21,13 @@ export interface License {
   features: string[];
   issuedAt: number;
   expiresAt: number | null;
+  /**
+   * The machine of its oldest activation (null = none): with maxMachines 1, the machine it is bound
+   * to, as before activations. Derived by the store, never written through this field.
+   */
   machineFingerprint: string | null;
+  /** Copied from the product at issue; the seller may change it per license. null = unlimited. */
+  maxMachines: number | null;
   licenseKey: string;
 }
 

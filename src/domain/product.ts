@@ -1,3 +1,4 @@
+import { deactivationsProblem, maxMachinesProblem } from './activation.ts';
 import { DomainError, NotFoundError } from './errors.ts';
 
 /** Products a developer sells. Prices are integers in the currency's minor unit. */
@@ -10,14 +11,20 @@ export interface Product {
   features: string[];
   /** null = perpetual licenses. */
   licenseDays: number | null;
+  /** Machines per license issued from now on (copied onto each license); null = unlimited. */
+  maxMachines: number | null;
+  /** How many machines a license's holder may deactivate per rolling 30 days (the seller: any number). */
+  deactivationsPer30Days: number;
   active: boolean;
   createdAt: number;
   updatedAt: number;
 }
 
-export type ProductChanges = Partial<Pick<Product, 'name' | 'price' | 'currency' | 'features' | 'licenseDays' | 'active'>>;
+export type ProductChanges = Partial<
+  Pick<Product, 'name' | 'price' | 'currency' | 'features' | 'licenseDays' | 'maxMachines' | 'deactivationsPer30Days' | 'active'>
+>;
 
-export const CHANGEABLE = ['name', 'price', 'currency', 'features', 'licenseDays', 'active'] as const satisfies readonly (keyof ProductChanges)[];
+export const CHANGEABLE = ['name', 'price', 'currency', 'features', 'licenseDays', 'maxMachines', 'deactivationsPer30Days', 'active'] as const satisfies readonly (keyof ProductChanges)[];
 
 /** Only the changeable fields are read: anything else a caller sends (an id, an owner) is ignored. */
 export function applyProductChanges(product: Product, changes: ProductChanges, now: number): Product {
@@ -48,7 +55,9 @@ export function normalizeCurrency(currency: string): string {
 }
 
 /** The invariants of a product, whoever calls: returns the first broken one. */
-export function productProblem(p: Pick<Product, 'name' | 'price' | 'currency' | 'features' | 'licenseDays'>): { field: string; message: string } | null {
+export function productProblem(
+  p: Pick<Product, 'name' | 'price' | 'currency' | 'features' | 'licenseDays'> & Partial<Pick<Product, 'maxMachines' | 'deactivationsPer30Days'>>,
+): { field: string; message: string } | null {
   if (!p.name.trim() || p.name.length > PRODUCT_LIMITS.nameMax) return { field: 'name', message: 'name must be 1 to 200 characters.' };
   if (!Number.isSafeInteger(p.price) || p.price < 0 || p.price > PRODUCT_LIMITS.priceMax)
     return { field: 'price', message: PRODUCT_MESSAGES.price };
@@ -57,6 +66,10 @@ export function productProblem(p: Pick<Product, 'name' | 'price' | 'currency' | 
     return { field: 'features', message: 'features must be at most 100 non-empty strings of at most 100 characters.' };
   if (p.licenseDays !== null && (!Number.isSafeInteger(p.licenseDays) || p.licenseDays < 1 || p.licenseDays > PRODUCT_LIMITS.licenseDaysMax))
     return { field: 'licenseDays', message: 'licenseDays must be a whole number of days from 1 to 36500, or null for perpetual.' };
+  const machines = p.maxMachines === undefined ? null : maxMachinesProblem(p.maxMachines);
+  if (machines) return { field: 'maxMachines', message: machines };
+  const quota = p.deactivationsPer30Days === undefined ? null : deactivationsProblem(p.deactivationsPer30Days);
+  if (quota) return { field: 'deactivationsPer30Days', message: quota };
   return null;
 }
 

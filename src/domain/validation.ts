@@ -4,13 +4,16 @@
  * Binding happens only when every check passes.
  */
 import { isExpired, type InvalidReason, type StoredLicenseStatus } from './license.ts';
-import { decideBinding, type BindingDecision } from './machine-binding.ts';
+import { decideSeat, type BindingDecision } from './machine-binding.ts';
 import type { KeyProblem } from './license-key.ts';
 
 export interface LicenseUnderValidation {
   storedStatus: StoredLicenseStatus;
   expiresAt: number | null;
-  machineFingerprint: string | null;
+  /** The fingerprints of the license's activations. */
+  activations: readonly { machineFingerprint: string }[];
+  /** null = unlimited. */
+  maxMachines: number | null;
 }
 
 export type ValidationVerdict =
@@ -27,7 +30,8 @@ export function judgeValidation(
   if (!license) return { valid: false, reason: 'not_found' };
   if (license.storedStatus === 'revoked') return { valid: false, reason: 'revoked' };
   if (isExpired(license.expiresAt, now)) return { valid: false, reason: 'expired' };
-  const binding = decideBinding(license.machineFingerprint, fingerprint);
+  const held = license.activations.map((a) => a.machineFingerprint);
+  const binding = decideSeat(held, license.maxMachines, fingerprint);
   if (binding.kind === 'mismatch') return { valid: false, reason: 'machine_mismatch' };
   return { valid: true, binding };
 }

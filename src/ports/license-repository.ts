@@ -1,3 +1,4 @@
+import type { Activation, ActivationSeen } from '../domain/activation.ts';
 import type { License, StoredLicenseStatus } from '../domain/license.ts';
 
 /** What online validation needs, read by the digest of the key: the hot path. */
@@ -7,8 +8,41 @@ export interface LicenseState {
   storedStatus: StoredLicenseStatus;
   features: string[];
   expiresAt: number | null;
-  machineFingerprint: string | null;
+  /** null = unlimited. */
+  maxMachines: number | null;
+  /** Every activation's machine, in no particular order. */
+  activations: ActivationSeen[];
 }
+
+/** A new activation: the caller picks the id (`act_…`) and the time. */
+export interface NewActivation {
+  id: string;
+  machineFingerprint: string;
+  name: string | null;
+  at: number;
+}
+
+export type ActivateOutcome =
+  | { kind: 'created' | 'existing'; activation: Activation }
+  /** No free slot: the license's activations as they are now, oldest first. */
+  | { kind: 'full'; maxMachines: number | null; activations: Activation[] }
+  | { kind: 'missing' };
+
+/** Which activation: by the machine (the holder knows it) or by id (the seller and the customer do). */
+export type ActivationSelector = { machineFingerprint: string } | { activationId: string };
+
+/** The holder's quota, checked by the store in the same transaction as the removal. */
+export interface DeactivationQuota {
+  limit: number;
+  now: number;
+  windowMs: number;
+}
+
+export type DeactivateOutcome =
+  | { kind: 'removed'; activation: Activation }
+  | { kind: 'missing' }
+  /** Over the quota: nothing removed; the next deactivation is allowed at `retryAt`. */
+  | { kind: 'quota_exhausted'; retryAt: number };
 
 export interface LicenseRepository {
   /**
@@ -25,11 +59,24 @@ export interface LicenseRepository {
   findStateByKeyHash(keyHash: string): Promise<LicenseState | null>;
   findStateById(id: string): Promise<LicenseState | null>;
   /**
-   * Binds only if still unbound (a conditional update), then returns the fingerprint the license
-   * is bound to now: the caller's when it won, the winner's when another request bound first.
+   * Takes a slot for the machine if it has none and one is free, all in one store transaction (the
+   * license row locked where the store has row locks): of any number of concurrent first
+   * activations, exactly as many as there are free slots win. A known machine gets its activation.
    */
-  bindIfUnbound(id: string, fingerprint: string, at: number): Promise<string | null>;
+  activate(licenseId: string, activation: NewActivation): Promise<ActivateOutcome>;
+  /** The license's activations, oldest first (createdAt, then id). */
+  listActivations(licenseId: string): Promise<Activation[]>;
+  /** Records that the machine was seen at `at` (validation calls it at most once per LAST_SEEN_REFRESH_MS). */
+  touchActivation(licenseId: string, machineFingerprint: string, at: number): Promise<void>;
+  /**
+   * Removes one activation. With a quota (the holder's), the removal is logged and refused once
+   * `limit` removals happened within the window, checked in the same transaction.
+   */
+  deactivate(licenseId: string, which: ActivationSelector, quota?: DeactivationQuota): Promise<DeactivateOutcome>;
+  /** Removes every activation (the seller's unbind; not counted against the holder's quota). */
   unbind(id: string): Promise<void>;
+  /** Existing activations stay even above a lowered limit; new ones wait for a free slot. */
+  setMaxMachines(id: string, maxMachines: number | null): Promise<void>;
   setStatus(id: string, status: StoredLicenseStatus): Promise<void>;
   /**
    * One developer's licenses, newest first (issuedAt, then id, both descending), each with its

@@ -2,7 +2,7 @@ import { afterEach, expect, test } from 'bun:test';
 import { CachedLicenseRepository } from '../../src/adapters/cache/cached-license-repository.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 import type { LicenseRepository } from '../../src/ports/license-repository.ts';
-import { givenLicense } from '../contracts/builders.ts';
+import { bindMachine, boundMachine, givenLicense } from '../contracts/builders.ts';
 
 const stores: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -45,12 +45,12 @@ test('writes through the cache update the cached state: bind, unbind, revoke', a
   stores.push(store);
   const { license, keyHash } = await givenLicense(store);
   const cached = new CachedLicenseRepository(store.licenses, 100);
-  expect((await cached.findStateByKeyHash(keyHash))?.machineFingerprint).toBeNull();
+  expect(boundMachine(await cached.findStateByKeyHash(keyHash))).toBeNull();
 
-  expect(await cached.bindIfUnbound(license.id, 'machine-a', 1)).toBe('machine-a');
-  expect((await cached.findStateByKeyHash(keyHash))?.machineFingerprint).toBe('machine-a');
+  expect(await bindMachine({ licenses: cached }, license.id, 'machine-a', 1)).toBe('machine-a');
+  expect(boundMachine(await cached.findStateByKeyHash(keyHash))).toBe('machine-a');
   await cached.unbind(license.id);
-  expect((await cached.findStateByKeyHash(keyHash))?.machineFingerprint).toBeNull();
+  expect(boundMachine(await cached.findStateByKeyHash(keyHash))).toBeNull();
   await cached.setStatus(license.id, 'revoked');
   expect((await cached.findStateByKeyHash(keyHash))?.storedStatus).toBe('revoked');
 });
@@ -62,8 +62,8 @@ test('a bind lost to another writer caches the winner, not the loser', async () 
   const cached = new CachedLicenseRepository(store.licenses, 100);
   await cached.findStateByKeyHash(keyHash);
 
-  const results = await Promise.all(['a', 'b', 'c'].map((fp) => cached.bindIfUnbound(license.id, fp, 1)));
+  const results = await Promise.all(['a', 'b', 'c'].map((fp) => bindMachine({ licenses: cached }, license.id, fp, 1)));
 
   expect(new Set(results).size).toBe(1);
-  expect((await cached.findStateByKeyHash(keyHash))?.machineFingerprint).toBe(results[0]!);
+  expect(boundMachine(await cached.findStateByKeyHash(keyHash))).toBe(results[0]!);
 });

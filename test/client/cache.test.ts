@@ -11,7 +11,7 @@ const mode = (path: string) => statSync(path).mode & 0o777;
 describe('the cache file', () => {
   test('is one JSON file, mode 0600, in a folder created with mode 0700', async () => {
     const dir = join(tempDir(), 'my-app');
-    const client = newClient({ publicKeys: seller.jwks, cacheDir: dir, fetch: fakeFetch(() => json({ valid: true, license: {} })).fetch, now: clock().now });
+    const client = newClient({ publicKeys: seller.jwks, cacheDir: dir, fetch: fakeFetch((call) => seller.answer(call, { valid: true, license: { id: 'lic_1' } })).fetch, now: clock().now });
     await client.storeLicenseKey(seller.issue());
     await client.check();
 
@@ -25,6 +25,7 @@ describe('the cache file', () => {
       machineFingerprint: await client.fingerprint(),
       license: { id: 'lic_1', productId: 'prod_1' },
       verdict: { valid: true },
+      serverTime: T0,
     });
   });
 
@@ -133,7 +134,7 @@ describe('manual license management', () => {
   });
 
   test('storing a key forgets the earlier verdict: the next check asks the server', async () => {
-    const net = fakeFetch(() => json({ valid: false, reason: 'revoked' }));
+    const net = fakeFetch((call) => seller.answer(call, { valid: false, reason: 'revoked' }));
     const client = newClient({ publicKeys: seller.jwks, cacheDir: tempDir(), fetch: net.fetch, now: clock().now });
     await client.storeLicenseKey(seller.issue());
     await client.check();

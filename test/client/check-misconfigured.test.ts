@@ -12,7 +12,7 @@ const OFFLINE_VALID = { valid: true as const, license: LICENSE, offlineVerified:
 async function setup(options: { maxOfflineDays?: number; baseUrl?: string } = {}) {
   const time = clock();
   const errors: ApiError[] = [];
-  let answer: (call: Call) => Response | Promise<Response> = () => json(VALID);
+  let answer: (call: Call) => Response | Promise<Response> = (call) => seller.answer(call, VALID);
   const net = fakeFetch((call) => answer(call));
   const client = newClient({ publicKeys: seller.jwks, cacheDir: tempDir(), fetch: net.fetch, now: time.now, onError: (e) => errors.push(e), ...options });
   await client.storeLicenseKey(seller.issue());
@@ -115,7 +115,7 @@ describe('check({ online: true }) asks the server now', () => {
   test('within the 24-hour cache the server is asked anyway, and its verdict wins', async () => {
     const { client, net, answer } = await setup();
     await client.check();
-    answer(() => json({ valid: false, reason: 'revoked' }));
+    answer((call) => seller.answer(call, { valid: false, reason: 'revoked' }));
 
     const cached = await client.check();
     const forced = await client.check({ online: true });
@@ -127,9 +127,9 @@ describe('check({ online: true }) asks the server now', () => {
 
   test('a cache that names another machine is asked about too: after an unbind this machine binds', async () => {
     const { client, net, answer } = await setup();
-    answer(() => json({ valid: false, reason: 'machine_mismatch' }));
+    answer((call) => seller.answer(call, { valid: false, reason: 'machine_mismatch' }));
     await client.check();
-    answer(() => json(VALID));
+    answer((call) => seller.answer(call, VALID));
 
     const forced = await client.check({ online: true });
 
@@ -139,7 +139,7 @@ describe('check({ online: true }) asks the server now', () => {
 
   test('unreachable, it is the offline result, with what the server said last still standing', async () => {
     const { client, answer, errors } = await setup();
-    answer(() => json({ valid: false, reason: 'revoked' }));
+    answer((call) => seller.answer(call, { valid: false, reason: 'revoked' }));
     await client.check();
     answer(unreachable);
 
@@ -149,7 +149,7 @@ describe('check({ online: true }) asks the server now', () => {
 
   test('a cache bound to another machine stays machine_mismatch when the server cannot be asked', async () => {
     const cacheDir = tempDir();
-    const bind = newClient({ publicKeys: seller.jwks, cacheDir, fetch: fakeFetch(() => json(VALID)).fetch });
+    const bind = newClient({ publicKeys: seller.jwks, cacheDir, fetch: fakeFetch((call) => seller.answer(call, VALID)).fetch });
     await bind.storeLicenseKey(seller.issue());
     await bind.check();
     const other = newClient({ publicKeys: seller.jwks, cacheDir, fetch: fakeFetch(unreachable).fetch, fingerprint: 'b'.repeat(64) });

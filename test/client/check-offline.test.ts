@@ -59,7 +59,7 @@ describe('check(), steps 1 and 2: what the key itself proves, without the server
 
   test('a cache bound to another machine is machine_mismatch offline, and asks nobody', async () => {
     const { client: first, dir, time } = setup();
-    const online = fakeFetch(() => json({ valid: true, license: { id: 'lic_1', status: 'active', features: ['pro'], expiresAt: null } }));
+    const online = fakeFetch((call) => seller.answer(call, { valid: true, license: { id: 'lic_1', status: 'active', features: ['pro'], expiresAt: null } }));
     const bound = newClient({ publicKeys: seller.jwks, cacheDir: dir, fetch: online.fetch, now: time.now });
     await first.storeLicenseKey(seller.issue());
     await bound.check();
@@ -76,7 +76,7 @@ describe('check(), steps 1 and 2: what the key itself proves, without the server
 describe('check(), step 3: a cache refreshed less than 24 hours ago answers alone', () => {
   test('23:59:59.999 after a valid refresh the cached valid result comes back without a network call', async () => {
     const { client, net, dir, time } = setup();
-    const online = fakeFetch(() => json({ valid: true, license: { id: 'lic_1', status: 'active', features: ['pro'], expiresAt: null } }));
+    const online = fakeFetch((call) => seller.answer(call, { valid: true, license: { id: 'lic_1', status: 'active', features: ['pro'], expiresAt: null } }));
     await newClient({ publicKeys: seller.jwks, cacheDir: dir, fetch: online.fetch, now: time.now }).storeLicenseKey(seller.issue());
     await newClient({ publicKeys: seller.jwks, cacheDir: dir, fetch: online.fetch, now: time.now }).check();
     time.advance(DAY - 1);
@@ -95,7 +95,7 @@ describe('check(), step 3: a cache refreshed less than 24 hours ago answers alon
 
   test('needsRefresh is true before any refresh, false within 24 hours of one, true again at 24 hours', async () => {
     const { dir, time } = setup();
-    const online = fakeFetch(() => json({ valid: true, license: { id: 'lic_1', status: 'active', features: ['pro'], expiresAt: null } }));
+    const online = fakeFetch((call) => seller.answer(call, { valid: true, license: { id: 'lic_1', status: 'active', features: ['pro'], expiresAt: null } }));
     const client = newClient({ publicKeys: seller.jwks, cacheDir: dir, fetch: online.fetch, now: time.now });
     await client.storeLicenseKey(seller.issue());
     const never = await client.needsRefresh();
@@ -109,7 +109,7 @@ describe('check(), step 3: a cache refreshed less than 24 hours ago answers alon
 
   test('a key is looked at afresh on every check: one expiring inside the 24 hours is expired despite the cache', async () => {
     const { dir, time } = setup();
-    const online = fakeFetch(() => json({ valid: true, license: { id: 'lic_1', status: 'active', features: ['pro'], expiresAt: T0 + HOUR } }));
+    const online = fakeFetch((call) => seller.answer(call, { valid: true, license: { id: 'lic_1', status: 'active', features: ['pro'], expiresAt: T0 + HOUR } }));
     const client = newClient({ publicKeys: seller.jwks, cacheDir: dir, fetch: online.fetch, now: time.now });
     await client.storeLicenseKey(seller.issue({ expiresAt: T0 + HOUR }));
     await client.check();

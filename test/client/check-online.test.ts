@@ -10,7 +10,7 @@ const LICENSE: LicenseDetails = { id: 'lic_1', productId: 'prod_1', features: ['
 /** A stored key and a server whose answer the test changes as it goes. */
 async function setup(options: { maxOfflineDays?: number } = {}) {
   const time = clock();
-  let answer: (call: Call) => Response | Promise<Response> = () => json(VALID);
+  let answer: (call: Call) => Response | Promise<Response> = (call) => seller.answer(call, VALID);
   const net = fakeFetch((call) => answer(call));
   const client = newClient({ publicKeys: seller.jwks, cacheDir: tempDir(), fetch: net.fetch, now: time.now, ...options });
   await client.storeLicenseKey(seller.issue());
@@ -45,7 +45,7 @@ describe('check(), step 4: a cache older than 24 hours asks the server', () => {
 
   test('an online revoked is believed, and cached: the next check within 24 hours says revoked without the network', async () => {
     const { client, net, time, answer } = await setup();
-    answer(() => json({ valid: false, reason: 'revoked' }));
+    answer((call) => seller.answer(call, { valid: false, reason: 'revoked' }));
     const online = await client.check();
     answer(unreachable);
     time.advance(DAY - 1);
@@ -59,7 +59,7 @@ describe('check(), step 4: a cache older than 24 hours asks the server', () => {
 
   test('a revoked verdict survives a dead server after 24 hours: the server is asked, and is not there', async () => {
     const { client, net, time, answer } = await setup();
-    answer(() => json({ valid: false, reason: 'revoked' }));
+    answer((call) => seller.answer(call, { valid: false, reason: 'revoked' }));
     await client.check();
     answer(unreachable);
     time.advance(DAY);
@@ -70,9 +70,9 @@ describe('check(), step 4: a cache older than 24 hours asks the server', () => {
 
   test('an online machine_mismatch is cached; after 24 hours the server is asked again (an unbind may have happened)', async () => {
     const { client, net, time, answer } = await setup();
-    answer(() => json({ valid: false, reason: 'machine_mismatch' }));
+    answer((call) => seller.answer(call, { valid: false, reason: 'machine_mismatch' }));
     const mismatch = await client.check();
-    answer(() => json(VALID));
+    answer((call) => seller.answer(call, VALID));
     time.advance(DAY - 1);
     const cached = await client.check();
     time.advance(1);
@@ -155,7 +155,7 @@ describe('maxOfflineDays bounds the fallback', () => {
     answer(unreachable);
     time.advance(2 * DAY);
     await client.check();
-    answer(() => json(VALID));
+    answer((call) => seller.answer(call, VALID));
 
     expect(await client.check()).toMatchObject({ valid: true, offlineVerified: false });
   });

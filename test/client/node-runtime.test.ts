@@ -67,8 +67,11 @@ describe('the client library on Node ≥ 20', () => {
       port: 0,
       hostname: '127.0.0.1',
       fetch: async (request) => {
-        requests.push({ path: new URL(request.url).pathname, apiKey: request.headers.get('x-api-key'), body: await request.json() });
-        return Response.json({ valid: true, license: { id: 'lic_1', status: 'active', features: ['pro'], expiresAt: null } });
+        const body = await request.json();
+        requests.push({ path: new URL(request.url).pathname, apiKey: request.headers.get('x-api-key'), body });
+        // Signed as the server signs, for the nonce the client sent (docs/signed-answers.md).
+        const call = { method: request.method, url: request.url, headers: Object.fromEntries(request.headers.entries()), body };
+        return seller.answer(call, { valid: true, license: { id: 'lic_1', status: 'active', features: ['pro'], expiresAt: null } });
       },
     });
     const input = { jwks: seller.jwks, key: seller.issue(), cacheDir: tempDir(), baseUrl: `http://127.0.0.1:${server.port}/v1/` };

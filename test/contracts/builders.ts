@@ -48,6 +48,8 @@ export function aProduct(developerId: string, overrides: Partial<Product> = {}):
     currency: 'usd',
     features: ['export', 'sync'],
     licenseDays: 365,
+    maxMachines: 1,
+    deactivationsPer30Days: 3,
     active: true,
     createdAt: T0,
     updatedAt: T0,
@@ -68,6 +70,7 @@ export function aLicense(parties: { developerId: string; productId: string; cust
     issuedAt: T0,
     expiresAt: T0 + 365 * DAY,
     machineFingerprint: null,
+    maxMachines: 1,
     licenseKey: `header.${unique()}.signature`,
     ...overrides,
   };
@@ -96,3 +99,17 @@ export async function givenLicense(store: Store, overrides: Partial<License> = {
   await store.licenses.create(license, keyHash);
   return { license, keyHash };
 }
+
+/**
+ * The single-machine binding as it was before activations (maxMachines 1): takes the slot if free,
+ * then answers the machine the license is bound to now (the caller's, or the winner's); null = no license.
+ */
+export async function bindMachine(store: Pick<Store, 'licenses'>, licenseId: string, machineFingerprint: string, at: number): Promise<string | null> {
+  const outcome = await store.licenses.activate(licenseId, { id: `act_${unique()}`, machineFingerprint, name: null, at });
+  if (outcome.kind === 'missing') return null;
+  return outcome.kind === 'full' ? outcome.activations[0]!.machineFingerprint : outcome.activation.machineFingerprint;
+}
+
+/** The one machine a single-machine license's state says it is bound to (null = unbound). */
+export const boundMachine = (state: { activations: { machineFingerprint: string }[] } | null): string | null =>
+  state?.activations[0]?.machineFingerprint ?? null;

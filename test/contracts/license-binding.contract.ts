@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { givenLicense, T0 } from './builders.ts';
+import { bindMachine, boundMachine, givenLicense, T0 } from './builders.ts';
 import { freshStorePerTest, type StoreFactory } from './stores.ts';
 
 const fingerprints = (count: number) => Array.from({ length: count }, (_, i) => `machine-${i.toString().padStart(2, '0')}`);
@@ -12,42 +12,42 @@ export function licenseBindingContract(factory: StoreFactory): void {
       const { store } = opened();
       const { license, keyHash } = await givenLicense(store);
 
-      const bound = await store.licenses.bindIfUnbound(license.id, 'machine-a', T0 + 1);
+      const bound = await bindMachine(store, license.id, 'machine-a', T0 + 1);
 
       expect(bound).toBe('machine-a');
-      expect((await store.licenses.findStateByKeyHash(keyHash))!.machineFingerprint).toBe('machine-a');
+      expect(boundMachine(await store.licenses.findStateByKeyHash(keyHash))).toBe('machine-a');
       expect((await store.licenses.findById(license.id))!.machineFingerprint).toBe('machine-a');
     });
 
     test("a second fingerprint gets the winner's fingerprint back and changes nothing", async () => {
       const { store } = opened();
       const { license } = await givenLicense(store);
-      await store.licenses.bindIfUnbound(license.id, 'machine-a', T0 + 1);
+      await bindMachine(store, license.id, 'machine-a', T0 + 1);
 
-      const second = await store.licenses.bindIfUnbound(license.id, 'machine-b', T0 + 2);
+      const second = await bindMachine(store, license.id, 'machine-b', T0 + 2);
 
       expect(second).toBe('machine-a');
-      expect((await store.licenses.findStateById(license.id))!.machineFingerprint).toBe('machine-a');
+      expect(boundMachine(await store.licenses.findStateById(license.id))).toBe('machine-a');
     });
 
     test('the bound machine binding again gets its own fingerprint', async () => {
       const { store } = opened();
       const { license } = await givenLicense(store);
-      await store.licenses.bindIfUnbound(license.id, 'machine-a', T0 + 1);
+      await bindMachine(store, license.id, 'machine-a', T0 + 1);
 
-      expect(await store.licenses.bindIfUnbound(license.id, 'machine-a', T0 + 2)).toBe('machine-a');
+      expect(await bindMachine(store, license.id, 'machine-a', T0 + 2)).toBe('machine-a');
     });
 
     test('after unbind the next fingerprint binds', async () => {
       const { store } = opened();
       const { license } = await givenLicense(store);
-      await store.licenses.bindIfUnbound(license.id, 'machine-a', T0 + 1);
+      await bindMachine(store, license.id, 'machine-a', T0 + 1);
 
       await store.licenses.unbind(license.id);
       const unbound = await store.licenses.findStateById(license.id);
-      const rebound = await store.licenses.bindIfUnbound(license.id, 'machine-b', T0 + 2);
+      const rebound = await bindMachine(store, license.id, 'machine-b', T0 + 2);
 
-      expect(unbound!.machineFingerprint).toBeNull();
+      expect(boundMachine(unbound)).toBeNull();
       expect(rebound).toBe('machine-b');
       expect((await store.licenses.findById(license.id))!.machineFingerprint).toBe('machine-b');
     });
@@ -57,7 +57,7 @@ export function licenseBindingContract(factory: StoreFactory): void {
       const { license: bound } = await givenLicense(store);
       const { license: other } = await givenLicense(store);
 
-      await store.licenses.bindIfUnbound(bound.id, 'machine-a', T0 + 1);
+      await bindMachine(store, bound.id, 'machine-a', T0 + 1);
 
       expect(await store.licenses.findById(other.id)).toEqual(other);
     });
@@ -65,7 +65,7 @@ export function licenseBindingContract(factory: StoreFactory): void {
     test('binding or unbinding an unknown license binds nothing', async () => {
       const { store } = opened();
 
-      expect(await store.licenses.bindIfUnbound('lic_unknown', 'machine-a', T0)).toBeNull();
+      expect(await bindMachine(store, 'lic_unknown', 'machine-a', T0)).toBeNull();
       await store.licenses.unbind('lic_unknown');
       expect(await store.licenses.findStateById('lic_unknown')).toBeNull();
     });
@@ -75,12 +75,12 @@ export function licenseBindingContract(factory: StoreFactory): void {
       const { license } = await givenLicense(store);
       const candidates = fingerprints(24);
 
-      const results = await Promise.all(candidates.map((fp, i) => store.licenses.bindIfUnbound(license.id, fp, T0 + i)));
+      const results = await Promise.all(candidates.map((fp, i) => bindMachine(store, license.id, fp, T0 + i)));
 
       const winner = results[0]!;
       expect(candidates).toContain(winner);
       expect(results).toEqual(candidates.map(() => winner));
-      expect((await store.licenses.findStateById(license.id))!.machineFingerprint).toBe(winner);
+      expect(boundMachine(await store.licenses.findStateById(license.id))).toBe(winner);
     });
 
     test('24 concurrent binds raced across two connections: still one winner', async () => {
@@ -90,14 +90,14 @@ export function licenseBindingContract(factory: StoreFactory): void {
       const candidates = fingerprints(24);
 
       const results = await Promise.all(
-        candidates.map((fp, i) => (i % 2 === 0 ? store : other).licenses.bindIfUnbound(license.id, fp, T0 + i)),
+        candidates.map((fp, i) => bindMachine(i % 2 === 0 ? store : other, license.id, fp, T0 + i)),
       );
 
       const winner = results[0]!;
       expect(candidates).toContain(winner);
       expect(results).toEqual(candidates.map(() => winner));
-      expect((await store.licenses.findStateById(license.id))!.machineFingerprint).toBe(winner);
-      expect((await other.licenses.findStateById(license.id))!.machineFingerprint).toBe(winner);
+      expect(boundMachine(await store.licenses.findStateById(license.id))).toBe(winner);
+      expect(boundMachine(await other.licenses.findStateById(license.id))).toBe(winner);
     });
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { aLicense, DAY, givenLicenseParties, T0, unique } from './builders.ts';
+import { aLicense, DAY, givenLicenseParties, T0, unique, bindMachine } from './builders.ts';
 import { givenSeller } from './checkout-builders.ts';
 import { freshStorePerTest, type StoreFactory } from './stores.ts';
 
@@ -43,7 +43,7 @@ export function licenseByCustomerContract(factory: StoreFactory): void {
       const revoked = aLicense(parties, { issuedAt: T0 + 1 });
       for (const license of [bound, revoked]) await store.licenses.create(license, newKeyHash());
 
-      await store.licenses.bindIfUnbound(bound.id, 'machine-1', T0 + 5);
+      await bindMachine(store, bound.id, 'machine-1', T0 + 5);
       await store.licenses.setStatus(revoked.id, 'revoked');
 
       expect(await store.licenses.listByCustomer(parties.customerId)).toEqual([

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import type { License } from '../../src/domain/license.ts';
 import type { Store } from '../../src/ports/deps.ts';
-import { aCustomer, aLicense, aProduct, DAY, givenDeveloper, givenLicenseParties, T0, unique } from './builders.ts';
+import { aCustomer, aLicense, aProduct, DAY, givenDeveloper, givenLicenseParties, T0, unique, bindMachine } from './builders.ts';
 import { freshStorePerTest, type StoreFactory } from './stores.ts';
 
 const newKeyHash = () => `hash_${unique()}`;
@@ -104,7 +104,7 @@ export function licenseByDeveloperContract(factory: StoreFactory): void {
       const { store } = opened();
       const { parties, ann, create } = await givenShop(store);
       const license = await create(ann, {});
-      await store.licenses.bindIfUnbound(license.id, 'machine-1', T0 + 5);
+      await bindMachine(store, license.id, 'machine-1', T0 + 5);
       await store.licenses.setStatus(license.id, 'revoked');
 
       const first = await store.licenses.listByDeveloper(parties.developerId, { limit: 1 });

@@ -5,8 +5,8 @@ import { aLicense, givenLicense, givenLicenseParties, unique } from './builders.
 import { freshStorePerTest, type StoreFactory } from './stores.ts';
 
 function stateOf(license: License): LicenseState {
-  const { id, developerId, storedStatus, features, expiresAt, machineFingerprint } = license;
-  return { id, developerId, storedStatus, features, expiresAt, machineFingerprint };
+  const { id, developerId, storedStatus, features, expiresAt, maxMachines } = license;
+  return { id, developerId, storedStatus, features, expiresAt, maxMachines, activations: [] };
 }
 
 export function licenseRepositoryContract(factory: StoreFactory): void {
@@ -103,7 +103,7 @@ export function licenseRepositoryContract(factory: StoreFactory): void {
       (await store.licenses.findById(expected.id))!.features.push('added after read');
       (await store.licenses.findStateByKeyHash(keyHash))!.features.push('added to state');
       const state = (await store.licenses.findStateById(expected.id))!;
-      state.machineFingerprint = 'tampered';
+      state.activations.push({ machineFingerprint: 'tampered', lastSeenAt: 0 });
 
       expect(await store.licenses.findById(expected.id)).toEqual(expected);
       expect(await store.licenses.findStateById(expected.id)).toEqual(stateOf(expected));

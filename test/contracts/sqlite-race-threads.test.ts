@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { OTP_LIMITS } from '../../src/domain/otp-challenge.ts';
-import { givenLicense, T0 } from './builders.ts';
+import { boundMachine, givenLicense, T0 } from './builders.ts';
 import type { RaceOp, RaceOrder, RaceResult } from './sqlite-race-worker.ts';
 import { openSqliteTestStore } from './stores.ts';
 import { givenCustomer, givenOtp, givenPurchase } from './terminal-builders.ts';
@@ -49,7 +49,7 @@ test('20 binds of one license from 4 connections agree on one winner, which the 
   const winner = results[0]!;
   expect(String(winner)).toStartWith('machine-');
   expect(results).toEqual(results.map(() => winner));
-  expect((await opened.store.licenses.findStateById(license.id))!.machineFingerprint).toBe(winner as string);
+  expect(boundMachine(await opened.store.licenses.findStateById(license.id))).toBe(winner as string);
 });
 
 test('20 consumes of one code from 4 connections: exactly one succeeds', async () => {

@@ -1,5 +1,6 @@
 // A separate thread with its own SQLite connection, racing the others on one record as soon as all are ready.
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
+import { bindMachine } from './builders.ts';
 
 declare const self: Worker;
 
@@ -26,7 +27,7 @@ function run(store: ReturnType<typeof openSqliteStore>, op: RaceOp, i: number): 
   switch (op.kind) {
     case 'bind':
       // Every call brings a fingerprint of its own; each returns the one the license is bound to after it.
-      return store.licenses.bindIfUnbound(op.licenseId, `machine-${crypto.randomUUID()}`, i);
+      return bindMachine(store, op.licenseId, `machine-${crypto.randomUUID()}`, i);
     case 'consume':
       return store.otps.consume(op.otpId, i);
     case 'recordAttempt':

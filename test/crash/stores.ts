@@ -41,7 +41,8 @@ const QUERIES = {
     "SELECT p.id FROM purchases p WHERE p.status = 'paid' AND (p.payment_id IS NULL OR NOT EXISTS (SELECT 1 FROM licenses l WHERE l.id = p.license_id AND l.purchase_id = p.id))",
   paymentsOnTwoOrders:
     'SELECT payment_id, COUNT(*) AS n FROM (SELECT payment_id FROM purchases WHERE payment_id IS NOT NULL UNION ALL SELECT payment_id FROM checkout_sessions WHERE payment_id IS NOT NULL) AS payments GROUP BY payment_id HAVING COUNT(*) > 1',
-  bindings: 'SELECT id, machine_fingerprint FROM licenses',
+  // Since activations, a license's machine is its oldest activation's (one at most with maxMachines 1).
+  bindings: 'SELECT l.id, (SELECT a.machine_fingerprint FROM activations a WHERE a.license_id = l.id ORDER BY a.created_at, a.id LIMIT 1) AS machine_fingerprint FROM licenses l',
 } as const;
 
 const MASTER_KEY = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64');

@@ -15,6 +15,7 @@ function aLicense(overrides: Partial<License> = {}): License {
     issuedAt: NOW - DAY,
     expiresAt: NOW + DAY,
     machineFingerprint: null,
+    maxMachines: 1,
     licenseKey: 'header.payload.signature',
     ...overrides,
   };

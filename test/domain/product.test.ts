@@ -13,6 +13,8 @@ function aProduct(overrides: Partial<Product> = {}): Product {
     currency: 'usd',
     features: ['pro'],
     licenseDays: null,
+    maxMachines: 1,
+    deactivationsPer30Days: 3,
     active: true,
     createdAt: T0,
     updatedAt: T0,

@@ -5,8 +5,10 @@ const NOW = Date.UTC(2026, 0, 1);
 const HERE = 'fp-here';
 const ELSEWHERE = 'fp-elsewhere';
 
-function license(overrides: Partial<LicenseUnderValidation> = {}): LicenseUnderValidation {
-  return { storedStatus: 'active', expiresAt: null, machineFingerprint: null, ...overrides };
+/** A license with maxMachines 1, bound to `machineFingerprint` (null = unbound), as before activations. */
+function license(overrides: Partial<Omit<LicenseUnderValidation, 'activations'>> & { machineFingerprint?: string | null } = {}): LicenseUnderValidation {
+  const { machineFingerprint = null, ...rest } = overrides;
+  return { storedStatus: 'active', expiresAt: null, maxMachines: 1, activations: machineFingerprint ? [{ machineFingerprint }] : [], ...rest };
 }
 
 /** Everything that can be wrong with a license at once. */

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { testApi } from '../support/http.ts';
 import { developerWorld, expectError, ownerHeaders, routeTable, world, worldFor, type World } from './fixtures.ts';
 
-type Kind = 'string' | 'integer' | 'nullableInteger' | 'boolean' | 'strings';
+type Kind = 'string' | 'nullableString' | 'integer' | 'nullableInteger' | 'boolean' | 'strings';
 
 /** The fields of every route that takes a body, with their kind and whether they are required. */
 const FIELDS: Record<string, Record<string, { kind: Kind; required: boolean }>> = {
@@ -10,10 +10,12 @@ const FIELDS: Record<string, Record<string, { kind: Kind; required: boolean }>> 
   'POST /developers/products': {
     name: { kind: 'string', required: true }, price: { kind: 'integer', required: true }, currency: { kind: 'string', required: true },
     features: { kind: 'strings', required: false }, licenseDays: { kind: 'nullableInteger', required: false },
+    maxMachines: { kind: 'nullableInteger', required: false }, deactivationsPer30Days: { kind: 'integer', required: false },
   },
   'PATCH /developers/products/:id': {
     name: { kind: 'string', required: false }, price: { kind: 'integer', required: false }, currency: { kind: 'string', required: false },
     features: { kind: 'strings', required: false }, licenseDays: { kind: 'nullableInteger', required: false }, active: { kind: 'boolean', required: false },
+    maxMachines: { kind: 'nullableInteger', required: false }, deactivationsPer30Days: { kind: 'integer', required: false },
   },
   'POST /developers/api-keys': { scope: { kind: 'string', required: true } },
   'POST /developers/licenses': {
@@ -21,6 +23,12 @@ const FIELDS: Record<string, Record<string, { kind: Kind; required: boolean }>> 
     features: { kind: 'strings', required: false }, expiresAt: { kind: 'nullableInteger', required: false },
   },
   'POST /licenses/validate': { licenseKey: { kind: 'string', required: true }, machineFingerprint: { kind: 'string', required: true } },
+  'POST /licenses/activate': {
+    licenseKey: { kind: 'string', required: true }, machineFingerprint: { kind: 'string', required: true }, name: { kind: 'nullableString', required: false },
+  },
+  'POST /licenses/deactivate': { licenseKey: { kind: 'string', required: true }, machineFingerprint: { kind: 'string', required: true } },
+  'POST /licenses/activations': { licenseKey: { kind: 'string', required: true } },
+  'PATCH /licenses/:id': { maxMachines: { kind: 'nullableInteger', required: true } },
   'POST /checkout/init': {
     productId: { kind: 'string', required: true }, email: { kind: 'string', required: false },
     successUrl: { kind: 'string', required: false }, cancelUrl: { kind: 'string', required: false },
@@ -46,10 +54,10 @@ const FIELDS: Record<string, Record<string, { kind: Kind; required: boolean }>> 
 function wrongTypes(kind: Kind): unknown[] {
   const all: Record<string, unknown> = { object: { a: 1 }, string: '12', number: 12, boolean: true, array: ['x'], nested: [[1]] };
   const fine: Record<Kind, string[]> = {
-    string: ['string'], integer: ['number'], nullableInteger: ['number'], boolean: ['boolean'], strings: ['array'],
+    string: ['string'], nullableString: ['string'], integer: ['number'], nullableInteger: ['number'], boolean: ['boolean'], strings: ['array'],
   };
   const values = Object.entries(all).filter(([k]) => !fine[kind].includes(k)).map(([, v]) => v);
-  if (kind !== 'nullableInteger') values.push(null);
+  if (kind !== 'nullableInteger' && kind !== 'nullableString') values.push(null);
   if (kind === 'strings') values.push([1, 2], [null], [{}]);
   return values;
 }

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sqliteDeps } from '../support/deps.ts';
+import { depsFor, sqliteDeps } from '../support/deps.ts';
+import { STORE_FACTORIES } from '../contracts/stores.ts';
 import { seller, testApi, type TestApi } from '../support/http.ts';
 
 const MACHINES = Array.from({ length: 24 }, (_, i) => `machine-${String(i).padStart(2, '0')}`);
@@ -61,4 +62,36 @@ describe('24 concurrent first validations with different fingerprints', () => {
     expect((await again(winner)).body.valid).toBe(true);
     expect((await again(loser)).body).toEqual({ valid: false, reason: 'machine_mismatch' });
   });
+});
+
+describe('N machines: 3×N concurrent first validations with distinct fingerprints, on every store', () => {
+  const SLOTS = 3;
+  for (const factory of STORE_FACTORIES) {
+    test(`${factory.name}: exactly N valid, the rest machine_mismatch, N activations stored`, async () => {
+      const opened = await factory.open();
+      try {
+        const api = testApi({ deps: depsFor(opened.store) });
+        const s = await seller(api);
+        await api.call('PATCH', `/developers/products/${s.product.id}`, { key: s.apiKey, body: { maxMachines: SLOTS } });
+        const { license, licenseKey } = await s.grant();
+        // A machine activated and removed by the seller first: the owner store's cache holds the license (and must have forgotten that machine) as the race starts.
+        const warm = await api.call('POST', '/licenses/activate', { key: s.publishableKey, body: { licenseKey, machineFingerprint: 'warm-up' } });
+        await api.call('DELETE', `/licenses/${license.id}/activations/${warm.body.activation.id}`, { key: s.apiKey });
+        const machines = Array.from({ length: 3 * SLOTS }, (_, i) => `machine-${i}`);
+
+        const replies = await Promise.all(machines.map((machineFingerprint) => api.call('POST', '/licenses/validate', { key: s.publishableKey, body: { licenseKey, machineFingerprint } })));
+
+        expect(replies.filter((r) => r.body.valid === true)).toHaveLength(SLOTS);
+        expect(replies.filter((r) => r.body.reason === 'machine_mismatch')).toHaveLength(2 * SLOTS);
+        expect((await api.call('GET', `/licenses/${license.id}/activations`, { key: s.apiKey })).body.data).toHaveLength(SLOTS);
+        const winners = machines.filter((_, i) => replies[i]!.body.valid === true);
+        for (const machineFingerprint of machines) {
+          const again = await api.call('POST', '/licenses/validate', { key: s.publishableKey, body: { licenseKey, machineFingerprint } });
+          expect({ machineFingerprint, valid: again.body.valid }).toEqual({ machineFingerprint, valid: winners.includes(machineFingerprint) });
+        }
+      } finally {
+        await opened.dispose();
+      }
+    });
+  }
 });

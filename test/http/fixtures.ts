@@ -38,8 +38,12 @@ export async function world(api: TestApi = testApi(), options: { customer?: bool
   const spareKey = await api.call('POST', '/developers/api-keys', { key: mine.apiKey, body: { scope: 'secret' } });
   if (spareKey.status !== 201) throw new Error(`api key creation failed: ${JSON.stringify(spareKey.body)}`);
   const customer = options.customer === false ? NO_CUSTOMER : await aCustomer(api, mine.apiKey, mine.product.id);
+  // The license runs on the table's machine (the fingerprint its validate and activate bodies send), so its activation routes have one to find.
+  const activated = await api.call('POST', '/licenses/activate', { key: mine.publishableKey, body: { licenseKey: issued.licenseKey, machineFingerprint: 'fp-table' } });
+  if (activated.status !== 201) throw new Error(`activation failed: ${JSON.stringify(activated.body)}`);
   return {
     api, mine, other, customer, license: issued.license, licenseKey: issued.licenseKey, sessionId: checkout.body.sessionId as string, spareKeyId: spareKey.body.id as string,
+    activationId: activated.body.activation.id as string,
   };
 }
 
@@ -52,6 +56,7 @@ const NO_CUSTOMER = {
   login: { otpId: 'otp_none', otp: '000000' },
   purchase: { purchaseId: 'pur_none', otpId: 'otp_none', otp: '000000', cardId: 'card_none' },
   phoneChange: { otpId: 'otp_none', otp: '000000', phone: '+15550000000' },
+  license: { id: 'lic_none', activationId: 'act_none' },
 };
 
 /** The routes that need the world's customer (its token, codes or purchase). */
@@ -87,6 +92,10 @@ export async function aCustomer(api: TestApi, apiKey: string, productId: string,
   const verified = await api.call('POST', '/auth/login/verify', { body: { email: who.email, deviceFingerprint: who.device, ...first } });
   if (verified.status !== 200) throw new Error(`login failed: ${JSON.stringify(verified.body)}`);
   const token = verified.body.identityToken as string;
+  // The license the checkout issued runs on the customer's machine, so the buyer's self-service routes have one to remove.
+  const own = verified.body.licenses[0];
+  const machine = await api.call('POST', '/licenses/activate', { key: apiKey, body: { licenseKey: own.licenseKey, machineFingerprint: who.device } });
+  if (machine.status !== 201) throw new Error(`activation failed: ${JSON.stringify(machine.body)}`);
   const unusedLogin = await loginCode();
   const auth = { authorization: `Bearer ${token}` };
   const purchase = await api.call('POST', '/purchase/init', { headers: auth, body: { productId } });
@@ -100,6 +109,7 @@ export async function aCustomer(api: TestApi, apiKey: string, productId: string,
     login: unusedLogin,
     purchase: { purchaseId: purchase.body.purchaseId as string, otpId: otp.body.otpId as string, otp: purchaseCode, cardId: purchase.body.cards[0].id as string },
     phoneChange: { otpId: change.body.otpId as string, otp: await latestCode(api, who.phone), phone: NEW_PHONE },
+    license: { id: own.id as string, activationId: machine.body.activation.id as string },
   };
 }
 
@@ -117,7 +127,7 @@ export type Auth = 'none' | 'secret' | 'any' | 'customer';
 
 export interface Route {
   name: string;
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** With no argument, the path of `mine`'s own resource. */
   path: (id?: string) => string;
   auth: Auth;
@@ -154,6 +164,14 @@ export function routeTable(w: World): Route[] {
     { name: 'GET /licenses/:id', method: 'GET', path: (id = license) => `/licenses/${id}`, auth: 'secret', hasIdParam: true },
     { name: 'POST /licenses/validate', method: 'POST', path: () => '/licenses/validate', auth: 'any', body: () => ({ licenseKey: w.licenseKey, machineFingerprint: 'fp-table' }) },
     { name: 'POST /licenses/:id/unbind', method: 'POST', path: (id = license) => `/licenses/${id}/unbind`, auth: 'secret', hasIdParam: true },
+    { name: 'POST /licenses/activate', method: 'POST', path: () => '/licenses/activate', auth: 'any', body: () => ({ licenseKey: w.licenseKey, machineFingerprint: 'fp-table', name: 'table-host' }) },
+    { name: 'POST /licenses/deactivate', method: 'POST', path: () => '/licenses/deactivate', auth: 'any', body: () => ({ licenseKey: w.licenseKey, machineFingerprint: 'fp-table' }) },
+    { name: 'POST /licenses/activations', method: 'POST', path: () => '/licenses/activations', auth: 'any', body: () => ({ licenseKey: w.licenseKey }) },
+    { name: 'GET /licenses/:id/activations', method: 'GET', path: (id = license) => `/licenses/${id}/activations`, auth: 'secret', hasIdParam: true },
+    {
+      name: 'DELETE /licenses/:id/activations/:activationId', method: 'DELETE', path: (id = license) => `/licenses/${id}/activations/${w.activationId}`, auth: 'secret', hasIdParam: true,
+    },
+    { name: 'PATCH /licenses/:id', method: 'PATCH', path: (id = license) => `/licenses/${id}`, auth: 'secret', body: () => ({ maxMachines: 2 }), hasIdParam: true },
     { name: 'POST /licenses/:id/revoke', method: 'POST', path: (id = license) => `/licenses/${id}/revoke`, auth: 'secret', hasIdParam: true },
     { name: 'GET /connect/status', method: 'GET', path: () => '/connect/status', auth: 'secret' },
     { name: 'POST /connect/start', method: 'POST', path: () => '/connect/start', auth: 'secret' },
@@ -181,6 +199,12 @@ export function routeTable(w: World): Route[] {
     // Each call asks for another new phone, so the per-phone-change send limit is never met.
     { name: 'POST /customer/phone', method: 'POST', path: () => '/customer/phone', auth: 'customer', body: () => ({ phone: `+1555${String(++unique).padStart(7, '0')}` }) },
     { name: 'POST /customer/phone/verify', method: 'POST', path: () => '/customer/phone/verify', auth: 'customer', body: () => ({ ...customer.phoneChange }) },
+    { name: 'GET /customer/licenses', method: 'GET', path: () => '/customer/licenses', auth: 'customer' },
+    {
+      name: 'DELETE /customer/licenses/:id/activations/:activationId', method: 'DELETE', auth: 'customer', hasIdParam: true,
+      path: (id = customer.license.id) => `/customer/licenses/${id}/activations/${customer.license.activationId}`,
+    },
+    { name: 'GET /account', method: 'GET', path: () => '/account', auth: 'none' },
     { name: 'GET /sandbox/outbox', method: 'GET', path: () => `/sandbox/outbox${outbox}`, auth: 'none' },
     { name: 'GET /sandbox/outbox/view', method: 'GET', path: () => `/sandbox/outbox/view${outbox}`, auth: 'none' },
   ];

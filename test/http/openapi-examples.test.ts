@@ -37,6 +37,16 @@ const codeSent = (phone: string) => async (reply: Reply, replay: Replay) => {
 };
 const connectState = { value: '' };
 
+const machineOnExampleLicense = async (replay: Replay): Promise<Extra> => {
+  const body = JSON.stringify({ licenseKey: replay.real(EXAMPLE.licenseKey), machineFingerprint: EXAMPLE.machineFingerprint });
+  await fetch(`${replay.base}/v1/licenses/validate`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': replay.credentials.secretKey! }, body });
+  return {};
+};
+const captureCustomerMachine = (reply: Reply, replay: Replay) => {
+  const license = reply.body.data.find((l: { id: string }) => l.id === replay.real(EXAMPLE.licenseId));
+  replay.capture('activationId', license.activations[0].id);
+};
+
 const STEPS: Step[] = [
   { name: 'GET /v1/health' },
   {
@@ -62,6 +72,13 @@ const STEPS: Step[] = [
   },
   { name: 'GET /v1/developers/licenses' },
   { name: 'POST /v1/licenses/validate' },
+  // The validation took a slot for the example machine: list it, remove it, activate again, then deactivate.
+  { name: 'GET /v1/licenses/{id}/activations', after: (r, replay) => replay.capture('activationId', r.body.data[0].id) },
+  { name: 'DELETE /v1/licenses/{id}/activations/{activationId}' },
+  { name: 'POST /v1/licenses/activate', status: 201 },
+  { name: 'POST /v1/licenses/activations' },
+  { name: 'PATCH /v1/licenses/{id}' },
+  { name: 'POST /v1/licenses/deactivate' },
   { name: 'GET /v1/licenses/{id}' },
   { name: 'POST /v1/licenses/{id}/unbind' },
   { name: 'POST /v1/developers/signing-keys/rotate', status: 201 },
@@ -82,6 +99,10 @@ const STEPS: Step[] = [
   { name: 'GET /v1/sandbox/outbox' },
   { name: 'GET /v1/sandbox/outbox/view' },
   { name: 'POST /v1/auth/login/verify', after: (r, replay) => void (replay.credentials.identityToken = r.body.identityToken) },
+  // The buyer's own license is the granted one (the example e-mail): the example machine validates again, so it has one to remove.
+  { name: 'GET /v1/customer/licenses', extra: machineOnExampleLicense, after: captureCustomerMachine },
+  { name: 'DELETE /v1/customer/licenses/{id}/activations/{activationId}' },
+  { name: 'GET /v1/account' },
   {
     name: 'POST /v1/purchase/init',
     after: (r, replay) => {

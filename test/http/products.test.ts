@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { seller, testApi, type TestApi } from '../support/http.ts';
 import { expectError } from './fixtures.ts';
 
-const PRODUCT_KEYS = ['active', 'createdAt', 'currency', 'features', 'id', 'licenseDays', 'name', 'price', 'updatedAt'];
+const PRODUCT_KEYS = ['active', 'createdAt', 'currency', 'deactivationsPer30Days', 'features', 'id', 'licenseDays', 'maxMachines', 'name', 'price', 'updatedAt'];
 
 /** Exactly the contract's product fields, with their types. */
 function expectProduct(p: Record<string, unknown>) {
@@ -36,7 +36,7 @@ describe('POST /developers/products', () => {
     expectProduct(reply.body);
     expect(reply.body).toEqual({
       id: reply.body.id,
-      name: 'Team', price: 4999, currency: 'eur', features: ['pro', 'team'], licenseDays: 365, active: true,
+      name: 'Team', price: 4999, currency: 'eur', features: ['pro', 'team'], licenseDays: 365, maxMachines: 1, deactivationsPer30Days: 3, active: true,
       createdAt: api.clock.now(), updatedAt: api.clock.now(),
     });
   });

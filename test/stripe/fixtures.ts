@@ -23,6 +23,8 @@ export function aProduct(overrides: Partial<Product> = {}): Product {
     currency: 'eur',
     features: ['pro'],
     licenseDays: null,
+    maxMachines: 1,
+    deactivationsPer30Days: 3,
     active: true,
     createdAt: 0,
     updatedAt: 0,

@@ -1,5 +1,16 @@
+import type { Activation } from '../../domain/activation.ts';
 import type { License, StoredLicenseStatus } from '../../domain/license.ts';
-import type { LicenseListQuery, LicensePage, LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
+import type {
+  ActivateOutcome,
+  ActivationSelector,
+  DeactivateOutcome,
+  DeactivationQuota,
+  LicenseListQuery,
+  LicensePage,
+  LicenseRepository,
+  LicenseState,
+  NewActivation,
+} from '../../ports/license-repository.ts';
 import { LruMap } from './lru-map.ts';
 
 /**
@@ -57,15 +68,47 @@ export class CachedLicenseRepository implements LicenseRepository {
     return state;
   }
 
-  async bindIfUnbound(id: string, fingerprint: string, at: number): Promise<string | null> {
-    const boundTo = await this.write(id, () => this.inner.bindIfUnbound(id, fingerprint, at));
-    this.update(id, { machineFingerprint: boundTo });
-    return boundTo;
+  listActivations(licenseId: string): Promise<Activation[]> {
+    return this.inner.listActivations(licenseId);
+  }
+
+  async activate(licenseId: string, activation: NewActivation): Promise<ActivateOutcome> {
+    const outcome = await this.write(licenseId, () => this.inner.activate(licenseId, activation));
+    if (outcome.kind === 'created' || outcome.kind === 'existing') {
+      const machine = outcome.activation.machineFingerprint;
+      this.change(licenseId, (state) => ({
+        activations: state.activations.some((a) => a.machineFingerprint === machine) ? state.activations : [...state.activations, seen(outcome.activation)],
+      }));
+    }
+    // The store's view is the truth: a full or existing answer resyncs the cached machines with it.
+    if (outcome.kind === 'full') this.change(licenseId, () => ({ maxMachines: outcome.maxMachines, activations: outcome.activations.map(seen) }));
+    return outcome;
+  }
+
+  async touchActivation(licenseId: string, machineFingerprint: string, at: number): Promise<void> {
+    await this.write(licenseId, () => this.inner.touchActivation(licenseId, machineFingerprint, at));
+    this.change(licenseId, (state) => ({
+      activations: state.activations.map((a) => (a.machineFingerprint === machineFingerprint && a.lastSeenAt < at ? { ...a, lastSeenAt: at } : a)),
+    }));
+  }
+
+  async deactivate(licenseId: string, which: ActivationSelector, quota?: DeactivationQuota): Promise<DeactivateOutcome> {
+    const outcome = await this.write(licenseId, () => this.inner.deactivate(licenseId, which, quota));
+    if (outcome.kind === 'removed') {
+      const gone = outcome.activation.machineFingerprint;
+      this.change(licenseId, (state) => ({ activations: state.activations.filter((a) => a.machineFingerprint !== gone) }));
+    }
+    return outcome;
   }
 
   async unbind(id: string): Promise<void> {
     await this.write(id, () => this.inner.unbind(id));
-    this.update(id, { machineFingerprint: null });
+    this.update(id, { activations: [] });
+  }
+
+  async setMaxMachines(id: string, maxMachines: number | null): Promise<void> {
+    await this.write(id, () => this.inner.setMaxMachines(id, maxMachines));
+    this.update(id, { maxMachines });
   }
 
   async setStatus(id: string, status: StoredLicenseStatus): Promise<void> {
@@ -91,6 +134,12 @@ export class CachedLicenseRepository implements LicenseRepository {
     if (digest && current) this.states.replace(digest, { ...current, ...change });
   }
 
+  private change(id: string, next: (state: LicenseState) => Partial<LicenseState>): void {
+    const digest = this.digestOf.get(id);
+    const current = digest && this.states.get(digest);
+    if (digest && current) this.states.replace(digest, { ...current, ...next(current) });
+  }
+
   private forget(id: string): void {
     const digest = this.digestOf.get(id);
     if (!digest) return;
@@ -105,5 +154,7 @@ export class CachedLicenseRepository implements LicenseRepository {
 
 /** Callers get their own copy: what they do with it never reaches the cache. */
 function copy(state: LicenseState): LicenseState {
-  return { ...state, features: [...state.features] };
+  return { ...state, features: [...state.features], activations: state.activations.map((a) => ({ ...a })) };
 }
+
+const seen = ({ machineFingerprint, lastSeenAt }: Activation) => ({ machineFingerprint, lastSeenAt });

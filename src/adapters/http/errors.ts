@@ -24,6 +24,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   otp_invalid: 422,
   otp_attempts_exceeded: 429,
   sms_failed: 502,
+  activation_limit: 409,
 };
 
 export function errorResponse(status: number, code: string, message: string, details?: Record<string, unknown>): Response {

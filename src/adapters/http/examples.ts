@@ -12,6 +12,7 @@ export const EXAMPLE = {
   purchaseId: 'pur_8Tn3KxV6qR1mZc9Wb4LhPs',
   otpId: 'otp_3Vd7QmX2kT8nLw5Rc1HbZp',
   cardId: 'card_6Wq1LzN8xK3vTb7Rm2HcPd',
+  activationId: 'act_4Hs9WqL2mX7cTn5Rb8KdVz',
   /** A compact JWS as POST /developers/licenses or a checkout hands it out (shortened). */
   licenseKey: 'eyJhbGciOiJFZERTQSIsImtpZCI6ImtpZF8uLi4ifQ.eyJpZCI6ImxpY18uLi4ifQ.c2lnbmF0dXJl',
   /** The client's machine fingerprint: lower-case hex SHA-256. */

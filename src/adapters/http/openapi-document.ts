@@ -2,6 +2,7 @@ import { openapi } from '@elysiajs/openapi';
 import { Elysia } from 'elysia';
 import { EXAMPLE } from './examples.ts';
 import { errorsOf } from './schemas.ts';
+import { documentSignedAnswers } from './signed-answer.ts';
 
 type Schema = { examples?: unknown[] };
 type Media = { schema?: Schema; example?: unknown };
@@ -88,6 +89,7 @@ export function apiDocument({ version, publicBaseUrl, description, routes }: Doc
       documentJsonBodies(document, routes());
       documentExamples(document);
       documentNulRefusal(document);
+      documentSignedAnswers(document);
     })
     .use(
       openapi({

@@ -57,6 +57,8 @@ export const Product = t.Object({
   currency: t.String({ description: 'ISO 4217, lower case.' }),
   features: t.Array(t.String()),
   licenseDays: t.Union([Int(), t.Null()], { description: 'Days a sold license lasts; null = perpetual.' }),
+  maxMachines: t.Union([Int(), t.Null()], { description: 'Machines per license issued from now on (copied onto each license); null = unlimited.' }),
+  deactivationsPer30Days: Int({ description: 'Machines a license’s holder may deactivate per rolling 30 days (docs/activations.md).' }),
   active: t.Boolean(),
   createdAt: Millis,
   updatedAt: Millis,
@@ -69,6 +71,16 @@ const productFields = {
   currency: t.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217, e.g. "usd"; upper case is accepted and stored in lower case.', error: PRODUCT_MESSAGES.currency }),
   features: Features,
   licenseDays: t.Union([Int({ minimum: 1, maximum: 36_500 }), t.Null()]),
+  maxMachines: t.Union([Int({ minimum: 1, maximum: 1000 }), t.Null()], {
+    description: 'Machines per license, 1 to 1000 (default 1), or null for unlimited. Copied onto each license when it is issued.',
+    error: 'maxMachines must be a whole number from 1 to 1000, or null for unlimited.',
+  }),
+  deactivationsPer30Days: Int({
+    minimum: 0,
+    maximum: 1000,
+    description: 'How many machines a license’s holder may deactivate per rolling 30 days (default 3; 0 = only you remove machines).',
+    error: 'deactivationsPer30Days must be a whole number from 0 to 1000 (0: only the seller removes machines).',
+  }),
 };
 
 export const NewProductBody = Input({
@@ -77,7 +89,9 @@ export const NewProductBody = Input({
   currency: productFields.currency,
   features: t.Optional(productFields.features),
   licenseDays: t.Optional(productFields.licenseDays),
-}, { examples: [{ name: 'Pro', price: 1999, currency: 'usd', features: ['pro', 'export'], licenseDays: 365 }] });
+  maxMachines: t.Optional(productFields.maxMachines),
+  deactivationsPer30Days: t.Optional(productFields.deactivationsPer30Days),
+}, { examples: [{ name: 'Pro', price: 1999, currency: 'usd', features: ['pro', 'export'], licenseDays: 365, maxMachines: 3 }] });
 
 export const ProductChangesBody = Input(
   {
@@ -86,6 +100,8 @@ export const ProductChangesBody = Input(
   currency: t.Optional(productFields.currency),
   features: t.Optional(productFields.features),
   licenseDays: t.Optional(productFields.licenseDays),
+  maxMachines: t.Optional(productFields.maxMachines),
+  deactivationsPer30Days: t.Optional(productFields.deactivationsPer30Days),
   active: t.Optional(t.Boolean({ description: 'Inactive products cannot be bought; their licenses keep working.' })),
   },
   { minProperties: 1, description: 'At least one field to change.', examples: [{ price: 2499, features: ['pro', 'export', 'sync'] }] },
@@ -204,7 +220,7 @@ const ERROR_MEANING: Record<number, string> = {
   403: 'forbidden: a publishable key where a secret key is needed.',
   404: 'not_found: no such resource for this caller (other developers’ resources are 404 too).',
   402: 'card_declined: the charge was declined; authentication_required: the card needs its holder present.',
-  409: 'conflict: the state forbids it (email_taken, not_connected, no_phone_on_file).',
+  409: 'conflict: the state forbids it (email_taken, not_connected, no_phone_on_file, activation_limit).',
   410: 'otp_expired: the code is past its 5 minutes.',
   413: 'payload_too_large: the body is over 64 KiB.',
   422: 'otp_invalid: wrong code (the challenge may still be used).',
@@ -282,7 +298,7 @@ export const LoginVerifyBody = Input({
   otp: t.String({ maxLength: 20, description: 'The 6-digit code.' }),
   deviceFingerprint: t.String({ minLength: 1, maxLength: 256, description: 'The identity token is bound to this device.' }),
 }, { examples: [{ email: EXAMPLE.buyerEmail, otpId: EXAMPLE.otpId, otp: EXAMPLE.otp, deviceFingerprint: EXAMPLE.machineFingerprint }] });
-const CustomerLicense = t.Object({
+export const CustomerLicense = t.Object({
   id: t.String(),
   productId: t.String(),
   productName: t.String(),

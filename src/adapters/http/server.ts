@@ -11,6 +11,7 @@ import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
 import { homeRoutes } from './routes/home.ts';
 import { licenseRoutes } from './routes/licenses.ts';
+import { activationRoutes } from './routes/activations.ts';
 import { licenseListRoutes } from './routes/license-list.ts';
 import { productRoutes } from './routes/products.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
@@ -21,6 +22,7 @@ import { SANDBOX_FORM_ROUTES, sandboxRoutes } from './routes/sandbox.ts';
 import { customerAuthRoutes } from './routes/customer-auth.ts';
 import { purchaseRoutes } from './routes/purchase.ts';
 import { customerPhoneRoutes } from './routes/customer-phone.ts';
+import { customerLicenseRoutes } from './routes/customer-licenses.ts';
 import { outboxRoutes } from './routes/outbox.ts';
 import { browserErrorResponse } from './pages/error-page.ts';
 
@@ -56,6 +58,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
     .use(developerRoutes(deps))
     .use(productRoutes(deps))
     .use(licenseRoutes(deps))
+    .use(activationRoutes(deps))
     .use(licenseListRoutes(deps))
     .use(connectRoutes(deps))
     .use(checkoutRoutes(deps))
@@ -63,6 +66,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
     .use(customerAuthRoutes(deps))
     .use(purchaseRoutes(deps))
     .use(customerPhoneRoutes(deps))
+    .use(customerLicenseRoutes(deps))
     .use(checkoutPages(deps))
     // Nothing under /v1/sandbox exists once a live processor is configured.
     .use(deps.processor.kind === 'sandbox' ? sandboxRoutes(deps) : new Elysia({ name: 'no-sandbox' }))

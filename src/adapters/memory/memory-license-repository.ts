@@ -1,7 +1,26 @@
 import { ConflictError } from '../../domain/errors.ts';
 import type { License, StoredLicenseStatus } from '../../domain/license.ts';
-import type { LicenseListQuery, LicensePage, LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
+import type { Activation } from '../../domain/activation.ts';
+import type {
+  ActivateOutcome,
+  ActivationSelector,
+  DeactivateOutcome,
+  DeactivationQuota,
+  LicenseListQuery,
+  LicensePage,
+  LicenseRepository,
+  LicenseState,
+  NewActivation,
+} from '../../ports/license-repository.ts';
+import { activateIn, deactivateIn } from './memory-activations.ts';
 import { copy, type LicenseRow, type MemoryTables, requireRow, requireUnique } from './memory-tables.ts';
+
+/** Oldest first, ties by id: the order SQL's ORDER BY created_at, id gives. */
+function oldestActivationsFirst(row: LicenseRow): Activation[] {
+  return row.activations
+    .map((a) => ({ ...a }))
+    .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
 
 function stateOf(row: LicenseRow): LicenseState {
   return {
@@ -10,7 +29,8 @@ function stateOf(row: LicenseRow): LicenseState {
     storedStatus: row.storedStatus,
     features: [...row.features],
     expiresAt: row.expiresAt,
-    machineFingerprint: row.machineFingerprint,
+    maxMachines: row.maxMachines,
+    activations: row.activations.map(({ machineFingerprint, lastSeenAt }) => ({ machineFingerprint, lastSeenAt })),
   };
 }
 
@@ -21,8 +41,8 @@ const oldestFirst = (a: Position, b: Position): number => a.issuedAt - b.issuedA
 
 function licenseOf(row: LicenseRow | undefined): License | null {
   if (!row) return null;
-  const { keyHash: _hash, boundAt: _at, checkoutSessionId: _session, purchaseId: _purchase, ...license } = copy(row);
-  return license;
+  const { keyHash: _hash, checkoutSessionId: _session, purchaseId: _purchase, activations: _a, deactivatedAt: _d, ...license } = copy(row);
+  return { ...license, machineFingerprint: oldestActivationsFirst(row)[0]?.machineFingerprint ?? null };
 }
 
 export class MemoryLicenseRepository implements LicenseRepository {
@@ -49,7 +69,8 @@ export class MemoryLicenseRepository implements LicenseRepository {
     requireRow(t.products, license.productId, 'licenses.product_id');
     requireRow(t.customers, license.customerId, 'licenses.customer_id');
     if (purchaseId !== null) requireRow(t.purchases, purchaseId, 'licenses.purchase_id');
-    const row: LicenseRow = { ...copy(license), keyHash, boundAt: null, checkoutSessionId, purchaseId };
+    const { machineFingerprint: _derived, ...stored } = copy(license);
+    const row: LicenseRow = { ...stored, keyHash, checkoutSessionId, purchaseId, activations: [], deactivatedAt: [] };
     t.licenses.set(row.id, row);
     this.byKeyHash.set(keyHash, row);
     if (checkoutSessionId !== null) this.byCheckoutSession.set(checkoutSessionId, row);
@@ -85,22 +106,32 @@ export class MemoryLicenseRepository implements LicenseRepository {
     return row ? stateOf(row) : null;
   }
 
-  async bindIfUnbound(id: string, fingerprint: string, at: number): Promise<string | null> {
-    // No await between the check and the write: the first caller wins, later ones read its binding.
-    const row = this.tables.licenses.get(id);
-    if (!row) return null;
-    if (row.machineFingerprint === null) {
-      row.machineFingerprint = fingerprint;
-      row.boundAt = at;
-    }
-    return row.machineFingerprint;
+  async activate(licenseId: string, activation: NewActivation): Promise<ActivateOutcome> {
+    return activateIn(this.tables.licenses.get(licenseId), activation);
+  }
+
+  async listActivations(licenseId: string): Promise<Activation[]> {
+    const row = this.tables.licenses.get(licenseId);
+    return row ? oldestActivationsFirst(row) : [];
+  }
+
+  async touchActivation(licenseId: string, machineFingerprint: string, at: number): Promise<void> {
+    const found = this.tables.licenses.get(licenseId)?.activations.find((a) => a.machineFingerprint === machineFingerprint);
+    if (found && found.lastSeenAt < at) found.lastSeenAt = at;
+  }
+
+  async deactivate(licenseId: string, which: ActivationSelector, quota?: DeactivationQuota): Promise<DeactivateOutcome> {
+    return deactivateIn(this.tables.licenses.get(licenseId), which, quota);
   }
 
   async unbind(id: string): Promise<void> {
     const row = this.tables.licenses.get(id);
-    if (!row) return;
-    row.machineFingerprint = null;
-    row.boundAt = null;
+    if (row) row.activations = [];
+  }
+
+  async setMaxMachines(id: string, maxMachines: number | null): Promise<void> {
+    const row = this.tables.licenses.get(id);
+    if (row) row.maxMachines = maxMachines;
   }
 
   async setStatus(id: string, status: StoredLicenseStatus): Promise<void> {

@@ -1,3 +1,4 @@
+import type { Activation } from '../../domain/activation.ts';
 import type { SavedCard } from '../../domain/card.ts';
 import type { CheckoutSession } from '../../domain/checkout-session.ts';
 import type { ConnectState, ProcessorAccount } from '../../domain/connect.ts';
@@ -10,11 +11,14 @@ import type { Product } from '../../domain/product.ts';
 import type { Purchase } from '../../domain/purchase.ts';
 import type { OutboxMessage } from '../../ports/sms-outbox-repository.ts';
 
-export interface LicenseRow extends License {
+export interface LicenseRow extends Omit<License, 'machineFingerprint'> {
   keyHash: string;
-  boundAt: number | null;
   checkoutSessionId: string | null;
   purchaseId: string | null;
+  /** Oldest first. */
+  activations: Activation[];
+  /** When the holder deactivated a machine (the quota's log). */
+  deactivatedAt: number[];
 }
 
 export interface OutboxRow extends OutboxMessage {

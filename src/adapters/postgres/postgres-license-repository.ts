@@ -1,7 +1,19 @@
-import { and, asc, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, lt, or, sql } from 'drizzle-orm';
+import type { Activation } from '../../domain/activation.ts';
 import { ConflictError } from '../../domain/errors.ts';
 import type { License, StoredLicenseStatus } from '../../domain/license.ts';
-import type { LicenseListQuery, LicensePage, LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
+import type {
+  ActivateOutcome,
+  ActivationSelector,
+  DeactivateOutcome,
+  DeactivationQuota,
+  LicenseListQuery,
+  LicensePage,
+  LicenseRepository,
+  LicenseState,
+  NewActivation,
+} from '../../ports/license-repository.ts';
+import { activationsJson, firstMachine, PostgresActivations } from './postgres-activations.ts';
 import { customers, licenses } from './schema.ts';
 import { isUniqueViolation, type PostgresDb } from './postgres-store.ts';
 
@@ -13,8 +25,13 @@ const stateColumns = {
   storedStatus: licenses.status,
   features: licenses.features,
   expiresAt: licenses.expiresAt,
-  machineFingerprint: licenses.machineFingerprint,
+  maxMachines: licenses.maxMachines,
+  activations: activationsJson,
 };
+
+function stateOf(row: (Omit<LicenseState, 'activations'> & { activations: string }) | undefined): LicenseState | null {
+  return row ? { ...row, activations: JSON.parse(row.activations) } : null;
+}
 
 const licenseColumns = {
   id: licenses.id,
@@ -25,7 +42,8 @@ const licenseColumns = {
   features: licenses.features,
   issuedAt: licenses.issuedAt,
   expiresAt: licenses.expiresAt,
-  machineFingerprint: licenses.machineFingerprint,
+  machineFingerprint: firstMachine,
+  maxMachines: licenses.maxMachines,
   licenseKey: licenses.licenseKey,
 };
 
@@ -33,21 +51,17 @@ export class PostgresLicenseRepository implements LicenseRepository {
   // The validation hot path: built once (PostgreSQL prepares each statement once per connection).
   private readonly stateByHash;
   private readonly stateById;
-  private readonly bind;
+  private readonly machines: PostgresActivations;
 
   constructor(private readonly db: PostgresDb) {
     this.stateByHash = db.select(stateColumns).from(licenses).where(eq(licenses.keyHash, sql.placeholder('hash'))).prepare('license_state_by_hash');
     this.stateById = db.select(stateColumns).from(licenses).where(eq(licenses.id, sql.placeholder('id'))).prepare('license_state_by_id');
-    this.bind = db
-      .update(licenses)
-      .set({ machineFingerprint: sql`${sql.placeholder('fp')}`, boundAt: sql`${sql.placeholder('at')}` })
-      .where(and(eq(licenses.id, sql.placeholder('id')), isNull(licenses.machineFingerprint)))
-      .returning({ machineFingerprint: licenses.machineFingerprint })
-      .prepare('license_bind');
+    this.machines = new PostgresActivations(db);
   }
 
   async create(license: License, keyHash: string, origin: Origin = {}): Promise<void> {
-    const { storedStatus, ...rest } = license;
+    // machineFingerprint is derived from activations: a new license has none.
+    const { storedStatus, machineFingerprint: _derived, ...rest } = license;
     const checkoutSessionId = origin.checkoutSessionId ?? null;
     const purchaseId = origin.purchaseId ?? null;
     try {
@@ -88,24 +102,36 @@ export class PostgresLicenseRepository implements LicenseRepository {
 
   async findStateByKeyHash(keyHash: string): Promise<LicenseState | null> {
     const [row] = await this.stateByHash.execute({ hash: keyHash });
-    return row ?? null;
+    return stateOf(row);
   }
 
   async findStateById(id: string): Promise<LicenseState | null> {
     const [row] = await this.stateById.execute({ id });
-    return row ?? null;
+    return stateOf(row);
   }
 
-  async bindIfUnbound(id: string, fingerprint: string, at: number): Promise<string | null> {
-    // A racing UPDATE waits for the winner's commit, then finds the row bound and changes nothing;
-    // the SELECT after it, a new statement under READ COMMITTED, reads the winner's fingerprint.
-    const [won] = await this.bind.execute({ id, fp: fingerprint, at });
-    if (won) return won.machineFingerprint;
-    return (await this.findStateById(id))?.machineFingerprint ?? null;
+  activate(licenseId: string, activation: NewActivation): Promise<ActivateOutcome> {
+    return this.machines.activate(licenseId, activation);
   }
 
-  async unbind(id: string): Promise<void> {
-    await this.db.update(licenses).set({ machineFingerprint: null, boundAt: null }).where(eq(licenses.id, id));
+  listActivations(licenseId: string): Promise<Activation[]> {
+    return this.machines.list(licenseId);
+  }
+
+  touchActivation(licenseId: string, machineFingerprint: string, at: number): Promise<void> {
+    return this.machines.touchSeen(licenseId, machineFingerprint, at);
+  }
+
+  deactivate(licenseId: string, which: ActivationSelector, quota?: DeactivationQuota): Promise<DeactivateOutcome> {
+    return this.machines.deactivate(licenseId, which, quota);
+  }
+
+  unbind(id: string): Promise<void> {
+    return this.machines.removeAll(id);
+  }
+
+  async setMaxMachines(id: string, maxMachines: number | null): Promise<void> {
+    await this.db.update(licenses).set({ maxMachines }).where(eq(licenses.id, id));
   }
 
   async setStatus(id: string, status: StoredLicenseStatus): Promise<void> {

@@ -65,6 +65,10 @@ export const products = pgTable(
     currency: text('currency').notNull(),
     features: jsonb('features').$type<string[]>().notNull(),
     licenseDays: integer('license_days'),
+    /** Machines per license issued from now on; null = unlimited. */
+    maxMachines: integer('max_machines').default(1),
+    /** Holder-initiated deactivations allowed per license per rolling 30 days. */
+    deactivationsPer30Days: integer('deactivations_per_30_days').notNull().default(3),
     active: boolean('active').notNull(),
     createdAt: millis('created_at').notNull(),
     updatedAt: millis('updated_at').notNull(),
@@ -90,8 +94,11 @@ export const licenses = pgTable(
     features: jsonb('features').$type<string[]>().notNull(),
     issuedAt: millis('issued_at').notNull(),
     expiresAt: millis('expires_at'),
+    /** Before activations (0002): the one bound machine. Copied into `activations`; neither read nor written since. */
     machineFingerprint: text('machine_fingerprint'),
     boundAt: millis('bound_at'),
+    /** Copied from the product at issue; the seller may change it per license. null = unlimited. */
+    maxMachines: integer('max_machines').default(1),
     licenseKey: text('license_key').notNull(),
     keyHash: text('key_hash').notNull().unique(),
     /** What paid for it: one license per checkout session (NULLs are distinct, so granted licenses have none). */
@@ -105,6 +112,31 @@ export const licenses = pgTable(
     uniqueIndex('licenses_checkout_session').on(t.checkoutSessionId),
     uniqueIndex('licenses_purchase').on(t.purchaseId),
   ],
+);
+
+/** One row per machine a license runs on: at most one per (license, fingerprint). */
+export const activations = pgTable(
+  'activations',
+  {
+    id: text('id').primaryKey(),
+    licenseId: text('license_id').notNull().references(() => licenses.id),
+    machineFingerprint: text('machine_fingerprint').notNull(),
+    name: text('name'),
+    createdAt: millis('created_at').notNull(),
+    lastSeenAt: millis('last_seen_at').notNull(),
+  },
+  (t) => [uniqueIndex('activations_license_fingerprint').on(t.licenseId, t.machineFingerprint)],
+);
+
+/** Deactivations by the license's holder, counted against the product's rolling 30-day quota. */
+export const deactivations = pgTable(
+  'deactivations',
+  {
+    activationId: text('activation_id').primaryKey(),
+    licenseId: text('license_id').notNull().references(() => licenses.id),
+    removedAt: millis('removed_at').notNull(),
+  },
+  (t) => [index('deactivations_license').on(t.licenseId, t.removedAt)],
 );
 
 export const checkoutSessions = pgTable(

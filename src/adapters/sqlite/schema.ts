@@ -43,6 +43,10 @@ export const products = sqliteTable(
     currency: text('currency').notNull(),
     features: text('features', { mode: 'json' }).$type<string[]>().notNull(),
     licenseDays: integer('license_days'),
+    /** Machines per license issued from now on; null = unlimited. */
+    maxMachines: integer('max_machines').default(1),
+    /** Holder-initiated deactivations allowed per license per rolling 30 days. */
+    deactivationsPer30Days: integer('deactivations_per_30_days').notNull().default(3),
     active: integer('active', { mode: 'boolean' }).notNull(),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
@@ -68,8 +72,11 @@ export const licenses = sqliteTable(
     features: text('features', { mode: 'json' }).$type<string[]>().notNull(),
     issuedAt: integer('issued_at').notNull(),
     expiresAt: integer('expires_at'),
+    /** Before activations (0004): the one bound machine. Copied into `activations`; neither read nor written since. */
     machineFingerprint: text('machine_fingerprint'),
     boundAt: integer('bound_at'),
+    /** Copied from the product at issue; the seller may change it per license. null = unlimited. */
+    maxMachines: integer('max_machines').default(1),
     licenseKey: text('license_key').notNull(),
     keyHash: text('key_hash').notNull().unique(),
     /** What paid for it: one license per checkout session (NULLs are distinct, so granted licenses have none). */
@@ -83,6 +90,31 @@ export const licenses = sqliteTable(
     uniqueIndex('licenses_checkout_session').on(t.checkoutSessionId),
     uniqueIndex('licenses_purchase').on(t.purchaseId),
   ],
+);
+
+/** One row per machine a license runs on: at most one per (license, fingerprint). */
+export const activations = sqliteTable(
+  'activations',
+  {
+    id: text('id').primaryKey(),
+    licenseId: text('license_id').notNull().references(() => licenses.id),
+    machineFingerprint: text('machine_fingerprint').notNull(),
+    name: text('name'),
+    createdAt: integer('created_at').notNull(),
+    lastSeenAt: integer('last_seen_at').notNull(),
+  },
+  (t) => [uniqueIndex('activations_license_fingerprint').on(t.licenseId, t.machineFingerprint)],
+);
+
+/** Deactivations by the license's holder, counted against the product's rolling 30-day quota. */
+export const deactivations = sqliteTable(
+  'deactivations',
+  {
+    activationId: text('activation_id').primaryKey(),
+    licenseId: text('license_id').notNull().references(() => licenses.id),
+    removedAt: integer('removed_at').notNull(),
+  },
+  (t) => [index('deactivations_license').on(t.licenseId, t.removedAt)],
 );
 
 export const checkoutSessions = sqliteTable(

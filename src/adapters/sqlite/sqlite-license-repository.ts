@@ -1,11 +1,23 @@
-import { and, asc, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, lt, or, sql } from 'drizzle-orm';
+import type { Activation } from '../../domain/activation.ts';
 import { ConflictError } from '../../domain/errors.ts';
 import type { License, StoredLicenseStatus } from '../../domain/license.ts';
-import type { LicenseListQuery, LicensePage, LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
+import type {
+  ActivateOutcome,
+  ActivationSelector,
+  DeactivateOutcome,
+  DeactivationQuota,
+  LicenseListQuery,
+  LicensePage,
+  LicenseRepository,
+  LicenseState,
+  NewActivation,
+} from '../../ports/license-repository.ts';
+import { customers, licenses } from './schema.ts';
+import { activationsJson, firstMachine, SqliteActivations } from './sqlite-activations.ts';
+import { isUniqueViolation, type SqliteDb } from './sqlite-store.ts';
 
 type Origin = { checkoutSessionId?: string; purchaseId?: string };
-import { customers, licenses } from './schema.ts';
-import { isUniqueViolation, type SqliteDb } from './sqlite-store.ts';
 
 const stateColumns = {
   id: licenses.id,
@@ -13,33 +25,43 @@ const stateColumns = {
   storedStatus: licenses.status,
   features: licenses.features,
   expiresAt: licenses.expiresAt,
-  machineFingerprint: licenses.machineFingerprint,
+  maxMachines: licenses.maxMachines,
+  activations: activationsJson,
 };
 
-function licenseOf(row: typeof licenses.$inferSelect | undefined): License | null {
-  if (!row) return null;
-  const { status, keyHash: _hash, boundAt: _at, checkoutSessionId: _session, purchaseId: _purchase, ...rest } = row;
-  return { ...rest, storedStatus: status };
+const licenseColumns = {
+  id: licenses.id,
+  developerId: licenses.developerId,
+  productId: licenses.productId,
+  customerId: licenses.customerId,
+  storedStatus: licenses.status,
+  features: licenses.features,
+  issuedAt: licenses.issuedAt,
+  expiresAt: licenses.expiresAt,
+  machineFingerprint: firstMachine,
+  maxMachines: licenses.maxMachines,
+  licenseKey: licenses.licenseKey,
+};
+
+function stateOf(row: (Omit<LicenseState, 'activations'> & { activations: string }) | undefined): LicenseState | null {
+  return row ? { ...row, activations: JSON.parse(row.activations) } : null;
 }
 
 export class SqliteLicenseRepository implements LicenseRepository {
   // The validation hot path: prepared once (drizzle re-prepares unprepared queries on every call).
   private readonly stateByHash;
   private readonly stateById;
-  private readonly bind;
+  private readonly machines: SqliteActivations;
 
   constructor(private readonly db: SqliteDb) {
     this.stateByHash = db.select(stateColumns).from(licenses).where(eq(licenses.keyHash, sql.placeholder('hash'))).prepare();
     this.stateById = db.select(stateColumns).from(licenses).where(eq(licenses.id, sql.placeholder('id'))).prepare();
-    this.bind = db
-      .update(licenses)
-      .set({ machineFingerprint: sql`${sql.placeholder('fp')}`, boundAt: sql`${sql.placeholder('at')}` })
-      .where(and(eq(licenses.id, sql.placeholder('id')), isNull(licenses.machineFingerprint)))
-      .prepare();
+    this.machines = new SqliteActivations(db);
   }
 
   async create(license: License, keyHash: string, origin: Origin = {}): Promise<void> {
-    const { storedStatus, ...rest } = license;
+    // machineFingerprint is derived from activations: a new license has none.
+    const { storedStatus, machineFingerprint: _derived, ...rest } = license;
     const checkoutSessionId = origin.checkoutSessionId ?? null;
     const purchaseId = origin.purchaseId ?? null;
     try {
@@ -56,43 +78,56 @@ export class SqliteLicenseRepository implements LicenseRepository {
   }
 
   async findByCheckoutSession(checkoutSessionId: string): Promise<License | null> {
-    return licenseOf(this.db.select().from(licenses).where(eq(licenses.checkoutSessionId, checkoutSessionId)).get());
+    return this.db.select(licenseColumns).from(licenses).where(eq(licenses.checkoutSessionId, checkoutSessionId)).get() ?? null;
   }
 
   async findByPurchase(purchaseId: string): Promise<License | null> {
-    return licenseOf(this.db.select().from(licenses).where(eq(licenses.purchaseId, purchaseId)).get());
+    return this.db.select(licenseColumns).from(licenses).where(eq(licenses.purchaseId, purchaseId)).get() ?? null;
   }
 
   async listByCustomer(customerId: string): Promise<License[]> {
-    const rows = this.db
-      .select()
+    return this.db
+      .select(licenseColumns)
       .from(licenses)
       .where(eq(licenses.customerId, customerId))
       .orderBy(asc(licenses.issuedAt), asc(licenses.id))
       .all();
-    return rows.map((row) => licenseOf(row)!);
   }
 
   async findById(id: string): Promise<License | null> {
-    return licenseOf(this.db.select().from(licenses).where(eq(licenses.id, id)).get());
+    return this.db.select(licenseColumns).from(licenses).where(eq(licenses.id, id)).get() ?? null;
   }
 
   async findStateByKeyHash(keyHash: string): Promise<LicenseState | null> {
-    return this.stateByHash.get({ hash: keyHash }) ?? null;
+    return stateOf(this.stateByHash.get({ hash: keyHash }));
   }
 
   async findStateById(id: string): Promise<LicenseState | null> {
-    return this.stateById.get({ id }) ?? null;
+    return stateOf(this.stateById.get({ id }));
   }
 
-  async bindIfUnbound(id: string, fingerprint: string, at: number): Promise<string | null> {
-    // bun:sqlite is synchronous: the conditional update and the read happen with nothing in between.
-    this.bind.run({ id, fp: fingerprint, at });
-    return this.stateById.get({ id })?.machineFingerprint ?? null;
+  async activate(licenseId: string, activation: NewActivation): Promise<ActivateOutcome> {
+    return this.machines.activate(licenseId, activation);
+  }
+
+  async listActivations(licenseId: string): Promise<Activation[]> {
+    return this.machines.list(licenseId);
+  }
+
+  async touchActivation(licenseId: string, machineFingerprint: string, at: number): Promise<void> {
+    this.machines.touchSeen(licenseId, machineFingerprint, at);
+  }
+
+  async deactivate(licenseId: string, which: ActivationSelector, quota?: DeactivationQuota): Promise<DeactivateOutcome> {
+    return this.machines.deactivate(licenseId, which, quota);
   }
 
   async unbind(id: string): Promise<void> {
-    this.db.update(licenses).set({ machineFingerprint: null, boundAt: null }).where(eq(licenses.id, id)).run();
+    this.machines.removeAll(id);
+  }
+
+  async setMaxMachines(id: string, maxMachines: number | null): Promise<void> {
+    this.db.update(licenses).set({ maxMachines }).where(eq(licenses.id, id)).run();
   }
 
   async setStatus(id: string, status: StoredLicenseStatus): Promise<void> {
@@ -103,7 +138,7 @@ export class SqliteLicenseRepository implements LicenseRepository {
     const { after } = query;
     // With an e-mail, the plan starts at the customer (unique e-mail index, then licenses_customer).
     const rows = this.db
-      .select({ license: licenses, customerEmail: customers.email })
+      .select({ ...licenseColumns, customerEmail: customers.email })
       .from(licenses)
       .innerJoin(customers, eq(customers.id, licenses.customerId))
       .where(
@@ -117,7 +152,6 @@ export class SqliteLicenseRepository implements LicenseRepository {
       .orderBy(desc(licenses.issuedAt), desc(licenses.id))
       .limit(query.limit + 1)
       .all();
-    const data = rows.slice(0, query.limit).map((row) => ({ ...licenseOf(row.license)!, customerEmail: row.customerEmail }));
-    return { data, hasMore: rows.length > query.limit };
+    return { data: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
   }
 }

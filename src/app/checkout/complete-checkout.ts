@@ -63,7 +63,7 @@ async function issueOnce(deps: CompleteDeps, sessionId: string, terms: Parameter
 async function termsOf(deps: CompleteDeps, developerId: string, productId: string, now: number) {
   const product = await deps.products.get(developerId, productId);
   if (!product) throw new NotFoundError('product');
-  return { features: product.features, issuedAt: now, expiresAt: expiryFor(product.licenseDays, now) };
+  return { features: product.features, issuedAt: now, expiresAt: expiryFor(product.licenseDays, now), maxMachines: product.maxMachines };
 }
 
 async function existingLicense(deps: CompleteDeps, licenseId: string): Promise<License> {

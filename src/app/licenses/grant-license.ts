@@ -39,6 +39,7 @@ export async function grantLicense(
     features: input.features ? normalizeFeatures(input.features) : product.features,
     issuedAt: now,
     expiresAt: input.expiresAt !== undefined ? input.expiresAt : expiryFor(product.licenseDays, now),
+    maxMachines: product.maxMachines,
   });
   return { license: viewLicense(license, now), licenseKey: license.licenseKey };
 }

@@ -15,6 +15,8 @@ export interface LicenseTerms {
    */
   issuedAt: number;
   expiresAt: number | null;
+  /** The product's, copied onto the license: later product changes do not reach issued licenses. */
+  maxMachines: number | null;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function issueLicense(
     issuedAt,
     expiresAt: terms.expiresAt,
     machineFingerprint: null,
+    maxMachines: terms.maxMachines,
     licenseKey,
   };
   await deps.licenses.create(license, deps.hashing.hash(licenseKey), origin);

@@ -1,4 +1,5 @@
 import { parseLicenseKey, type KeyProblem } from '../../domain/license-key.ts';
+import { LAST_SEEN_REFRESH_MS } from '../../domain/activation.ts';
 import { licenseStatus, type LicenseStatus } from '../../domain/license.ts';
 import { judgeValidation, type ValidationVerdict } from '../../domain/validation.ts';
 import type { Deps } from '../../ports/deps.ts';
@@ -9,7 +10,7 @@ export type ValidationResult =
   | { valid: true; license: { id: string; status: LicenseStatus; features: string[]; expiresAt: number | null } }
   | { valid: false; reason: Exclude<ValidationVerdict, { valid: true }>['reason'] };
 
-type ValidateDeps = Pick<Deps, 'clock' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'rateLimiter' | 'validateRateLimitPerMinute' | 'addressLimits'>;
+type ValidateDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'rateLimiter' | 'validateRateLimitPerMinute' | 'addressLimits'>;
 
 /**
  * Online validation. A key whose digest the store knows is byte for byte one this service signed,
@@ -31,8 +32,11 @@ export async function validateLicense(
   if (!verdict.valid) return verdict;
   const live = license!;
   if (verdict.binding.kind === 'bind') {
-    const boundTo = await deps.licenses.bindIfUnbound(live.id, input.machineFingerprint, now);
-    if (boundTo !== input.machineFingerprint) return { valid: false, reason: 'machine_mismatch' };
+    const taken = await deps.licenses.activate(live.id, { id: deps.ids.next('act'), machineFingerprint: input.machineFingerprint, name: null, at: now });
+    // Another request may have taken the last slot since the read: the store's count decides.
+    if (taken.kind !== 'created' && taken.kind !== 'existing') return { valid: false, reason: 'machine_mismatch' };
+  } else {
+    await refreshLastSeen(deps, live, input.machineFingerprint, now);
   }
   return {
     valid: true,
@@ -52,4 +56,10 @@ async function checkUnknownKey(
   const state = await deps.licenses.findStateById(parsed.key.claims.id);
   // A genuine signature over claims that name another developer's license is not this license.
   return { problem: null, state: state && state.developerId === signingKey.developerId ? state : null };
+}
+
+/** lastSeenAt moves at most once per LAST_SEEN_REFRESH_MS: the usual validation writes nothing. */
+async function refreshLastSeen(deps: ValidateDeps, license: LicenseState, machineFingerprint: string, now: number): Promise<void> {
+  const activation = license.activations.find((a) => a.machineFingerprint === machineFingerprint);
+  if (activation && now - activation.lastSeenAt >= LAST_SEEN_REFRESH_MS) await deps.licenses.touchActivation(license.id, machineFingerprint, now);
 }

@@ -1,4 +1,5 @@
 import { InvalidRequestError } from '../../domain/errors.ts';
+import { DEFAULT_DEACTIVATIONS_PER_30_DAYS, DEFAULT_MAX_MACHINES } from '../../domain/activation.ts';
 import { normalizeCurrency, normalizeFeatures, productProblem, type Product } from '../../domain/product.ts';
 import type { Deps } from '../../ports/deps.ts';
 
@@ -8,6 +9,10 @@ export interface NewProductInput {
   currency: string;
   features?: string[];
   licenseDays?: number | null;
+  /** Default 1; null = unlimited. */
+  maxMachines?: number | null;
+  /** Default 3. */
+  deactivationsPer30Days?: number;
 }
 
 export function assertValidProduct(product: Product): Product {
@@ -30,6 +35,8 @@ export async function createProduct(
     currency: normalizeCurrency(input.currency),
     features: normalizeFeatures(input.features),
     licenseDays: input.licenseDays ?? null,
+    maxMachines: input.maxMachines === undefined ? DEFAULT_MAX_MACHINES : input.maxMachines,
+    deactivationsPer30Days: input.deactivationsPer30Days ?? DEFAULT_DEACTIVATIONS_PER_30_DAYS,
     active: true,
     createdAt: now,
     updatedAt: now,

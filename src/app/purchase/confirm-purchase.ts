@@ -114,6 +114,7 @@ async function issueOnce(deps: ConfirmDeps, purchase: Purchase): Promise<License
     features: product.features,
     issuedAt,
     expiresAt: expiryFor(product.licenseDays, issuedAt),
+    maxMachines: product.maxMachines,
   };
   try {
     return await issueLicense(deps, terms, { purchaseId: purchase.id });

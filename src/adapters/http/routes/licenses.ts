@@ -5,15 +5,20 @@ import type { Deps } from '../../../ports/deps.ts';
 import { clientAddress } from '../client-address.ts';
 import { SECURITY, withAnyApiKey, withSecretKey, withSecretKeyOrCustomer } from '../auth.ts';
 import { errorsOf, IdParams, LicenseView, ValidateBody, ValidationResult } from '../schemas.ts';
+import { answerSigner } from '../../../app/licenses/sign-answer.ts';
+import { readNonce, signedAnswer, SIGNED_ANSWER_DOC, SIGNED_ANSWER_PARAMETERS } from '../signed-answer.ts';
 
 const tags = ['Licenses'];
 
 export function licenseRoutes(deps: Deps) {
+  const sign = answerSigner(deps);
   return new Elysia({ name: 'licenses' })
     .use(
-      withAnyApiKey(deps).post('/licenses/validate', ({ caller, body, request }) => {
+      withAnyApiKey(deps).post('/licenses/validate', async ({ caller, body, request }) => {
+        const nonce = readNonce(request);
         const { licenseKey, machineFingerprint } = body;
-        return validateLicense(deps, caller.developerId, { licenseKey, machineFingerprint, clientAddress: clientAddress(request, deps.trustedProxyHeader) });
+        const result = await validateLicense(deps, caller.developerId, { licenseKey, machineFingerprint, clientAddress: clientAddress(request, deps.trustedProxyHeader) });
+        return signedAnswer(sign, request, caller.developerId, result, { nonce, machineFingerprint });
       }, {
         body: ValidateBody,
         response: { 200: ValidationResult, ...errorsOf(400, 401, 413, 429) },
@@ -21,7 +26,8 @@ export function licenseRoutes(deps: Deps) {
           tags,
           summary: 'Validate a license online and bind it to a machine',
           description:
-            'An invalid license is a 200 with valid=false and a reason, checked in this order: invalid_format, invalid_signature, not_found, revoked, expired, machine_mismatch. The first valid validation binds the license to its machineFingerprint. Secret or publishable key. Each license may be validated at most VALIDATE_RATE_LIMIT_PER_MINUTE times a minute (default 600); keys that name none of your licenses (invalid_format, invalid_signature, not_found) are counted per client address instead (VALIDATE_INVALID_RATE_LIMIT_PER_MINUTE, default 120), so junk never uses up a valid license’s allowance. Counted across instances; past a limit, 429 rate_limited with Retry-After.',
+            'An invalid license is a 200 with valid=false and a reason, checked in this order: invalid_format, invalid_signature, not_found, revoked, expired, machine_mismatch. A new machineFingerprint takes one of the license’s maxMachines slots (docs/activations.md); with none free the answer is machine_mismatch, and a known one never takes a second. Secret or publishable key. Each license may be validated at most VALIDATE_RATE_LIMIT_PER_MINUTE times a minute (default 600); keys that name none of your licenses (invalid_format, invalid_signature, not_found) are counted per client address instead (VALIDATE_INVALID_RATE_LIMIT_PER_MINUTE, default 120), so junk never uses up a valid license’s allowance. Counted across instances; past a limit, 429 rate_limited with Retry-After.' + SIGNED_ANSWER_DOC,
+          parameters: SIGNED_ANSWER_PARAMETERS,
           security: SECURITY.any,
         },
       }),
@@ -32,8 +38,8 @@ export function licenseRoutes(deps: Deps) {
         response: { 200: LicenseView, ...errorsOf(400, 401, 403, 404, 413) },
         detail: {
           tags,
-          summary: 'Remove the machine binding',
-          description: 'The next validation binds to the fingerprint it brings. Secret key in X-API-Key or as Authorization: Bearer sk_….',
+          summary: 'Remove every machine (all activations)',
+          description: 'Removes every activation; the next validations take the freed slots. Not counted against the holder’s deactivation quota. Secret key in X-API-Key or as Authorization: Bearer sk_….',
           security: SECURITY.secretOrBearer,
         },
       }),

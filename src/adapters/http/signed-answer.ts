@@ -1,0 +1,79 @@
+import type { AnswerSigner } from '../../app/licenses/sign-answer.ts';
+import { InvalidRequestError } from '../../domain/errors.ts';
+import { NONCE_PATTERN } from '../../domain/signed-answer.ts';
+
+/** docs/signed-answers.md: the request's nonce in, the detached JWS out. */
+export const NONCE_HEADER = 'Licensing-Nonce';
+export const SIGNATURE_HEADER = 'Licensing-Signature';
+export const JOSE_MEDIA_TYPE = 'application/jose';
+
+const NONCE_PROBLEM = `${NONCE_HEADER} must be 16 to 128 characters from A-Z, a-z, 0-9, "-" and "_".`;
+
+/** The request's nonce; undefined when it sent none (older clients), a 400 when it is malformed. */
+export function readNonce(request: Request): string | undefined {
+  const nonce = request.headers.get(NONCE_HEADER);
+  if (nonce === null) return undefined;
+  if (!NONCE_PATTERN.test(nonce)) throw new InvalidRequestError(NONCE_PROBLEM);
+  return nonce;
+}
+
+/**
+ * The answer as the client asked for it: JSON with the detached JWS in Licensing-Signature, or,
+ * for `Accept: application/jose`, the compact JWS itself. The JSON text is serialized here, once,
+ * so the bytes signed are the bytes sent. Activation routes answer through the same function.
+ */
+export async function signedAnswer(
+  sign: AnswerSigner,
+  request: Request,
+  developerId: string,
+  body: unknown,
+  context: { nonce?: string; machineFingerprint?: string },
+  status = 200,
+): Promise<Response> {
+  const text = JSON.stringify(body);
+  const signed = await sign(developerId, text, context);
+  const jose = (request.headers.get('accept') ?? '').toLowerCase().includes(JOSE_MEDIA_TYPE);
+  const headers = { 'content-type': jose ? JOSE_MEDIA_TYPE : 'application/json', [SIGNATURE_HEADER]: signed.detached };
+  return new Response(jose ? signed.compact : text, { status, headers });
+}
+
+/** The route description's paragraph on signing (the full format is in docs/signed-answers.md). */
+export const SIGNED_ANSWER_DOC = ` Every 200 answer is signed with the seller's current signing key (the kid in GET /developers/{id}/jwks.json): ${SIGNATURE_HEADER} holds a detached JWS (RFC 7515 appendix F, alg EdDSA, typ licensing-answer+jws) whose payload is the response body byte for byte and whose protected header carries serverTime (the server's clock, ms), the request's nonce and machineFingerprint. Send a fresh ${NONCE_HEADER} (16 to 128 of A-Z a-z 0-9 - _; anything else is a 400) to detect replays; send Accept: ${JOSE_MEDIA_TYPE} to get the body itself as a compact JWS.`;
+
+/** OpenAPI: the request header and the response header, for the operation's `detail`. */
+export const SIGNED_ANSWER_PARAMETERS = [
+  {
+    name: NONCE_HEADER,
+    in: 'header' as const,
+    required: false,
+    description: 'A fresh random value per request, echoed as `nonce` in the signed header.',
+    schema: { type: 'string' as const, pattern: NONCE_PATTERN.source, example: 'k3Jd9f0sQm2Lx8vT4pZa1w' },
+  },
+];
+
+type Operation = { parameters?: { name?: string; in?: string }[]; responses?: Record<string, unknown> };
+type Response200 = { description?: string; headers?: Record<string, unknown>; content?: Record<string, unknown> };
+
+/**
+ * The OpenAPI document, completed: every operation that takes Licensing-Nonce (SIGNED_ANSWER_PARAMETERS)
+ * answers 200 (and 201) with the Licensing-Signature header, and with application/jose when asked.
+ */
+export function documentSignedAnswers(document: { paths?: Record<string, Record<string, Operation>> }): void {
+  for (const operation of Object.values(document.paths ?? {}).flatMap((methods) => Object.values(methods))) {
+    if (!operation.parameters?.some((p) => p.in === 'header' && p.name === NONCE_HEADER)) continue;
+    for (const code of ['200', '201']) {
+      const ok = (operation.responses?.[code] ?? null) as Response200 | null;
+      if (ok) signResponse(ok);
+    }
+  }
+}
+
+function signResponse(ok: Response200): void {
+  ok.headers = {
+    [SIGNATURE_HEADER]: {
+      description: 'Detached JWS (header..signature, RFC 7515 appendix F) over the body; its protected header has alg EdDSA, kid, typ licensing-answer+jws, serverTime (ms), nonce and machineFingerprint. docs/signed-answers.md.',
+      schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+\\.\\.[A-Za-z0-9_-]+$' },
+    },
+  };
+  ok.content = { ...ok.content, [JOSE_MEDIA_TYPE]: { schema: { type: 'string', description: 'With Accept: application/jose: the same answer as a compact JWS whose payload is the JSON body.' } } };
+}

@@ -1,0 +1,33 @@
+import { hasFreeSlot, nextDeactivationAt } from '../../domain/activation.ts';
+import type { ActivateOutcome, ActivationSelector, DeactivateOutcome, DeactivationQuota, NewActivation } from '../../ports/license-repository.ts';
+import type { LicenseRow } from './memory-tables.ts';
+
+// Plain functions over one license row, with no await between a check and its write: the memory
+// store's equivalent of one transaction.
+
+export function activateIn(row: LicenseRow | undefined, input: NewActivation): ActivateOutcome {
+  if (!row) return { kind: 'missing' };
+  const known = row.activations.find((a) => a.machineFingerprint === input.machineFingerprint);
+  if (known) return { kind: 'existing', activation: { ...known } };
+  if (!hasFreeSlot(row.activations.length, row.maxMachines)) {
+    return { kind: 'full', maxMachines: row.maxMachines, activations: row.activations.map((a) => ({ ...a })) };
+  }
+  const activation = { id: input.id, licenseId: row.id, machineFingerprint: input.machineFingerprint, name: input.name, createdAt: input.at, lastSeenAt: input.at };
+  row.activations.push(activation);
+  return { kind: 'created', activation: { ...activation } };
+}
+
+export function deactivateIn(row: LicenseRow | undefined, which: ActivationSelector, quota?: DeactivationQuota): DeactivateOutcome {
+  if (!row) return { kind: 'missing' };
+  const index = row.activations.findIndex((a) =>
+    'activationId' in which ? a.id === which.activationId : a.machineFingerprint === which.machineFingerprint,
+  );
+  if (index < 0) return { kind: 'missing' };
+  if (quota) {
+    const retryAt = nextDeactivationAt(row.deactivatedAt, quota.limit, quota.now, quota.windowMs);
+    if (retryAt !== null) return { kind: 'quota_exhausted', retryAt };
+    row.deactivatedAt.push(quota.now);
+  }
+  const [removed] = row.activations.splice(index, 1);
+  return { kind: 'removed', activation: { ...removed! } };
+}

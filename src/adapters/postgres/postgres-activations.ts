@@ -1,0 +1,79 @@
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { hasFreeSlot, nextDeactivationAt, type Activation } from '../../domain/activation.ts';
+import type { ActivateOutcome, ActivationSelector, DeactivateOutcome, DeactivationQuota, NewActivation } from '../../ports/license-repository.ts';
+import { activations, deactivations, licenses } from './schema.ts';
+import type { PostgresDb } from './postgres-store.ts';
+
+/** The activations a state read carries, as JSON text from a correlated subquery: validation stays one read. */
+export const activationsJson = sql<string>`(SELECT coalesce(json_agg(json_build_object('machineFingerprint', a.machine_fingerprint, 'lastSeenAt', a.last_seen_at)), '[]')::text FROM activations a WHERE a.license_id = "licenses"."id")`;
+/** The oldest activation's machine: License.machineFingerprint, as the single binding read before activations. */
+export const firstMachine = sql<string | null>`(SELECT a.machine_fingerprint FROM activations a WHERE a.license_id = "licenses"."id" ORDER BY a.created_at, a.id COLLATE "C" LIMIT 1)`;
+
+type Tx = Parameters<Parameters<PostgresDb['transaction']>[0]>[0];
+
+const selectorOf = (licenseId: string, which: ActivationSelector) =>
+  and(
+    eq(activations.licenseId, licenseId),
+    'activationId' in which ? eq(activations.id, which.activationId) : eq(activations.machineFingerprint, which.machineFingerprint),
+  );
+
+/**
+ * Writes to activations, each in one transaction that first locks the license row (SELECT … FOR
+ * UPDATE): concurrent activations of one license, from any instance, count and insert one at a time.
+ */
+export class PostgresActivations {
+  constructor(private readonly db: PostgresDb) {}
+
+  list(licenseId: string, db: PostgresDb | Tx = this.db): Promise<Activation[]> {
+    return db
+      .select()
+      .from(activations)
+      .where(eq(activations.licenseId, licenseId))
+      .orderBy(asc(activations.createdAt), asc(sql`${activations.id} COLLATE "C"`));
+  }
+
+  activate(licenseId: string, input: NewActivation): Promise<ActivateOutcome> {
+    return this.db.transaction(async (tx): Promise<ActivateOutcome> => {
+      const [license] = await tx.select({ maxMachines: licenses.maxMachines }).from(licenses).where(eq(licenses.id, licenseId)).for('update');
+      if (!license) return { kind: 'missing' };
+      const held = await this.list(licenseId, tx);
+      const known = held.find((a) => a.machineFingerprint === input.machineFingerprint);
+      if (known) return { kind: 'existing', activation: known };
+      if (!hasFreeSlot(held.length, license.maxMachines)) return { kind: 'full', maxMachines: license.maxMachines, activations: held };
+      const activation: Activation = { id: input.id, licenseId, machineFingerprint: input.machineFingerprint, name: input.name, createdAt: input.at, lastSeenAt: input.at };
+      await tx.insert(activations).values(activation);
+      return { kind: 'created', activation };
+    });
+  }
+
+  async touchSeen(licenseId: string, machineFingerprint: string, at: number): Promise<void> {
+    await this.db
+      .update(activations)
+      .set({ lastSeenAt: at })
+      .where(and(selectorOf(licenseId, { machineFingerprint }), sql`${activations.lastSeenAt} < ${at}`));
+  }
+
+  deactivate(licenseId: string, which: ActivationSelector, quota?: DeactivationQuota): Promise<DeactivateOutcome> {
+    return this.db.transaction(async (tx): Promise<DeactivateOutcome> => {
+      // The license row lock serializes removals, so the quota's count and the removal are one step.
+      await tx.select({ id: licenses.id }).from(licenses).where(eq(licenses.id, licenseId)).for('update');
+      const [found] = await tx.select().from(activations).where(selectorOf(licenseId, which));
+      if (!found) return { kind: 'missing' };
+      if (quota) {
+        const past = await tx
+          .select({ at: deactivations.removedAt })
+          .from(deactivations)
+          .where(and(eq(deactivations.licenseId, licenseId), gt(deactivations.removedAt, quota.now - quota.windowMs)));
+        const retryAt = nextDeactivationAt(past.map((row) => row.at), quota.limit, quota.now, quota.windowMs);
+        if (retryAt !== null) return { kind: 'quota_exhausted', retryAt };
+        await tx.insert(deactivations).values({ activationId: found.id, licenseId, removedAt: quota.now });
+      }
+      await tx.delete(activations).where(eq(activations.id, found.id));
+      return { kind: 'removed', activation: found };
+    });
+  }
+
+  async removeAll(licenseId: string): Promise<void> {
+    await this.db.delete(activations).where(eq(activations.licenseId, licenseId));
+  }
+}

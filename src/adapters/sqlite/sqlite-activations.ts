@@ -1,0 +1,83 @@
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { hasFreeSlot, nextDeactivationAt, type Activation } from '../../domain/activation.ts';
+import type { ActivateOutcome, ActivationSelector, DeactivateOutcome, DeactivationQuota, NewActivation } from '../../ports/license-repository.ts';
+import { activations, deactivations, licenses } from './schema.ts';
+import type { SqliteDb } from './sqlite-store.ts';
+
+/** The activations a state read carries: one JSON array from a correlated subquery, so validation stays one read. */
+export const activationsJson = sql<string>`(SELECT json_group_array(json_object('machineFingerprint', a.machine_fingerprint, 'lastSeenAt', a.last_seen_at)) FROM activations a WHERE a.license_id = "licenses"."id")`;
+/** The oldest activation's machine: License.machineFingerprint, as the single binding read before activations. */
+export const firstMachine = sql<string | null>`(SELECT a.machine_fingerprint FROM activations a WHERE a.license_id = "licenses"."id" ORDER BY a.created_at, a.id LIMIT 1)`;
+
+const selectorOf = (licenseId: string, which: ActivationSelector) =>
+  and(
+    eq(activations.licenseId, licenseId),
+    'activationId' in which ? eq(activations.id, which.activationId) : eq(activations.machineFingerprint, which.machineFingerprint),
+  );
+
+/**
+ * Writes to activations, each in one IMMEDIATE transaction: the write lock is taken before the
+ * count is read, so another connection (thread, process) cannot fill the slot in between.
+ */
+export class SqliteActivations {
+  private readonly touch;
+
+  constructor(private readonly db: SqliteDb) {
+    this.touch = db
+      .update(activations)
+      .set({ lastSeenAt: sql`${sql.placeholder('at')}` })
+      .where(and(eq(activations.licenseId, sql.placeholder('id')), eq(activations.machineFingerprint, sql.placeholder('fp')), sql`${activations.lastSeenAt} < ${sql.placeholder('at')}`))
+      .prepare();
+  }
+
+  list(licenseId: string, db: Pick<SqliteDb, 'select'> = this.db): Activation[] {
+    return db.select().from(activations).where(eq(activations.licenseId, licenseId)).orderBy(asc(activations.createdAt), asc(activations.id)).all();
+  }
+
+  activate(licenseId: string, input: NewActivation): ActivateOutcome {
+    return this.db.transaction(
+      (tx) => {
+        const license = tx.select({ maxMachines: licenses.maxMachines }).from(licenses).where(eq(licenses.id, licenseId)).get();
+        if (!license) return { kind: 'missing' } as const;
+        const held = this.list(licenseId, tx);
+        const known = held.find((a) => a.machineFingerprint === input.machineFingerprint);
+        if (known) return { kind: 'existing', activation: known } as const;
+        if (!hasFreeSlot(held.length, license.maxMachines)) return { kind: 'full', maxMachines: license.maxMachines, activations: held } as const;
+        const activation: Activation = { id: input.id, licenseId, machineFingerprint: input.machineFingerprint, name: input.name, createdAt: input.at, lastSeenAt: input.at };
+        tx.insert(activations).values(activation).run();
+        return { kind: 'created', activation } as const;
+      },
+      { behavior: 'immediate' },
+    );
+  }
+
+  touchSeen(licenseId: string, machineFingerprint: string, at: number): void {
+    this.touch.run({ id: licenseId, fp: machineFingerprint, at });
+  }
+
+  deactivate(licenseId: string, which: ActivationSelector, quota?: DeactivationQuota): DeactivateOutcome {
+    return this.db.transaction(
+      (tx) => {
+        const found = tx.select().from(activations).where(selectorOf(licenseId, which)).get();
+        if (!found) return { kind: 'missing' } as const;
+        if (quota) {
+          const past = tx
+            .select({ at: deactivations.removedAt })
+            .from(deactivations)
+            .where(and(eq(deactivations.licenseId, licenseId), gt(deactivations.removedAt, quota.now - quota.windowMs)))
+            .all();
+          const retryAt = nextDeactivationAt(past.map((row) => row.at), quota.limit, quota.now, quota.windowMs);
+          if (retryAt !== null) return { kind: 'quota_exhausted', retryAt } as const;
+          tx.insert(deactivations).values({ activationId: found.id, licenseId, removedAt: quota.now }).run();
+        }
+        tx.delete(activations).where(eq(activations.id, found.id)).run();
+        return { kind: 'removed', activation: found } as const;
+      },
+      { behavior: 'immediate' },
+    );
+  }
+
+  removeAll(licenseId: string): void {
+    this.db.delete(activations).where(eq(activations.licenseId, licenseId)).run();
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Signed answers (docs/signed-answers.md): a JWS (RFC 7515, alg EdDSA, the seller's `kid`) whose
+ * payload is the response body byte for byte, and whose protected header carries the server's time
+ * and the client's nonce. Sent detached (appendix F: `header..signature`) in Licensing-Signature, or
+ * whole as the body when the client asks for application/jose. Pure, so the client library reuses it.
+ */
+import { decodeBase64url, encodeBase64url, utf8 } from './base64url.ts';
+import { LICENSE_KEY_ALG } from './license-key.ts';
+
+/** Tells an answer from a license key signed by the same key: neither can stand in for the other. */
+export const ANSWER_TYP = 'licensing-answer+jws';
+export const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
+
+export interface AnswerHeader {
+  alg: string;
+  kid: string;
+  typ: string;
+  /** Milliseconds since the epoch, read once when the answer was signed. */
+  serverTime: number;
+  /** The request's Licensing-Nonce; absent when the request sent none. */
+  nonce?: string;
+  /** The machine fingerprint the request named, so an answer about one machine cannot pass for another's. */
+  machineFingerprint?: string;
+}
+
+export interface AnswerContext {
+  serverTime: number;
+  nonce?: string;
+  machineFingerprint?: string;
+}
+
+/** The text to sign: base64url(header) "." base64url(body). */
+export function answerSigningInput(kid: string, context: AnswerContext, body: string): { header: string; payload: string; input: string } {
+  const fields: AnswerHeader = { alg: LICENSE_KEY_ALG, kid, typ: ANSWER_TYP, serverTime: context.serverTime };
+  if (context.nonce !== undefined) fields.nonce = context.nonce;
+  if (context.machineFingerprint !== undefined) fields.machineFingerprint = context.machineFingerprint;
+  const header = encodeBase64url(utf8.encode(JSON.stringify(fields)));
+  const payload = encodeBase64url(utf8.encode(body));
+  return { header, payload, input: `${header}.${payload}` };
+}
+
+export interface ParsedAnswer {
+  header: AnswerHeader;
+  /** The body the signature covers, as text. */
+  body: string;
+  signingInput: Uint8Array;
+  signature: Uint8Array;
+}
+
+/**
+ * Reads a detached JWS (`header..signature`) together with the body it came with, or a compact JWS
+ * (`header.payload.signature`) that is the body. Structure only: the caller verifies the signature.
+ */
+export function parseAnswer(jws: string, detachedBody?: string): ParsedAnswer | null {
+  const parts = jws.trim().split('.');
+  if (parts.length !== 3 || jws.length > 65_536) return null;
+  const [h, p, s] = parts as [string, string, string];
+  const detached = p === '';
+  if (detached === (detachedBody === undefined)) return null;
+  const payload = detached ? encodeBase64url(utf8.encode(detachedBody!)) : p;
+  const header = decodeJson(h);
+  const body = detached ? detachedBody! : decodeText(p);
+  const signature = decodeBase64url(s);
+  if (!isAnswerHeader(header) || body === null || signature === null || signature.length !== 64) return null;
+  return { header, body, signingInput: utf8.encode(`${h}.${payload}`), signature };
+}
+
+function decodeText(segment: string): string | null {
+  const bytes = decodeBase64url(segment);
+  return bytes && utf8.decode(bytes);
+}
+
+function decodeJson(segment: string): unknown {
+  const text = decodeText(segment);
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isAnswerHeader(value: unknown): value is AnswerHeader {
+  if (typeof value !== 'object' || value === null) return false;
+  const h = value as Record<string, unknown>;
+  return (
+    h.alg === LICENSE_KEY_ALG &&
+    h.typ === ANSWER_TYP &&
+    typeof h.kid === 'string' &&
+    Number.isSafeInteger(h.serverTime) &&
+    (h.nonce === undefined || typeof h.nonce === 'string') &&
+    (h.machineFingerprint === undefined || typeof h.machineFingerprint === 'string')
+  );
+}

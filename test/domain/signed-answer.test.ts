@@ -1,0 +1,39 @@
+import { describe, expect, test } from 'bun:test';
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { utf8 } from '../../src/domain/base64url.ts';
+import { assembleLicenseKey, signingInputFor } from '../../src/domain/license-key.ts';
+import { answerSigningInput, parseAnswer } from '../../src/domain/signed-answer.ts';
+
+const { privateKey } = generateKeyPairSync('ed25519');
+const BODY = '{"valid":false,"reason":"revoked"}';
+const signed = (input: string) => Buffer.from(sign(null, utf8.encode(input), privateKey)).toString('base64url');
+
+describe('signed answers: one JWS, detached or compact', () => {
+  const { header, payload, input } = answerSigningInput('kid_1', { serverTime: 1_767_225_600_000, nonce: 'n'.repeat(16), machineFingerprint: 'fp' }, BODY);
+  const signature = signed(input);
+
+  test('the detached form with its body and the compact form read the same', () => {
+    const detached = parseAnswer(`${header}..${signature}`, BODY)!;
+    const compact = parseAnswer(`${header}.${payload}.${signature}`)!;
+    expect(detached.header).toEqual({ alg: 'EdDSA', kid: 'kid_1', typ: 'licensing-answer+jws', serverTime: 1_767_225_600_000, nonce: 'n'.repeat(16), machineFingerprint: 'fp' });
+    expect(compact).toEqual(detached);
+    expect(compact.body).toBe(BODY);
+  });
+
+  test('a detached JWS without its body, or a compact one with a body beside it, is refused', () => {
+    expect(parseAnswer(`${header}..${signature}`)).toBeNull();
+    expect(parseAnswer(`${header}.${payload}.${signature}`, BODY)).toBeNull();
+  });
+
+  test('a license key signed by the same key is not an answer (typ), nor is an answer without serverTime', () => {
+    const key = signingInputFor('kid_1', { iss: 'i', sub: 'dev', id: 'lic', productId: 'p', features: [], issuedAt: 0, expiresAt: null });
+    expect(parseAnswer(assembleLicenseKey(key, sign(null, utf8.encode(key), privateKey)))).toBeNull();
+    const noTime = Buffer.from(JSON.stringify({ alg: 'EdDSA', kid: 'kid_1', typ: 'licensing-answer+jws' })).toString('base64url');
+    expect(parseAnswer(`${noTime}..${signed(`${noTime}.${payload}`)}`, BODY)).toBeNull();
+  });
+
+  test('an answer without a nonce has none in its header', () => {
+    const bare = answerSigningInput('kid_1', { serverTime: 1 }, BODY);
+    expect(parseAnswer(`${bare.header}..${signed(bare.input)}`, BODY)!.header).toEqual({ alg: 'EdDSA', kid: 'kid_1', typ: 'licensing-answer+jws', serverTime: 1 });
+  });
+});
