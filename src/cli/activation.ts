@@ -1,8 +1,9 @@
-import type { LicenseCheckResult, LicenseDetails } from '../client/index.ts';
+import type { LicenseCheckResult, LicenseClient, LicenseDetails } from '../client/index.ts';
 import { clientFor, keyClaims, productNameOf, publishableKey, rememberLicense, rememberPublishableKey, requirePublishableKey, sellerJwks } from './buyer-common.ts';
 import type { ActivatedLicense } from './config.ts';
 import type { Context } from './context.ts';
 import { CliError } from './errors.ts';
+import { machineName, nameThisMachine } from './machine-name.ts';
 import { fields, list, when } from './output.ts';
 
 /** Whether the API answers at all: decides if a check may start over online without losing the cached verdict. */
@@ -19,13 +20,21 @@ async function reachable(ctx: Context): Promise<boolean> {
  * The library's check() for one stored license. With `refresh` (the default for this program) a
  * reachable API is asked even within the library's 24-hour cache: storing the key again makes the
  * next check go online. An unreachable API leaves the cache alone, so the last verdict stands.
+ * `before` runs on the client just before the check (activate names the machine there).
  */
-export async function checkStored(ctx: Context, productId: string, stored: ActivatedLicense, refresh: boolean): Promise<LicenseCheckResult> {
+export async function checkStored(
+  ctx: Context,
+  productId: string,
+  stored: ActivatedLicense,
+  refresh: boolean,
+  before?: (client: LicenseClient) => Promise<void>,
+): Promise<LicenseCheckResult> {
   const key = requirePublishableKey(ctx, stored.developerId, stored);
   const jwks = await sellerJwks(ctx, stored.developerId, stored);
   const client = clientFor(ctx, productId, { publishableKey: key, jwks });
   const cached = await client.getCachedLicenseKey();
   if (cached !== stored.licenseKey || (refresh && (await reachable(ctx)))) await client.storeLicenseKey(stored.licenseKey);
+  await before?.(client);
   const result = await client.check();
   // What checking needs next time, even offline. A key the API refused (401/403) is not remembered.
   const { publishableKey: legacy, ...entry } = stored;
@@ -52,7 +61,8 @@ export async function activateBought(ctx: Context, licenseKey: string, productNa
   ctx.save();
   if (!publishableKey(ctx, developerId, entry)) return { activated: false, why: 'no_publishable_key' };
   try {
-    const check = await checkStored(ctx, productId, entry, true);
+    // The slot is taken under the host name, as `licensing activate` does, so `licensing devices` can tell machines apart.
+    const check = await checkStored(ctx, productId, entry, true, (client) => nameThisMachine(client, machineName(ctx), {}));
     ctx.save();
     if (boundHere(check)) return { activated: true, check };
     return { activated: false, why: check.valid ? (check.offlineVerified && check.warning === undefined ? 'unreachable' : 'not_confirmed') : 'invalid', check };

@@ -4,37 +4,46 @@ import { positionals } from './args.ts';
 import { CHECK_FLAGS, CHECK_HEADERS, checkRow, clientFor, keyClaims, productNameOf, rememberLicense, requirePublishableKey, sellerJwks } from './buyer-common.ts';
 import type { Command, Context } from './context.ts';
 import { CliError, EXIT, NotConfiguredError } from './errors.ts';
+import { limitLines, machineName, nameThisMachine, type Naming } from './machine-name.ts';
 import { table } from './output.ts';
 
 const activate: Command = {
   path: 'activate',
   maxArgs: 1,
   summary: 'activate a license key on this machine (checks it online, binds the machine)',
-  usage: 'activate <licenseKey> [--publishable-key <pk_…>] [--jwks-url <url>] [--developer <dev_…>]',
-  flags: [...CHECK_FLAGS],
+  usage: 'activate <licenseKey> [--name <machine name>] [--publishable-key <pk_…>] [--jwks-url <url>] [--developer <dev_…>]',
+  details: `Takes one of the license's machine slots under --name (default: the host name), then checks the
+key online. A license whose slots are all taken is refused (exit 3) with the machines holding them:
+free one with "licensing devices remove <id>".`,
+  flags: [...CHECK_FLAGS, 'name'],
   async run(ctx) {
     const [raw] = positionals(ctx.args, ['licenseKey']);
     const licenseKey = raw!.trim();
+    const name = machineName(ctx);
     const { productId, developerId, licenseId } = keyClaims(licenseKey);
     const previous = ctx.config.licenses?.[productId];
     const same = previous?.licenseKey === licenseKey ? previous : undefined;
     requirePublishableKey(ctx, developerId, same);
     const jwks = await sellerJwks(ctx, developerId);
     const entry = rememberLicense(ctx, licenseKey, { jwks, ...(same?.publishableKey ? { publishableKey: same.publishableKey } : {}) });
-    const result = await checkStored(ctx, productId, entry, true);
+    const naming: Naming = {};
+    const result = await checkStored(ctx, productId, entry, true, (client) => nameThisMachine(client, name, naming));
+    const full = naming.limit ? { maxMachines: naming.limit.maxMachines, activations: naming.limit.activations } : {};
     if (!result.valid) {
       await clientFor(ctx, productId).clearCache();
       if (previous) ctx.config.licenses![productId] = previous;
       else delete ctx.config.licenses![productId];
       ctx.save();
-      ctx.result({ activated: false, productId, ...result }, `License not activated: ${result.reason}.`);
+      ctx.result({ activated: false, productId, ...result, ...full }, `License not activated: ${result.reason}.${naming.limit ? `\n${limitLines(naming.limit)}` : ''}`);
       return EXIT.invalidLicense;
     }
     ctx.save();
     const how = result.offlineVerified ? 'verified offline (the API was not reachable; it will be checked online later)' : 'checked online';
-    const name = productNameOf(ctx, productId);
-    const row = checkRow(name ?? productId, licenseId, result);
-    ctx.result({ activated: true, productId, ...(name ? { productName: name } : {}), ...result }, () => `Activated ${licenseId} for ${name ?? productId}: ${how}.\n${table(CHECK_HEADERS, [row])}`);
+    const product = productNameOf(ctx, productId);
+    const row = checkRow(product ?? productId, licenseId, result);
+    const as = naming.activation?.name ? ` as "${naming.activation.name}"` : '';
+    const activation = naming.activation ? { activation: naming.activation } : {};
+    ctx.result({ activated: true, productId, ...(product ? { productName: product } : {}), ...result, ...activation }, () => `Activated ${licenseId} for ${product ?? productId}${as}: ${how}.\n${table(CHECK_HEADERS, [row])}`);
   },
 };
 

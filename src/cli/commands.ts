@@ -1,4 +1,5 @@
 import { buyerBuyCommands } from './buyer-buy.ts';
+import { buyerDeviceCommands } from './buyer-devices.ts';
 import { buyerLicenseCommands } from './buyer-license.ts';
 import { buyerSessionCommands } from './buyer-session.ts';
 import { fingerprintCommands } from './fingerprint.ts';
@@ -13,6 +14,7 @@ export const COMMANDS: readonly Command[] = [
   ...buyerSessionCommands,
   ...buyerBuyCommands,
   ...buyerLicenseCommands,
+  ...buyerDeviceCommands,
   ...sellerAuthCommands,
   ...sellerProductCommands,
   ...sellerLicenseCommands,

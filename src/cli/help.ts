@@ -24,8 +24,8 @@ const CHECKING = `Checking a license needs the seller's publishable key and publ
 const EXIT_CODES = `Exit codes:
   0  ok
   1  the API refused or something failed (the message says why)
-  2  usage error: unknown command or option, missing or malformed value, a revoke without --yes
-     and without a terminal to ask on
+  2  usage error: unknown command or option, missing or malformed value, a revoke or a device
+     removal without --yes and without a terminal to ask on
   3  license invalid (activate, status): revoked, expired, bad signature, other machine…
   4  not logged in or not configured (no seller key, no identity token, expired credential)
   5  the API cannot be reached`;

@@ -1,7 +1,7 @@
 import { normalizeEmail } from '../../domain/developer.ts';
 import { DomainError, InvalidRequestError } from '../../domain/errors.ts';
 import { IDENTITY_TOKEN_LIFETIME_MS, IDENTITY_TOKEN_PREFIX } from '../../domain/identity-token.ts';
-import { licenseStatus, type LicenseStatus } from '../../domain/license.ts';
+import { licenseStatus, type License, type LicenseStatus } from '../../domain/license.ts';
 import { OTP_LIMITS } from '../../domain/otp-challenge.ts';
 import { decoyMaskedPhone, maskPhone } from '../../domain/phone.ts';
 import type { Deps } from '../../ports/deps.ts';
@@ -93,7 +93,11 @@ export async function verifyLogin(
 }
 
 export async function customerLicenses(deps: Pick<Deps, 'licenses' | 'products'>, customerId: string, now: number): Promise<CustomerLicense[]> {
-  const licenses = await deps.licenses.listByCustomer(customerId);
+  return describeLicenses(deps, await deps.licenses.listByCustomer(customerId), now);
+}
+
+/** The customer's view of licenses already read: each product's name is looked up once. */
+export async function describeLicenses(deps: Pick<Deps, 'products'>, licenses: License[], now: number): Promise<CustomerLicense[]> {
   const names = new Map<string, string>();
   for (const license of licenses) {
     if (!names.has(license.productId)) names.set(license.productId, (await deps.products.findById(license.productId))?.name ?? '');

@@ -45,9 +45,11 @@ const PAGE_HEADERS = {
   'cache-control': 'no-store',
 };
 
-export function htmlResponse(page: string, status = 200, options: { scriptNonce?: string } = {}): Response {
+/** `connectSelf`: the page's script may call this service's own API (fetch to the page's origin), nothing else. */
+export function htmlResponse(page: string, status = 200, options: { scriptNonce?: string; connectSelf?: boolean } = {}): Response {
   if (!options.scriptNonce) return new Response(page, { status, headers: PAGE_HEADERS });
-  const csp = `${PAGE_HEADERS['content-security-policy']}; script-src 'nonce-${options.scriptNonce}'`;
+  let csp = `${PAGE_HEADERS['content-security-policy']}; script-src 'nonce-${options.scriptNonce}'`;
+  if (options.connectSelf) csp += "; connect-src 'self'";
   return new Response(page, { status, headers: { ...PAGE_HEADERS, 'content-security-policy': csp } });
 }
 

@@ -1,0 +1,51 @@
+import { html, SafeHtml } from './html.ts';
+import { layout } from './layout.ts';
+import { ACCOUNT_SCRIPT } from './account-script.ts';
+
+const ACCOUNT_STYLE = new SafeHtml(`<style>
+.key{width:100%;font:.8125rem/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;word-break:break-all;
+padding:.6rem .7rem;border:1px solid var(--line);border-radius:8px;background:var(--bg);color:var(--text);resize:vertical}
+.license{border-top:1px solid var(--line);margin-top:1.5rem;padding-top:1rem}
+.license h2{font-size:1.125rem;margin:0 0 .25rem}
+.license h3{font-size:1rem;margin:1.25rem 0 .25rem}
+ul.machines{list-style:none;padding:0;margin:.5rem 0}
+ul.machines li{display:flex;gap:.75rem;align-items:center;justify-content:space-between;padding:.6rem 0;border-bottom:1px solid var(--line)}
+ul.machines li:last-child{border-bottom:0}
+ul.machines .button{width:auto;margin:0;padding:.45rem .9rem;font-size:.9375rem;flex:none}
+.machine-name{display:block;overflow-wrap:anywhere}
+.note[hidden],.alert[hidden]{display:none}
+</style>`);
+
+/**
+ * The buyer's page (docs/activations.md, "Buyer self-service"): e-mail, then the texted code, then
+ * their licenses with keys and machines. The markup is static; the script (run by the response's
+ * nonce) calls the JSON API and keeps the identity token in sessionStorage only, so there is no
+ * cookie for another site to ride on.
+ */
+export function accountPage(nonce: string): string {
+  return layout({
+    title: 'Your licenses',
+    script: { nonce, source: ACCOUNT_SCRIPT },
+    body: html`${ACCOUNT_STYLE}<h1>Your licenses</h1>
+<p class="muted">Your license keys, and the machines each one runs on. Remove a machine you no longer use to free its slot for a new one.</p>
+<div id="error" class="alert" role="alert" hidden></div>
+<p id="notice" class="note" role="status" hidden></p>
+<form id="email-form" novalidate>
+<label for="email">E-mail <span class="hint">The one you bought with: we text a sign-in code to the phone on file.</span></label>
+<input id="email" name="email" type="email" autocomplete="email" maxlength="254" required>
+<button type="submit" class="button primary">Text me a code</button>
+</form>
+<form id="code-form" novalidate hidden>
+<p id="code-sent" class="muted"></p>
+<label for="code">Code <span class="hint">6 digits, valid for 5 minutes.</span></label>
+<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="6" required>
+<button type="submit" class="button primary">Sign in</button>
+<button type="button" id="restart" class="button secondary">Use another e-mail</button>
+</form>
+<section id="licenses" aria-label="Licenses" hidden>
+<div id="license-list"></div>
+<button type="button" id="sign-out" class="button secondary">Sign out</button>
+</section>
+<noscript><p class="alert">This page needs JavaScript to sign you in.</p></noscript>`,
+  });
+}

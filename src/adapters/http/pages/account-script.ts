@@ -1,0 +1,216 @@
+import { SafeHtml } from './html.ts';
+
+/**
+ * The buyer page's script, sent inline under the response's nonce (no build step, no outside asset).
+ * It calls the JSON API at paths relative to the page (./auth/…, ./customer/…), so it works under
+ * any prefix the service is mounted at, and builds every element with textContent: nothing from
+ * the API is ever parsed as markup. The identity token lives in sessionStorage only (gone with the
+ * tab); the device it is bound to is a random value kept there too.
+ */
+export const ACCOUNT_SCRIPT = new SafeHtml(String.raw`(() => {
+  'use strict';
+  const $ = (id) => document.getElementById(id);
+  const store = window.sessionStorage;
+  const TOKEN = 'licensing.identityToken';
+  const DEVICE = 'licensing.deviceFingerprint';
+  // The API sits beside the page (…/v1/account → …/v1/auth/…), also when the URL ends in a slash.
+  const API = location.pathname.endsWith('/') ? '../' : '';
+  let email = '';
+  let otpId = '';
+
+  function device() {
+    let value = store.getItem(DEVICE);
+    if (!value) {
+      const bytes = crypto.getRandomValues(new Uint8Array(16));
+      value = 'browser-' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+      store.setItem(DEVICE, value);
+    }
+    return value;
+  }
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+  function show(view) {
+    for (const id of ['email-form', 'code-form', 'licenses']) $(id).hidden = id !== view;
+  }
+  function say(id, text) {
+    $(id).textContent = text || '';
+    $(id).hidden = !text;
+  }
+  function clearMessages() {
+    say('error', '');
+    say('notice', '');
+  }
+  function waitText(seconds) {
+    if (seconds < 120) return seconds + ' seconds';
+    if (seconds < 7200) return Math.ceil(seconds / 60) + ' minutes';
+    if (seconds < 172800) return Math.ceil(seconds / 3600) + ' hours';
+    return Math.ceil(seconds / 86400) + ' days';
+  }
+  const day = (ms) => new Date(ms).toISOString().slice(0, 10);
+
+  async function api(method, path, body, signedIn) {
+    const headers = { accept: 'application/json' };
+    if (signedIn) {
+      headers.authorization = 'Bearer ' + store.getItem(TOKEN);
+      headers['x-device-fingerprint'] = device();
+    }
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let response;
+    try {
+      response = await fetch(API + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'omit', cache: 'no-store' });
+    } catch {
+      throw Object.assign(new Error('The service could not be reached. Check the connection and try again.'), { status: 0 });
+    }
+    const data = await response.json().catch(() => null);
+    if (response.ok) return data;
+    let message = (data && data.error && data.error.message) || 'The request failed (HTTP ' + response.status + ').';
+    const retry = Number(response.headers.get('retry-after'));
+    if (response.status === 429 && retry > 0) message += ' Try again in ' + waitText(retry) + ' (Retry-After: ' + retry + ' s).';
+    throw Object.assign(new Error(message), { status: response.status });
+  }
+
+  function fail(error) {
+    if (error.status === 401 && store.getItem(TOKEN)) {
+      store.removeItem(TOKEN);
+      show('email-form');
+      say('error', 'Your sign-in has ended: sign in again.');
+      return;
+    }
+    say('error', error.message);
+  }
+
+  async function copyKey(key, button) {
+    key.select();
+    let copied = false;
+    try { await navigator.clipboard.writeText(key.value); copied = true; } catch { copied = document.execCommand('copy'); }
+    button.textContent = copied ? 'Copied' : 'Press Ctrl+C (or ⌘C) to copy';
+  }
+
+  async function removeMachine(box, license, activation, button) {
+    clearMessages();
+    button.disabled = true;
+    try {
+      const path = 'customer/licenses/' + encodeURIComponent(license.id) + '/activations/' + encodeURIComponent(activation.id);
+      const left = await api('DELETE', path, undefined, true);
+      renderMachines(box, { id: license.id, maxMachines: left.maxMachines, activations: left.data });
+      say('notice', 'Removed ' + (activation.name || 'the machine') + ': its slot is free for another machine.');
+    } catch (error) {
+      button.disabled = false;
+      fail(error);
+    }
+  }
+
+  function renderMachines(box, license) {
+    box.replaceChildren();
+    const limit = license.maxMachines === null ? 'unlimited' : String(license.maxMachines);
+    box.append(el('h3', null, 'Machines: ' + license.activations.length + ' of ' + limit));
+    if (license.activations.length === 0) {
+      box.append(el('p', 'muted', 'Not active on any machine: the next one to use the key takes a slot.'));
+      return;
+    }
+    const list = el('ul', 'machines');
+    for (const activation of license.activations) {
+      const name = activation.name || 'Unnamed machine';
+      const about = el('div');
+      about.append(el('strong', 'machine-name', name));
+      about.append(el('span', 'hint', 'Machine ' + activation.machineFingerprint.slice(0, 12) + '…, last seen ' + day(activation.lastSeenAt)));
+      const remove = el('button', 'button secondary', 'Remove');
+      remove.type = 'button';
+      remove.setAttribute('aria-label', 'Remove ' + name);
+      remove.addEventListener('click', () => removeMachine(box, license, activation, remove));
+      const item = el('li');
+      item.append(about, remove);
+      list.append(item);
+    }
+    box.append(list);
+  }
+
+  function licenseCard(license) {
+    const card = el('section', 'license');
+    const title = license.productName || 'License';
+    card.setAttribute('aria-label', title);
+    card.append(el('h2', null, title));
+    const term = license.expiresAt === null ? 'never expires' : 'valid until ' + day(license.expiresAt) + ' (UTC)';
+    const status = { active: 'Active', expired: 'Expired', revoked: 'Revoked' }[license.status] || license.status;
+    card.append(el('p', 'muted', status + ', ' + term + (license.features.length ? '. Includes: ' + license.features.join(', ') : '') + '.'));
+    const key = el('textarea', 'key');
+    key.id = 'key-' + license.id;
+    key.readOnly = true;
+    key.rows = 4;
+    key.spellcheck = false;
+    key.value = license.licenseKey;
+    key.addEventListener('focus', () => key.select());
+    const label = el('label', null, 'License key');
+    label.htmlFor = key.id;
+    const copy = el('button', 'button secondary', 'Copy license key');
+    copy.type = 'button';
+    copy.addEventListener('click', () => copyKey(key, copy));
+    const machines = el('div');
+    renderMachines(machines, license);
+    card.append(label, key, copy, machines);
+    return card;
+  }
+
+  async function loadLicenses() {
+    const answer = await api('GET', 'customer/licenses', undefined, true);
+    const list = $('license-list');
+    list.replaceChildren(...answer.data.map(licenseCard));
+    if (answer.data.length === 0) list.append(el('p', 'muted', 'There are no licenses for this e-mail yet.'));
+    show('licenses');
+  }
+
+  $('email-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearMessages();
+    email = $('email').value.trim();
+    if (!email) {
+      say('error', 'Enter the e-mail address you bought with.');
+      return $('email').focus();
+    }
+    try {
+      const sent = await api('POST', 'auth/login/init', { email });
+      otpId = sent.otpId;
+      $('code-sent').textContent = 'We texted a code to ' + sent.phoneMasked + '.';
+      $('code').value = '';
+      show('code-form');
+      $('code').focus();
+    } catch (error) {
+      fail(error);
+    }
+  });
+
+  $('code-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearMessages();
+    try {
+      const verified = await api('POST', 'auth/login/verify', { email, otpId, otp: $('code').value.trim(), deviceFingerprint: device() });
+      store.setItem(TOKEN, verified.identityToken);
+      await loadLicenses();
+    } catch (error) {
+      fail(error);
+    }
+  });
+
+  $('restart').addEventListener('click', () => {
+    clearMessages();
+    show('email-form');
+    $('email').focus();
+  });
+
+  $('sign-out').addEventListener('click', async () => {
+    clearMessages();
+    // Revoked on the server too; signed out here whatever it answers.
+    await api('POST', 'auth/logout', undefined, true).catch(() => null);
+    store.removeItem(TOKEN);
+    $('license-list').replaceChildren();
+    show('email-form');
+    say('notice', 'Signed out.');
+  });
+
+  if (store.getItem(TOKEN)) loadLicenses().catch(fail);
+})();`);

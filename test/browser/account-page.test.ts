@@ -1,0 +1,117 @@
+import { beforeAll, describe, expect, test } from 'bun:test';
+import type { Page } from 'playwright-core';
+import { screenshot, SLOW, useChromium } from './browser.ts';
+import { connectInBrowser, payWith } from './flows.ts';
+import { initCheckout, newSeller, useSandboxService, type Seller } from './service.ts';
+
+/** The buyer page (docs/activations.md, "Buyer self-service") in a real Chromium under its real CSP. */
+
+const chrome = useChromium();
+const service = useSandboxService();
+let seller: Seller;
+
+const PHONE = '+15550100042';
+const EMAIL = 'page.buyer@example.com';
+
+beforeAll(async () => {
+  seller = await newSeller(service.call);
+  await connectInBrowser(await chrome.page(), service.call, seller);
+}, SLOW);
+
+/** A buyer who paid in the sandbox checkout (so a phone is on file): their license key. */
+async function buyerWithLicense(): Promise<string> {
+  const { sessionId, checkoutUrl } = await initCheckout(service.call, seller);
+  const page = await chrome.page();
+  await page.goto(checkoutUrl);
+  await payWith(page, { email: EMAIL, phone: PHONE });
+  await page.waitForURL(/\/v1\/checkout\/success/);
+  const status = await service.call('GET', `/checkout/status/${sessionId}`);
+  return status.body.licenseKey;
+}
+
+async function latestCode(): Promise<string> {
+  const outbox = await service.call('GET', `/sandbox/outbox?to=${encodeURIComponent(PHONE)}`);
+  return /\b(\d{6})\b/.exec(outbox.body.data[0].body)![1]!;
+}
+
+/** Collects the console's CSP reports: the page must run without one. */
+function cspViolations(page: Page): string[] {
+  const reports: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) reports.push(message.text());
+  });
+  return reports;
+}
+
+const validate = (licenseKey: string, machineFingerprint: string) =>
+  service.call('POST', '/licenses/validate', { key: seller.publishableKey, body: { licenseKey, machineFingerprint } });
+
+describe('the buyer page', () => {
+  test('log in with the texted code, see the license and machine A, remove it: a new machine B then takes the slot', async () => {
+    const licenseKey = await buyerWithLicense();
+    const activated = await service.call('POST', '/licenses/activate', { key: seller.publishableKey, body: { licenseKey, machineFingerprint: 'fp-machine-a', name: 'machine-a' } });
+    expect(activated.status).toBe(201);
+    expect((await validate(licenseKey, 'fp-machine-b')).body).toEqual({ valid: false, reason: 'machine_mismatch' });
+    const page = await chrome.page();
+    const csp = cspViolations(page);
+
+    await page.goto(`${service.url}/v1/account`);
+    await page.getByLabel('E-mail').fill(EMAIL);
+    await page.getByRole('button', { name: 'Text me a code' }).click();
+    await page.getByRole('textbox', { name: /^Code/ }).waitFor();
+    await page.getByRole('textbox', { name: /^Code/ }).fill('000000');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const wrongCode = await page.getByRole('alert').textContent();
+    await page.getByRole('textbox', { name: /^Code/ }).fill(await latestCode());
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Pro Plan' }).waitFor();
+    const shownKey = await page.getByLabel('License key').inputValue();
+    const before = await page.textContent('#licenses');
+    await screenshot(page, 'account-licenses');
+    await page.getByRole('button', { name: 'Remove machine-a' }).click();
+    await page.getByText('Removed machine-a').waitFor();
+    const after = await page.textContent('#licenses');
+
+    expect(wrongCode).toContain('code');
+    expect(shownKey).toBe(licenseKey);
+    expect(before).toContain('machine-a');
+    expect(before).toContain('Machines: 1 of 1');
+    expect(after).toContain('Machines: 0 of 1');
+    expect(after).not.toContain('machine-a');
+    expect((await validate(licenseKey, 'fp-machine-b')).body.valid).toBe(true);
+    expect((await validate(licenseKey, 'fp-machine-a')).body).toEqual({ valid: false, reason: 'machine_mismatch' });
+    expect(csp).toEqual([]);
+  }, SLOW);
+
+  test('the sign-in lasts the tab (a reload keeps it); Sign out revokes the token', async () => {
+    await buyerWithLicense();
+    const page = await chrome.page();
+    const csp = cspViolations(page);
+    await page.goto(`${service.url}/v1/account`);
+    await page.getByLabel('E-mail').fill(EMAIL);
+    await page.getByRole('button', { name: 'Text me a code' }).click();
+    await page.getByRole('textbox', { name: /^Code/ }).waitFor();
+    await page.getByRole('textbox', { name: /^Code/ }).fill(await latestCode());
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Pro Plan' }).first().waitFor();
+    const token = await page.evaluate(() => sessionStorage.getItem('licensing.identityToken'));
+    const cookies = await page.context().cookies();
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Pro Plan' }).first().waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText('Signed out.').waitFor();
+    const afterSignOut = await fetch(`${service.url}/v1/customer/licenses`, { headers: { authorization: `Bearer ${token}` } });
+
+    expect(token).toStartWith('idt_');
+    expect(cookies).toEqual([]);
+    expect(await page.getByLabel('E-mail').isVisible()).toBe(true);
+    expect(await page.evaluate(() => sessionStorage.getItem('licensing.identityToken'))).toBeNull();
+    expect(afterSignOut.status).toBe(401);
+    expect(csp).toEqual([]);
+  }, SLOW);
+
+  test('the pages asked for nothing but 127.0.0.1', () => {
+    expect(chrome.blocked).toEqual([]);
+  });
+});
