@@ -1,4 +1,5 @@
 import { parseLicenseKey } from '../domain/license-key.ts';
+import type { AnswerOp } from '../domain/signed-answer.ts';
 import { NONCE_HEADER, newNonce, SIGNATURE_HEADER, verifyAnswer } from './answer.ts';
 import type { CacheRecord } from './cache.ts';
 import { ActivationLimitError, ApiError, type ActivationSlot } from './errors.ts';
@@ -48,7 +49,7 @@ export interface HolderContext {
 export async function activateMachine(ctx: HolderContext, options: ActivateOptions = {}): Promise<ActivationResult> {
   const record = await storedKey(ctx);
   const name = options.name ?? undefined;
-  const answer = await signedCall(ctx, '/licenses/activate', { licenseKey: record.licenseKey, machineFingerprint: ctx.fingerprint, ...(name === undefined ? {} : { name }) }, ctx.fingerprint);
+  const answer = await signedCall(ctx, 'activate', { licenseKey: record.licenseKey, machineFingerprint: ctx.fingerprint, ...(name === undefined ? {} : { name }) }, ctx.fingerprint);
   const activation = ownActivation(ctx, answer);
   // Bound here now; a cached "bound elsewhere" verdict is stale, so the next check() asks the server.
   const stale = record.verdict?.valid === false && record.verdict.reason === 'machine_mismatch';
@@ -62,7 +63,7 @@ export async function activateMachine(ctx: HolderContext, options: ActivateOptio
  */
 export async function deactivateMachine(ctx: HolderContext): Promise<MachineActivation> {
   const record = await storedKey(ctx);
-  const answer = await signedCall(ctx, '/licenses/deactivate', { licenseKey: record.licenseKey, machineFingerprint: ctx.fingerprint }, ctx.fingerprint);
+  const answer = await signedCall(ctx, 'deactivate', { licenseKey: record.licenseKey, machineFingerprint: ctx.fingerprint }, ctx.fingerprint);
   const activation = ownActivation(ctx, answer);
   await ctx.save({ ...later(record, answer.serverTime), machineBound: false, machineFingerprint: null, verdict: null, refreshedAt: null });
   return activation;
@@ -74,7 +75,7 @@ export async function listMachines(ctx: HolderContext): Promise<MachineActivatio
   const parsed = parseLicenseKey(record.licenseKey);
   const licenseId = parsed.ok ? parsed.key.claims.id : null;
   // The listing names no machine, so its signed header carries none.
-  const answer = await signedCall(ctx, '/licenses/activations', { licenseKey: record.licenseKey }, undefined);
+  const answer = await signedCall(ctx, 'activations', { licenseKey: record.licenseKey }, undefined);
   const list = listOf(answer.body);
   if (!list || list.licenseId !== licenseId) throw unverified(answer.status, 'The signed answer is not the list of this license’s machines.');
   if (answer.serverTime > (record.serverTime ?? 0)) await ctx.save(later(record, answer.serverTime));
@@ -89,13 +90,16 @@ async function storedKey(ctx: HolderContext): Promise<CacheRecord> {
 
 type Signed = { status: number; body: unknown; serverTime: number };
 
-/** A POST whose 2xx answer is believed only when the seller signed it for this request (and this machine). */
-async function signedCall(ctx: HolderContext, path: string, body: Record<string, unknown>, machineFingerprint: string | undefined): Promise<Signed> {
+/**
+ * POST /licenses/{op}, whose 2xx answer is believed only when the seller signed it for this request,
+ * this operation (a deactivate answer is no activation) and this machine.
+ */
+async function signedCall(ctx: HolderContext, op: Exclude<AnswerOp, 'validate'>, body: Record<string, unknown>, machineFingerprint: string | undefined): Promise<Signed> {
   const nonce = newNonce();
-  const answer = await ctx.http.send('POST', path, { apiKey: ctx.apiKey, headers: { [NONCE_HEADER]: nonce }, body });
+  const answer = await ctx.http.send('POST', `/licenses/${op}`, { apiKey: ctx.apiKey, headers: { [NONCE_HEADER]: nonce }, body });
   if (answer.kind === 'unreachable') throw networkError(answer.cause);
   if (answer.kind === 'error') throw limitError(answer.error) ?? answer.error;
-  const signed = await verifyAnswer(ctx.verifier, answer.headers.get(SIGNATURE_HEADER), answer.text, { nonce, machineFingerprint });
+  const signed = await verifyAnswer(ctx.verifier, answer.headers.get(SIGNATURE_HEADER), answer.text, { op, nonce, machineFingerprint });
   if (!signed.ok) throw unverified(answer.status, signed.message);
   return { status: answer.status, body: signed.body, serverTime: signed.serverTime };
 }

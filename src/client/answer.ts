@@ -1,5 +1,5 @@
 import { encodeBase64url } from '../domain/base64url.ts';
-import { parseAnswer } from '../domain/signed-answer.ts';
+import { parseAnswer, type AnswerOp } from '../domain/signed-answer.ts';
 import type { OfflineVerifier } from './offline.ts';
 
 /** docs/signed-answers.md: the request header that carries the nonce, the response header with the JWS. */
@@ -14,22 +14,25 @@ export function newNonce(): string {
 export type VerifiedAnswer = { ok: true; body: unknown; serverTime: number } | { ok: false; message: string };
 
 /**
- * Believes an answer only when the seller's key signed this very body, for this request's nonce and
- * this machine: an answer without a signature, signed by anyone else, replayed from an earlier
- * request or about another machine is no answer at all. An answer that names no machine (the
- * holder's listing) is expected with `machineFingerprint: undefined`, and one that names any is refused.
+ * Believes an answer only when the seller's key signed this very body, for this operation, this
+ * request's nonce and this machine: an answer without a signature, signed by anyone else, replayed
+ * from an earlier request, made by another route (a deactivate answer passed off as an activate
+ * one: same body shape, same nonce) or about another machine is no answer at all. An answer that
+ * names no machine (the holder's listing) is expected with `machineFingerprint: undefined`, and one
+ * that names any is refused.
  */
 export async function verifyAnswer(
   verifier: OfflineVerifier,
   signature: string | null,
   text: string,
-  expected: { nonce: string; machineFingerprint: string | undefined },
+  expected: { op: AnswerOp; nonce: string; machineFingerprint: string | undefined },
 ): Promise<VerifiedAnswer> {
   if (!signature) return fail('The answer was not signed (no Licensing-Signature header): is baseUrl the licensing service?');
   const parsed = parseAnswer(signature, text);
   if (!parsed) return fail('The answer’s Licensing-Signature is not a detached JWS of a licensing answer.');
   const { header } = parsed;
   if (header.nonce !== expected.nonce) return fail('The answer was not made for this request (its nonce differs): a replayed answer.');
+  if (header.op !== expected.op) return fail(`The answer is for another operation (${header.op}, not ${expected.op}): an answer to a different request.`);
   if (header.machineFingerprint !== expected.machineFingerprint) return fail('The answer is about another machine.');
   const checked = await verifier.verifyFor(header.kid, parsed.signature, parsed.signingInput);
   if (checked === 'unknown_kid') return fail(`The answer is signed with key ${header.kid}, which publicKeys does not hold: ship the seller’s current JWKS.`);

@@ -73,7 +73,7 @@ async function askServer(ctx: CheckContext, record: CacheRecord, licenseId: stri
   if (answer.kind === 'unreachable') return { error: networkError(answer.cause) };
   if (answer.kind === 'error') return { error: answer.error, warning: isRefusal(answer.error.status) ? warningOf(answer.error) : undefined };
   if (!onlineVerdict(answer.body)) return refused(new ApiError(answer.status, 'invalid_response', `${answer.status} from the licensing service was not a validation result: is baseUrl the service's address?`));
-  const signed = await verifyAnswer(ctx.verifier, answer.headers.get(SIGNATURE_HEADER), answer.text, { nonce, machineFingerprint: ctx.fingerprint });
+  const signed = await verifyAnswer(ctx.verifier, answer.headers.get(SIGNATURE_HEADER), answer.text, { op: 'validate', nonce, machineFingerprint: ctx.fingerprint });
   if (!signed.ok) return refused(new ApiError(answer.status, 'unverified_answer', signed.message));
   const verdict = onlineVerdict(signed.body);
   if (!verdict || (verdict.valid && verdict.licenseId !== licenseId)) return refused(new ApiError(answer.status, 'unverified_answer', 'The signed answer is about another license.'));

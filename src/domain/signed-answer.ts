@@ -1,8 +1,8 @@
 /**
  * Signed answers (docs/signed-answers.md): a JWS (RFC 7515, alg EdDSA, the seller's `kid`) whose
- * payload is the response body byte for byte, and whose protected header carries the server's time
- * and the client's nonce. Sent detached (appendix F: `header..signature`) in Licensing-Signature, or
- * whole as the body when the client asks for application/jose. Pure, so the client library reuses it.
+ * payload is the response body byte for byte, and whose protected header carries the operation, the
+ * server's time and the client's nonce. Sent detached (appendix F: `header..signature`) in
+ * Licensing-Signature, or whole as the body when the client asks for application/jose. Pure, so the client library reuses it.
  */
 import { decodeBase64url, encodeBase64url, utf8 } from './base64url.ts';
 import { LICENSE_KEY_ALG } from './license-key.ts';
@@ -11,10 +11,19 @@ import { LICENSE_KEY_ALG } from './license-key.ts';
 export const ANSWER_TYP = 'licensing-answer+jws';
 export const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 
+/**
+ * The operation an answer is for. Activate and deactivate answers have the same body, so without it
+ * a signed answer to one request (same nonce, same machine) could be passed off as the other's.
+ */
+export const ANSWER_OPS = ['validate', 'activate', 'deactivate', 'activations'] as const;
+export type AnswerOp = (typeof ANSWER_OPS)[number];
+
 export interface AnswerHeader {
   alg: string;
   kid: string;
   typ: string;
+  /** Which request this answers: the route that signed it. */
+  op: AnswerOp;
   /** Milliseconds since the epoch, read once when the answer was signed. */
   serverTime: number;
   /** The request's Licensing-Nonce; absent when the request sent none. */
@@ -24,6 +33,7 @@ export interface AnswerHeader {
 }
 
 export interface AnswerContext {
+  op: AnswerOp;
   serverTime: number;
   nonce?: string;
   machineFingerprint?: string;
@@ -31,7 +41,7 @@ export interface AnswerContext {
 
 /** The text to sign: base64url(header) "." base64url(body). */
 export function answerSigningInput(kid: string, context: AnswerContext, body: string): { header: string; payload: string; input: string } {
-  const fields: AnswerHeader = { alg: LICENSE_KEY_ALG, kid, typ: ANSWER_TYP, serverTime: context.serverTime };
+  const fields: AnswerHeader = { alg: LICENSE_KEY_ALG, kid, typ: ANSWER_TYP, op: context.op, serverTime: context.serverTime };
   if (context.nonce !== undefined) fields.nonce = context.nonce;
   if (context.machineFingerprint !== undefined) fields.machineFingerprint = context.machineFingerprint;
   const header = encodeBase64url(utf8.encode(JSON.stringify(fields)));
@@ -87,6 +97,7 @@ function isAnswerHeader(value: unknown): value is AnswerHeader {
     h.alg === LICENSE_KEY_ALG &&
     h.typ === ANSWER_TYP &&
     typeof h.kid === 'string' &&
+    (ANSWER_OPS as readonly unknown[]).includes(h.op) &&
     Number.isSafeInteger(h.serverTime) &&
     (h.nonce === undefined || typeof h.nonce === 'string') &&
     (h.machineFingerprint === undefined || typeof h.machineFingerprint === 'string')

@@ -70,6 +70,27 @@ describe('answers that are refused: ApiError unverified_answer, nothing stored',
   });
 });
 
+describe('an answer the seller signed for another operation is refused like a forged one: unverified_answer, nothing stored', () => {
+  const VALIDATED = { valid: true, license: { id: 'lic_1', status: 'active', features: ['pro'], expiresAt: null } };
+  const cases: [string, 'activate' | 'deactivate' | 'activations', (call: Call) => Response][] = [
+    // The man in the middle sends a deactivate with activate's nonce and returns its genuine answer.
+    ['a deactivate answer (same nonce, same machine) given to activate', 'activate', (call) => seller.answer(call, { activation: ACTIVATION }, { op: 'deactivate' })],
+    ['an activate answer (same nonce, same machine) given to deactivate', 'deactivate', (call) => seller.answer(call, { activation: ACTIVATION }, { op: 'activate' })],
+    ['a validate answer (same nonce) given for a listing', 'activations', (call) => seller.answer(call, VALIDATED, { op: 'validate', machineFingerprint: undefined })],
+    ['a listing body signed as a validate answer', 'activations', (call) => seller.answer(call, LIST, { op: 'validate' })],
+  ];
+
+  test.each(cases)('%s', async (_, method, respond) => {
+    const { client } = await setup(respond);
+
+    const error = await rejection(client[method]());
+
+    expect(error).toBeInstanceOf(ApiError);
+    expect({ code: error.code, message: error.message }).toEqual({ code: 'unverified_answer', message: expect.stringMatching(/another operation/) });
+    expect((await client.check()).machineBound).toBe(false);
+  });
+});
+
 describe('errors', () => {
   test('409 activation_limit: ActivationLimitError with the machines, whatever else details holds', async () => {
     const details = { maxMachines: 2, activations: [{ id: 'act_1', name: 'ada', extra: 1 }, { id: 'act_2', name: null }, { junk: true }] };

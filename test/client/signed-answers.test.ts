@@ -63,6 +63,7 @@ describe('online checks send a nonce and believe only signed answers', () => {
     ['a kid publicKeys does not hold', (call) => sellerKey('kid_unknown').answer(call, VALID), /kid_unknown.*JWKS/],
     ['an answer signed for another nonce', (call) => seller.answer(call, VALID, { nonce: 'an-older-request-nonce' }), /replayed/],
     ['an answer about another machine', (call) => seller.answer(call, VALID, { machineFingerprint: 'b'.repeat(64) }), /another machine/],
+    ['an answer the seller signed for another operation (same nonce, same machine)', (call) => seller.answer(call, VALID, { op: 'activate' }), /another operation/],
     ['a valid answer about another license', (call) => seller.answer(call, { ...VALID, license: { ...VALID.license, id: 'lic_2' } }), /another license/],
     ['a detached header that is not a JWS', (call) => bent(call, VALID, (text) => [text, 'nonsense']), /not a detached JWS/],
     ['the compact JWS instead of a detached one', (call) => bent(call, VALID, (text, sig) => [text, sig.replace('..', `.${Buffer.from(text).toString('base64url')}.`)]), /not a detached JWS/],

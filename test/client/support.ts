@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assembleLicenseKey, signingInputFor, type LicenseClaims } from '../../src/domain/license-key.ts';
 import { utf8 } from '../../src/domain/base64url.ts';
-import { answerSigningInput, type AnswerContext } from '../../src/domain/signed-answer.ts';
+import { answerSigningInput, type AnswerContext, type AnswerOp } from '../../src/domain/signed-answer.ts';
 import { LicenseClient, type Jwks, type LicenseClientOptions } from '../../src/client/index.ts';
 
 export const T0 = Date.UTC(2026, 0, 1);
@@ -43,12 +43,14 @@ export function sellerKey(kid = `key_${crypto.randomUUID()}`) {
       return `${header}..${Buffer.from(sign(null, utf8.encode(input), privateKey)).toString('base64url')}`;
     },
     /**
-     * A signed validation answer to `call`, as the server makes it: its nonce and fingerprint, the
-     * server's time (T0 unless told); `context` overrides them for tampering tests.
+     * A signed answer to `call`, as the server makes it: the op its path names (/licenses/validate:
+     * validate, …), its nonce and fingerprint, the server's time (T0 unless told); `context`
+     * overrides them for tampering tests.
      */
     answer(call: Call, body: unknown, context: Partial<AnswerContext> = {}): Response {
       const text = JSON.stringify(body);
       const signature = this.signature(text, {
+        op: new URL(call.url).pathname.split('/').pop() as AnswerOp,
         serverTime: T0,
         nonce: call.headers['licensing-nonce'],
         machineFingerprint: call.body?.machineFingerprint,

@@ -9,13 +9,13 @@ const BODY = '{"valid":false,"reason":"revoked"}';
 const signed = (input: string) => Buffer.from(sign(null, utf8.encode(input), privateKey)).toString('base64url');
 
 describe('signed answers: one JWS, detached or compact', () => {
-  const { header, payload, input } = answerSigningInput('kid_1', { serverTime: 1_767_225_600_000, nonce: 'n'.repeat(16), machineFingerprint: 'fp' }, BODY);
+  const { header, payload, input } = answerSigningInput('kid_1', { op: 'activate', serverTime: 1_767_225_600_000, nonce: 'n'.repeat(16), machineFingerprint: 'fp' }, BODY);
   const signature = signed(input);
 
   test('the detached form with its body and the compact form read the same', () => {
     const detached = parseAnswer(`${header}..${signature}`, BODY)!;
     const compact = parseAnswer(`${header}.${payload}.${signature}`)!;
-    expect(detached.header).toEqual({ alg: 'EdDSA', kid: 'kid_1', typ: 'licensing-answer+jws', serverTime: 1_767_225_600_000, nonce: 'n'.repeat(16), machineFingerprint: 'fp' });
+    expect(detached.header).toEqual({ alg: 'EdDSA', kid: 'kid_1', typ: 'licensing-answer+jws', op: 'activate', serverTime: 1_767_225_600_000, nonce: 'n'.repeat(16), machineFingerprint: 'fp' });
     expect(compact).toEqual(detached);
     expect(compact.body).toBe(BODY);
   });
@@ -33,7 +33,15 @@ describe('signed answers: one JWS, detached or compact', () => {
   });
 
   test('an answer without a nonce has none in its header', () => {
-    const bare = answerSigningInput('kid_1', { serverTime: 1 }, BODY);
-    expect(parseAnswer(`${bare.header}..${signed(bare.input)}`, BODY)!.header).toEqual({ alg: 'EdDSA', kid: 'kid_1', typ: 'licensing-answer+jws', serverTime: 1 });
+    const bare = answerSigningInput('kid_1', { op: 'validate', serverTime: 1 }, BODY);
+    expect(parseAnswer(`${bare.header}..${signed(bare.input)}`, BODY)!.header).toEqual({ alg: 'EdDSA', kid: 'kid_1', typ: 'licensing-answer+jws', op: 'validate', serverTime: 1 });
+  });
+
+  test('an answer without an op, or with an unknown one, is not an answer', () => {
+    const { op: _, ...rest } = parseAnswer(`${header}..${signature}`, BODY)!.header;
+    for (const fields of [rest, { ...rest, op: 'renew' }, { ...rest, op: 1 }]) {
+      const h = Buffer.from(JSON.stringify(fields)).toString('base64url');
+      expect(parseAnswer(`${h}..${signed(`${h}.${payload}`)}`, BODY)).toBeNull();
+    }
   });
 });

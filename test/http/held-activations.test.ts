@@ -57,7 +57,7 @@ describe('POST /licenses/activations: the holder lists its license’s machines'
     const [protectedHeader, , signature] = reply.headers.get('licensing-signature')!.split('.');
     const verified = await flattenedVerify({ protected: protectedHeader!, payload: Buffer.from(reply.text).toString('base64url'), signature: signature! }, createLocalJWKSet(await jwks()));
 
-    expect(verified.protectedHeader).toEqual({ alg: 'EdDSA', kid: expect.any(String), typ: 'licensing-answer+jws', serverTime: api.clock.now(), nonce: NONCE });
+    expect(verified.protectedHeader).toEqual({ alg: 'EdDSA', kid: expect.any(String), typ: 'licensing-answer+jws', op: 'activations', serverTime: api.clock.now(), nonce: NONCE });
     expect(JSON.parse(new TextDecoder().decode(verified.payload))).toEqual({ licenseId: expect.any(String), maxMachines: 2, data: [] });
   });
 

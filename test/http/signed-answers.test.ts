@@ -44,7 +44,7 @@ describe('POST /licenses/validate: signed answers', () => {
     const verified = await verifyDetached(reply.headers.get('licensing-signature')!, reply.text, await jwks());
     const keys = (await jwks()).keys;
     expect(verified.protectedHeader).toEqual({
-      alg: 'EdDSA', kid: keys[0].kid, typ: 'licensing-answer+jws', serverTime: api.clock.now(), nonce: NONCE, machineFingerprint: FINGERPRINT,
+      alg: 'EdDSA', kid: keys[0].kid, typ: 'licensing-answer+jws', op: 'validate', serverTime: api.clock.now(), nonce: NONCE, machineFingerprint: FINGERPRINT,
     });
     expect(new TextDecoder().decode(verified.payload)).toBe(reply.text);
   });
@@ -161,9 +161,9 @@ describe('POST /licenses/activate and /licenses/deactivate: signed answers', () 
   test('activating (201), activating again (200) and deactivating answer with a detached JWS over the exact body, for this nonce and machine', async () => {
     const { api, s, licenseKey, jwks } = await licensed();
     const steps = [
-      { path: '/licenses/activate', status: 201 },
-      { path: '/licenses/activate', status: 200 },
-      { path: '/licenses/deactivate', status: 200 },
+      { path: '/licenses/activate', status: 201, op: 'activate' },
+      { path: '/licenses/activate', status: 200, op: 'activate' },
+      { path: '/licenses/deactivate', status: 200, op: 'deactivate' },
     ];
     for (const step of steps) {
       const reply = await holderCall(api, step.path, s.publishableKey, licenseKey);
@@ -171,8 +171,32 @@ describe('POST /licenses/activate and /licenses/deactivate: signed answers', () 
       expect(reply.status).toBe(step.status);
       expect(JSON.parse(reply.text).activation.machineFingerprint).toBe(FINGERPRINT);
       const verified = await verifyDetached(reply.headers.get('licensing-signature')!, reply.text, await jwks());
-      expect(verified.protectedHeader).toMatchObject({ typ: 'licensing-answer+jws', nonce: NONCE, machineFingerprint: FINGERPRINT, serverTime: api.clock.now() });
+      expect(verified.protectedHeader).toMatchObject({ typ: 'licensing-answer+jws', op: step.op, nonce: NONCE, machineFingerprint: FINGERPRINT, serverTime: api.clock.now() });
       expect(new TextDecoder().decode(verified.payload)).toBe(reply.text);
+    }
+  });
+
+  test('each route signs its own op, so one route’s answer (same nonce, same machine) cannot pass for another’s', async () => {
+    const { api, s, licenseKey, jwks } = await licensed();
+    const steps = [
+      { path: '/licenses/validate', op: 'validate', body: { licenseKey, machineFingerprint: FINGERPRINT } },
+      { path: '/licenses/activate', op: 'activate', body: { licenseKey, machineFingerprint: FINGERPRINT } },
+      { path: '/licenses/activations', op: 'activations', body: { licenseKey } },
+      { path: '/licenses/deactivate', op: 'deactivate', body: { licenseKey, machineFingerprint: FINGERPRINT } },
+    ];
+    for (const step of steps) {
+      const response = await api.app.handle(
+        new Request(`http://localhost/v1${step.path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': s.publishableKey, 'licensing-nonce': NONCE },
+          body: JSON.stringify(step.body),
+        }),
+      );
+      const text = await response.text();
+
+      expect(response.status).toBeLessThan(300);
+      const verified = await verifyDetached(response.headers.get('licensing-signature')!, text, await jwks());
+      expect(verified.protectedHeader).toMatchObject({ typ: 'licensing-answer+jws', op: step.op, nonce: NONCE });
     }
   });
 

@@ -1,6 +1,6 @@
 import type { AnswerSigner } from '../../app/licenses/sign-answer.ts';
 import { InvalidRequestError } from '../../domain/errors.ts';
-import { NONCE_PATTERN } from '../../domain/signed-answer.ts';
+import { NONCE_PATTERN, type AnswerContext } from '../../domain/signed-answer.ts';
 
 /** docs/signed-answers.md: the request's nonce in, the detached JWS out. */
 export const NONCE_HEADER = 'Licensing-Nonce';
@@ -20,14 +20,15 @@ export function readNonce(request: Request): string | undefined {
 /**
  * The answer as the client asked for it: JSON with the detached JWS in Licensing-Signature, or,
  * for `Accept: application/jose`, the compact JWS itself. The JSON text is serialized here, once,
- * so the bytes signed are the bytes sent. Activation routes answer through the same function.
+ * so the bytes signed are the bytes sent. Activation routes answer through the same function; each
+ * route names its own `op` in the context, so one route's answer cannot pass for another's.
  */
 export async function signedAnswer(
   sign: AnswerSigner,
   request: Request,
   developerId: string,
   body: unknown,
-  context: { nonce?: string; machineFingerprint?: string },
+  context: Omit<AnswerContext, 'serverTime'>,
   status = 200,
 ): Promise<Response> {
   const text = JSON.stringify(body);
@@ -38,7 +39,7 @@ export async function signedAnswer(
 }
 
 /** The route description's paragraph on signing (the full format is in docs/signed-answers.md). */
-export const SIGNED_ANSWER_DOC = ` Every 200 answer is signed with the seller's current signing key (the kid in GET /developers/{id}/jwks.json): ${SIGNATURE_HEADER} holds a detached JWS (RFC 7515 appendix F, alg EdDSA, typ licensing-answer+jws) whose payload is the response body byte for byte and whose protected header carries serverTime (the server's clock, ms), the request's nonce and machineFingerprint. Send a fresh ${NONCE_HEADER} (16 to 128 of A-Z a-z 0-9 - _; anything else is a 400) to detect replays; send Accept: ${JOSE_MEDIA_TYPE} to get the body itself as a compact JWS.`;
+export const SIGNED_ANSWER_DOC = ` Every 200 answer is signed with the seller's current signing key (the kid in GET /developers/{id}/jwks.json): ${SIGNATURE_HEADER} holds a detached JWS (RFC 7515 appendix F, alg EdDSA, typ licensing-answer+jws) whose payload is the response body byte for byte and whose protected header carries op (the operation answered: validate, activate, deactivate or activations; check it, as activate and deactivate answers look alike), serverTime (the server's clock, ms), the request's nonce and machineFingerprint. Send a fresh ${NONCE_HEADER} (16 to 128 of A-Z a-z 0-9 - _; anything else is a 400) to detect replays; send Accept: ${JOSE_MEDIA_TYPE} to get the body itself as a compact JWS.`;
 
 /** OpenAPI: the request header and the response header, for the operation's `detail`. */
 export const SIGNED_ANSWER_PARAMETERS = [
@@ -71,7 +72,7 @@ export function documentSignedAnswers(document: { paths?: Record<string, Record<
 function signResponse(ok: Response200): void {
   ok.headers = {
     [SIGNATURE_HEADER]: {
-      description: 'Detached JWS (header..signature, RFC 7515 appendix F) over the body; its protected header has alg EdDSA, kid, typ licensing-answer+jws, serverTime (ms), nonce and machineFingerprint. docs/signed-answers.md.',
+      description: 'Detached JWS (header..signature, RFC 7515 appendix F) over the body; its protected header has alg EdDSA, kid, typ licensing-answer+jws, op (validate, activate, deactivate or activations: the operation this answers), serverTime (ms), nonce and machineFingerprint. docs/signed-answers.md.',
       schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+\\.\\.[A-Za-z0-9_-]+$' },
     },
   };

@@ -26,7 +26,7 @@ export function activationRoutes(deps: Deps) {
       const address = clientAddress(request, deps.trustedProxyHeader);
       const { activation, created } = await activateMachine(deps, caller.developerId, { licenseKey, machineFingerprint, name, clientAddress: address });
       const answer = { activation: publicActivation(activation) };
-      return signedAnswer(sign, request, caller.developerId, answer, { nonce, machineFingerprint }, created ? 201 : 200);
+      return signedAnswer(sign, request, caller.developerId, answer, { op: 'activate', nonce, machineFingerprint }, created ? 201 : 200);
     }, {
       body: ActivateBody,
       response: { 200: ActivationReply, 201: ActivationReply, ...errorsOf(400, 401, 404, 409, 413, 429) },
@@ -44,7 +44,7 @@ export function activationRoutes(deps: Deps) {
       const nonce = readNonce(request);
       const address = clientAddress(request, deps.trustedProxyHeader);
       const removed = await deactivateMachine(deps, caller.developerId, { licenseKey, machineFingerprint, clientAddress: address });
-      return signedAnswer(sign, request, caller.developerId, { activation: publicActivation(removed) }, { nonce, machineFingerprint });
+      return signedAnswer(sign, request, caller.developerId, { activation: publicActivation(removed) }, { op: 'deactivate', nonce, machineFingerprint });
     }, {
       body: DeactivateBody,
       response: { 200: ActivationReply, ...errorsOf(400, 401, 403, 404, 413, 429) },
@@ -61,7 +61,7 @@ export function activationRoutes(deps: Deps) {
       const nonce = readNonce(request);
       const address = clientAddress(request, deps.trustedProxyHeader);
       const list = await listHeldActivations(deps, caller.developerId, { licenseKey: body.licenseKey, clientAddress: address });
-      return signedAnswer(sign, request, caller.developerId, publicList(list), { nonce });
+      return signedAnswer(sign, request, caller.developerId, publicList(list), { op: 'activations', nonce });
     }, {
       body: HeldActivationsBody,
       response: { 200: ActivationList, ...errorsOf(400, 401, 404, 413, 429) },

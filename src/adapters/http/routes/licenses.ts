@@ -18,7 +18,7 @@ export function licenseRoutes(deps: Deps) {
         const nonce = readNonce(request);
         const { licenseKey, machineFingerprint } = body;
         const result = await validateLicense(deps, caller.developerId, { licenseKey, machineFingerprint, clientAddress: clientAddress(request, deps.trustedProxyHeader) });
-        return signedAnswer(sign, request, caller.developerId, result, { nonce, machineFingerprint });
+        return signedAnswer(sign, request, caller.developerId, result, { op: 'validate', nonce, machineFingerprint });
       }, {
         body: ValidateBody,
         response: { 200: ValidationResult, ...errorsOf(400, 401, 413, 429) },
