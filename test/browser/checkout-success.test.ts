@@ -31,7 +31,8 @@ describe('the default success page after paying', () => {
     const status = await service.call('GET', `/checkout/status/${sessionId}`);
     const shownKey = await page.getByLabel('Your license key').inputValue();
     await page.getByRole('button', { name: 'Copy license key' }).click();
-    await expect(page.getByRole('button', { name: 'Copied' }).count()).resolves.toBe(1);
+    // The label turns once the clipboard write (asynchronous) has finished: wait for it, do not sample it.
+    await page.getByRole('button', { name: 'Copied' }).waitFor({ state: 'visible', timeout: 15_000 });
     await screenshot(page, 'checkout-success-license-key');
     const clipboard = await page.evaluate(() => navigator.clipboard.readText());
 
