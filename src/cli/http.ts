@@ -1,21 +1,17 @@
+import { normalizeBaseUrl } from '../client/base-url.ts';
 import { HttpApiError, isNetworkError, unreachable, UsageError } from './errors.ts';
 
 export const DEFAULT_API_URL = 'http://localhost:3000/v1';
 
 /** `http://host:3000`, `http://host:3000/`, `http://host:3000/v1/` → `http://host:3000/v1`. */
 export function normalizeApiUrl(raw: string): string {
-  let url: URL;
+  // The client library's rule, with the CLI's own words; a path alone is no API address here.
+  if (!URL.canParse(raw.trim())) throw new UsageError(`--api-url must be a URL such as ${DEFAULT_API_URL}, not "${raw}"`);
   try {
-    url = new URL(raw.trim());
+    return normalizeBaseUrl(raw);
   } catch {
-    throw new UsageError(`--api-url must be a URL such as ${DEFAULT_API_URL}, not "${raw}"`);
+    throw new UsageError(`--api-url must be an http(s) URL, not "${raw}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--api-url must be an http(s) URL, not "${raw}"`);
-  const path = url.pathname.replace(/\/+$/, '');
-  url.pathname = path.endsWith('/v1') ? path : `${path}/v1`;
-  url.search = '';
-  url.hash = '';
-  return url.toString().replace(/\/+$/, '');
 }
 
 export interface RequestOptions {

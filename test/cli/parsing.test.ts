@@ -76,6 +76,10 @@ describe('values', () => {
     expect(normalizeApiUrl(raw)).toBe(normalized);
   });
 
+  test.each([['ftp://example.com/v1'], ['/licensing'], ['not a url']])('API URL %s is a usage error', (raw) => {
+    expect(() => normalizeApiUrl(raw)).toThrow(UsageError);
+  });
+
   test('expiry dates: ISO dates and date-times, or never; anything else is a usage error', () => {
     expect(expiresAt('2027-01-31')).toBe(Date.UTC(2027, 0, 31));
     expect(expiresAt('2027-01-31T12:00:00Z')).toBe(Date.UTC(2027, 0, 31, 12));
