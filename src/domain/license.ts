@@ -29,6 +29,10 @@ export interface License {
   /** Copied from the product at issue; the seller may change it per license. null = unlimited. */
   maxMachines: number | null;
   licenseKey: string;
+  /** A free trial, not paid for (yet): converted in place when its holder buys the product. */
+  trial: boolean;
+  /** The subscription whose paid periods extend it; null = one-off, granted or trial. */
+  subscriptionId: string | null;
 }
 
 /** A license expires at its `expiresAt` millisecond: valid while now < expiresAt. */

@@ -15,16 +15,41 @@ export interface Product {
   maxMachines: number | null;
   /** How many machines a license's holder may deactivate per rolling 30 days (the seller: any number). */
   deactivationsPer30Days: number;
+  /** Recurring: billed every month or year, each paid period extending the license; null = one-off. */
+  interval: BillingInterval | null;
+  /** Days a subscription's license runs past a period not yet paid for (a late or retried payment). */
+  graceDays: number;
+  /** Days of a free trial, one per customer e-mail and per machine; null = no trial. */
+  trialDays: number | null;
   active: boolean;
   createdAt: number;
   updatedAt: number;
 }
 
+export type BillingInterval = 'month' | 'year';
+
 export type ProductChanges = Partial<
-  Pick<Product, 'name' | 'price' | 'currency' | 'features' | 'licenseDays' | 'maxMachines' | 'deactivationsPer30Days' | 'active'>
+  Pick<
+    Product,
+    'name' | 'price' | 'currency' | 'features' | 'licenseDays' | 'maxMachines' | 'deactivationsPer30Days' | 'interval' | 'graceDays' | 'trialDays' | 'active'
+  >
 >;
 
-export const CHANGEABLE = ['name', 'price', 'currency', 'features', 'licenseDays', 'maxMachines', 'deactivationsPer30Days', 'active'] as const satisfies readonly (keyof ProductChanges)[];
+export const CHANGEABLE = [
+  'name',
+  'price',
+  'currency',
+  'features',
+  'licenseDays',
+  'maxMachines',
+  'deactivationsPer30Days',
+  'interval',
+  'graceDays',
+  'trialDays',
+  'active',
+] as const satisfies readonly (keyof ProductChanges)[];
+
+export const DEFAULT_GRACE_DAYS = 3;
 
 /** Only the changeable fields are read: anything else a caller sends (an id, an owner) is ignored. */
 export function applyProductChanges(product: Product, changes: ProductChanges, now: number): Product {
@@ -40,7 +65,7 @@ export function normalizeFeatures(features: readonly string[] | undefined): stri
   return [...new Set(features ?? [])];
 }
 
-export const PRODUCT_LIMITS = { nameMax: 200, priceMax: 99_999_999, featuresMax: 100, featureMax: 100, licenseDaysMax: 36_500 };
+export const PRODUCT_LIMITS = { nameMax: 200, priceMax: 99_999_999, featuresMax: 100, featureMax: 100, licenseDaysMax: 36_500, graceDaysMax: 60, trialDaysMax: 365 };
 const CURRENCY = /^[a-z]{3}$/;
 
 /** What a seller reads when a price or a currency is refused, wherever it is refused (schema or use case). */
@@ -56,7 +81,8 @@ export function normalizeCurrency(currency: string): string {
 
 /** The invariants of a product, whoever calls: returns the first broken one. */
 export function productProblem(
-  p: Pick<Product, 'name' | 'price' | 'currency' | 'features' | 'licenseDays'> & Partial<Pick<Product, 'maxMachines' | 'deactivationsPer30Days'>>,
+  p: Pick<Product, 'name' | 'price' | 'currency' | 'features' | 'licenseDays'> &
+    Partial<Pick<Product, 'maxMachines' | 'deactivationsPer30Days' | 'interval' | 'graceDays' | 'trialDays'>>,
 ): { field: string; message: string } | null {
   if (!p.name.trim() || p.name.length > PRODUCT_LIMITS.nameMax) return { field: 'name', message: 'name must be 1 to 200 characters.' };
   if (!Number.isSafeInteger(p.price) || p.price < 0 || p.price > PRODUCT_LIMITS.priceMax)
@@ -70,6 +96,20 @@ export function productProblem(
   if (machines) return { field: 'maxMachines', message: machines };
   const quota = p.deactivationsPer30Days === undefined ? null : deactivationsProblem(p.deactivationsPer30Days);
   if (quota) return { field: 'deactivationsPer30Days', message: quota };
+  return billingProblem(p);
+}
+
+function billingProblem(p: Partial<Pick<Product, 'licenseDays' | 'interval' | 'graceDays' | 'trialDays' | 'price'>>): { field: string; message: string } | null {
+  if (p.interval != null && p.interval !== 'month' && p.interval !== 'year')
+    return { field: 'interval', message: 'interval must be "month", "year", or null for a one-off product.' };
+  if (p.interval != null && p.licenseDays != null)
+    return { field: 'licenseDays', message: 'A recurring product’s licenses last one paid period plus graceDays: licenseDays must be null when interval is set.' };
+  if (p.interval != null && p.price === 0)
+    return { field: 'price', message: 'A recurring product needs a price above 0 (a free product needs no subscription).' };
+  if (p.graceDays !== undefined && (!Number.isSafeInteger(p.graceDays) || p.graceDays < 0 || p.graceDays > PRODUCT_LIMITS.graceDaysMax))
+    return { field: 'graceDays', message: 'graceDays must be a whole number of days from 0 to 60.' };
+  if (p.trialDays != null && (!Number.isSafeInteger(p.trialDays) || p.trialDays < 1 || p.trialDays > PRODUCT_LIMITS.trialDaysMax))
+    return { field: 'trialDays', message: 'trialDays must be a whole number of days from 1 to 365, or null for no trial.' };
   return null;
 }
 

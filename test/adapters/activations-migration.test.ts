@@ -55,8 +55,9 @@ async function expectBindingsKept(store: Store) {
   expect(await validate(keys.free, 'machine-other')).toEqual({ valid: false, reason: 'machine_mismatch' });
 }
 
-const BEFORE_SQLITE = SQLITE_MIGRATIONS.length - 1;
-const BEFORE_POSTGRES = POSTGRES_MIGRATION_LIST.length - 1;
+// The migrations before activations: 0000–0003 on SQLite, 0000–0001 on PostgreSQL.
+const BEFORE_SQLITE = 4;
+const BEFORE_POSTGRES = 2;
 
 describe('the activations migration keeps every binding', () => {
   const dirs: string[] = [];

@@ -50,6 +50,9 @@ export function aProduct(developerId: string, overrides: Partial<Product> = {}):
     licenseDays: 365,
     maxMachines: 1,
     deactivationsPer30Days: 3,
+    interval: null,
+    graceDays: 3,
+    trialDays: null,
     active: true,
     createdAt: T0,
     updatedAt: T0,
@@ -72,6 +75,8 @@ export function aLicense(parties: { developerId: string; productId: string; cust
     machineFingerprint: null,
     maxMachines: 1,
     licenseKey: `header.${unique()}.signature`,
+    trial: false,
+    subscriptionId: null,
     ...overrides,
   };
 }

@@ -17,6 +17,8 @@ function aLicense(overrides: Partial<License> = {}): License {
     machineFingerprint: null,
     maxMachines: 1,
     licenseKey: 'header.payload.signature',
+    trial: false,
+    subscriptionId: null,
     ...overrides,
   };
 }

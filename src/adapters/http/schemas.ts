@@ -59,6 +59,9 @@ export const Product = t.Object({
   licenseDays: t.Union([Int(), t.Null()], { description: 'Days a sold license lasts; null = perpetual.' }),
   maxMachines: t.Union([Int(), t.Null()], { description: 'Machines per license issued from now on (copied onto each license); null = unlimited.' }),
   deactivationsPer30Days: Int({ description: 'Machines a license’s holder may deactivate per rolling 30 days (docs/activations.md).' }),
+  interval: t.Union([t.Literal('month'), t.Literal('year'), t.Null()], { description: 'Recurring billing period; null = one-off (docs/subscriptions-and-trials.md).' }),
+  graceDays: Int({ description: 'Days a subscription’s license runs past an unpaid period.' }),
+  trialDays: t.Union([Int(), t.Null()], { description: 'Days of a free trial (POST /trials); null = no trial.' }),
   active: t.Boolean(),
   createdAt: Millis,
   updatedAt: Millis,
@@ -81,6 +84,20 @@ const productFields = {
     description: 'How many machines a license’s holder may deactivate per rolling 30 days (default 3; 0 = only you remove machines).',
     error: 'deactivationsPer30Days must be a whole number from 0 to 1000 (0: only the seller removes machines).',
   }),
+  interval: t.Union([t.Literal('month'), t.Literal('year'), t.Null()], {
+    description: 'Bill every month or year (a subscription; licenseDays must then be null), or null for a one-off sale (default).',
+    error: 'interval must be "month", "year", or null for a one-off product.',
+  }),
+  graceDays: Int({
+    minimum: 0,
+    maximum: 60,
+    description: 'Days a subscription’s license runs past a period not yet paid (default 3).',
+    error: 'graceDays must be a whole number of days from 0 to 60.',
+  }),
+  trialDays: t.Union([Int({ minimum: 1, maximum: 365 }), t.Null()], {
+    description: 'Days of a free trial, one per customer e-mail and per machine (default null: no trial).',
+    error: 'trialDays must be a whole number of days from 1 to 365, or null for no trial.',
+  }),
 };
 
 export const NewProductBody = Input({
@@ -91,6 +108,9 @@ export const NewProductBody = Input({
   licenseDays: t.Optional(productFields.licenseDays),
   maxMachines: t.Optional(productFields.maxMachines),
   deactivationsPer30Days: t.Optional(productFields.deactivationsPer30Days),
+  interval: t.Optional(productFields.interval),
+  graceDays: t.Optional(productFields.graceDays),
+  trialDays: t.Optional(productFields.trialDays),
 }, { examples: [{ name: 'Pro', price: 1999, currency: 'usd', features: ['pro', 'export'], licenseDays: 365, maxMachines: 3 }] });
 
 export const ProductChangesBody = Input(
@@ -102,6 +122,9 @@ export const ProductChangesBody = Input(
   licenseDays: t.Optional(productFields.licenseDays),
   maxMachines: t.Optional(productFields.maxMachines),
   deactivationsPer30Days: t.Optional(productFields.deactivationsPer30Days),
+  interval: t.Optional(productFields.interval),
+  graceDays: t.Optional(productFields.graceDays),
+  trialDays: t.Optional(productFields.trialDays),
   active: t.Optional(t.Boolean({ description: 'Inactive products cannot be bought; their licenses keep working.' })),
   },
   { minProperties: 1, description: 'At least one field to change.', examples: [{ price: 2499, features: ['pro', 'export', 'sync'] }] },

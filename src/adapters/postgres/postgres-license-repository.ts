@@ -45,6 +45,8 @@ const licenseColumns = {
   machineFingerprint: firstMachine,
   maxMachines: licenses.maxMachines,
   licenseKey: licenses.licenseKey,
+  trial: licenses.trial,
+  subscriptionId: licenses.subscriptionId,
 };
 
 export class PostgresLicenseRepository implements LicenseRepository {

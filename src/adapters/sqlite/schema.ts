@@ -1,4 +1,5 @@
-import { type AnySQLiteColumn, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { sql } from 'drizzle-orm';
+import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 export const developers = sqliteTable('developers', {
   id: text('id').primaryKey(),
@@ -47,6 +48,12 @@ export const products = sqliteTable(
     maxMachines: integer('max_machines').default(1),
     /** Holder-initiated deactivations allowed per license per rolling 30 days. */
     deactivationsPer30Days: integer('deactivations_per_30_days').notNull().default(3),
+    /** Recurring products bill every `interval`; null = one-off. */
+    interval: text('interval', { enum: ['month', 'year'] }),
+    /** Days a subscription's license outlives a period it has not been paid for yet. */
+    graceDays: integer('grace_days').notNull().default(3),
+    /** Days of a free trial (one per customer e-mail and per machine); null = no trial. */
+    trialDays: integer('trial_days'),
     active: integer('active', { mode: 'boolean' }).notNull(),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
@@ -83,13 +90,195 @@ export const licenses = sqliteTable(
     checkoutSessionId: text('checkout_session_id'),
     /** Or one license per terminal purchase. */
     purchaseId: text('purchase_id').references((): AnySQLiteColumn => purchases.id),
+    /** A free trial: no payment yet; converted in place (same id, same activations) when bought. */
+    trial: integer('trial', { mode: 'boolean' }).notNull().default(false),
+    /** The subscription that renews it (null = one-off or granted). */
+    subscriptionId: text('subscription_id'),
+    /** When `license.expired` was written for the current expiresAt (a renewal clears it). */
+    expiryAnnouncedAt: integer('expiry_announced_at'),
   },
   (t) => [
     index('licenses_customer').on(t.customerId),
-    index('licenses_developer').on(t.developerId),
     uniqueIndex('licenses_checkout_session').on(t.checkoutSessionId),
     uniqueIndex('licenses_purchase').on(t.purchaseId),
+    // Seller lists: newest first, whole or by product or by stored status, and by creation range.
+    index('licenses_developer_issued').on(t.developerId, t.issuedAt, t.id),
+    index('licenses_developer_product_issued').on(t.developerId, t.productId, t.issuedAt, t.id),
+    index('licenses_developer_status_issued').on(t.developerId, t.status, t.issuedAt, t.id),
+    // The expiry sweep: licenses past their end that no event announced yet.
+    index('licenses_expiry_unannounced').on(t.expiresAt).where(sql`expiry_announced_at IS NULL AND expires_at IS NOT NULL`),
   ],
+);
+
+/** Keys a license had before a renewal re-signed it: still recognized online, answered with the current key. */
+export const retiredLicenseKeys = sqliteTable(
+  'retired_license_keys',
+  {
+    keyHash: text('key_hash').primaryKey(),
+    licenseId: text('license_id').notNull().references(() => licenses.id),
+    retiredAt: integer('retired_at').notNull(),
+  },
+  (t) => [index('retired_license_keys_license').on(t.licenseId)],
+);
+
+/** Trials given: one per (product, customer e-mail) and one per (product, machine), enforced by the key. */
+export const trialClaims = sqliteTable(
+  'trial_claims',
+  {
+    productId: text('product_id').notNull().references(() => products.id),
+    kind: text('kind', { enum: ['email', 'machine'] }).notNull(),
+    /** The normalized e-mail, or the machine fingerprint. */
+    value: text('value').notNull(),
+    licenseId: text('license_id').notNull().references(() => licenses.id),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.kind, t.value] })],
+);
+
+/** A seller's customers: who bought or was granted something from this seller (kept by a trigger on licenses). */
+export const developerCustomers = sqliteTable(
+  'developer_customers',
+  {
+    developerId: text('developer_id').notNull().references(() => developers.id),
+    customerId: text('customer_id').notNull().references(() => customers.id),
+    /** Copied from customers (e-mails never change): searched by prefix within one seller. */
+    email: text('email').notNull(),
+    firstSeenAt: integer('first_seen_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.developerId, t.customerId] }),
+    index('developer_customers_email').on(t.developerId, t.email),
+    index('developer_customers_order').on(t.developerId, t.firstSeenAt, t.customerId),
+  ],
+);
+
+/** Money in: a completed checkout, a paid terminal purchase or a paid subscription invoice. */
+export const orders = sqliteTable(
+  'orders',
+  {
+    id: text('id').primaryKey(),
+    developerId: text('developer_id').notNull().references(() => developers.id),
+    customerId: text('customer_id').notNull().references(() => customers.id),
+    productId: text('product_id').notNull().references(() => products.id),
+    licenseId: text('license_id').notNull(),
+    source: text('source', { enum: ['checkout', 'purchase', 'renewal'] }).notNull(),
+    /** The checkout session, purchase or invoice it records: one order each. */
+    sourceId: text('source_id').notNull().unique(),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    processor: text('processor', { enum: ['sandbox', 'stripe'] }).notNull(),
+    /** The processor's payment (PaymentIntent) id, when it has one. */
+    paymentId: text('payment_id'),
+    /** The processor's checkout session, or invoice, id. */
+    processorReference: text('processor_reference'),
+    status: text('status', { enum: ['paid', 'refunded'] }).notNull(),
+    createdAt: integer('created_at').notNull(),
+    refundedAt: integer('refunded_at'),
+  },
+  (t) => [
+    index('orders_developer_order').on(t.developerId, t.createdAt, t.id),
+    index('orders_payment').on(t.paymentId),
+    index('orders_license').on(t.licenseId),
+  ],
+);
+
+/** A recurring product's subscription: each paid period extends its license. */
+export const subscriptions = sqliteTable(
+  'subscriptions',
+  {
+    id: text('id').primaryKey(),
+    developerId: text('developer_id').notNull().references(() => developers.id),
+    customerId: text('customer_id').notNull().references(() => customers.id),
+    productId: text('product_id').notNull().references(() => products.id),
+    licenseId: text('license_id').notNull().unique(),
+    processor: text('processor', { enum: ['sandbox', 'stripe'] }).notNull(),
+    processorSubscriptionId: text('processor_subscription_id').notNull().unique(),
+    status: text('status', { enum: ['active', 'past_due', 'canceled'] }).notNull(),
+    interval: text('interval', { enum: ['month', 'year'] }).notNull(),
+    currentPeriodEnd: integer('current_period_end').notNull(),
+    cancelAtPeriodEnd: integer('cancel_at_period_end', { mode: 'boolean' }).notNull().default(false),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+    canceledAt: integer('canceled_at'),
+  },
+  (t) => [index('subscriptions_developer_order').on(t.developerId, t.createdAt, t.id)],
+);
+
+/** Where a seller wants to hear about events (Standard Webhooks). */
+export const webhookEndpoints = sqliteTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    developerId: text('developer_id').notNull().references(() => developers.id),
+    url: text('url').notNull(),
+    description: text('description'),
+    /** JSON array of event types; null = every event. */
+    events: text('events', { mode: 'json' }).$type<string[] | null>(),
+    /** The signing secret (whsec_…), sealed with the master key. */
+    sealedSecret: text('sealed_secret').notNull(),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull(),
+    /** Why it was disabled: by the seller, or by the service after failing for days. */
+    disabledReason: text('disabled_reason'),
+    /** Since when every delivery to it failed (null = its last delivery succeeded). */
+    failingSince: integer('failing_since'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('webhook_endpoints_developer').on(t.developerId, t.createdAt, t.id)],
+);
+
+/** The outbox: every event, written by triggers in the transaction of the change it reports. */
+export const outgoingEvents = sqliteTable(
+  'outgoing_events',
+  {
+    id: text('id').primaryKey(),
+    developerId: text('developer_id').notNull(),
+    type: text('type').notNull(),
+    /** The event's `data`, JSON. */
+    data: text('data').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('outgoing_events_developer_order').on(t.developerId, t.createdAt, t.id), index('outgoing_events_created').on(t.createdAt)],
+);
+
+/** One event to one endpoint: written with the event (trigger), then worked by the dispatcher. */
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    eventId: text('event_id').notNull(),
+    endpointId: text('endpoint_id').notNull(),
+    developerId: text('developer_id').notNull(),
+    status: text('status', { enum: ['pending', 'succeeded', 'failed'] }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: integer('next_attempt_at').notNull(),
+    /** A claim: whoever took it delivers until then; past it (a crash), another sender may. */
+    lockedUntil: integer('locked_until'),
+    lastAttemptAt: integer('last_attempt_at'),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_event_endpoint').on(t.eventId, t.endpointId),
+    index('webhook_deliveries_due').on(t.status, t.nextAttemptAt),
+    index('webhook_deliveries_endpoint_order').on(t.endpointId, t.createdAt, t.id),
+  ],
+);
+
+/** Every attempt of a delivery: the log a seller reads. */
+export const webhookAttempts = sqliteTable(
+  'webhook_attempts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    deliveryId: text('delivery_id').notNull(),
+    attemptedAt: integer('attempted_at').notNull(),
+    /** The endpoint's HTTP status; null when none came (timeout, refused, blocked address). */
+    status: integer('status'),
+    error: text('error'),
+    durationMs: integer('duration_ms').notNull(),
+  },
+  (t) => [index('webhook_attempts_delivery').on(t.deliveryId, t.attemptedAt)],
 );
 
 /** One row per machine a license runs on: at most one per (license, fingerprint). */

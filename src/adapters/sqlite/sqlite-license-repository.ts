@@ -41,6 +41,8 @@ const licenseColumns = {
   machineFingerprint: firstMachine,
   maxMachines: licenses.maxMachines,
   licenseKey: licenses.licenseKey,
+  trial: licenses.trial,
+  subscriptionId: licenses.subscriptionId,
 };
 
 function stateOf(row: (Omit<LicenseState, 'activations'> & { activations: string }) | undefined): LicenseState | null {

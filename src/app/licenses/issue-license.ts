@@ -17,6 +17,10 @@ export interface LicenseTerms {
   expiresAt: number | null;
   /** The product's, copied onto the license: later product changes do not reach issued licenses. */
   maxMachines: number | null;
+  /** A free trial (default false). */
+  trial?: boolean;
+  /** The subscription that renews it (default none). */
+  subscriptionId?: string | null;
 }
 
 /**
@@ -54,6 +58,8 @@ export async function issueLicense(
     machineFingerprint: null,
     maxMachines: terms.maxMachines,
     licenseKey,
+    trial: terms.trial ?? false,
+    subscriptionId: terms.subscriptionId ?? null,
   };
   await deps.licenses.create(license, deps.hashing.hash(licenseKey), origin);
   return license;

@@ -1,6 +1,6 @@
 import { InvalidRequestError } from '../../domain/errors.ts';
 import { DEFAULT_DEACTIVATIONS_PER_30_DAYS, DEFAULT_MAX_MACHINES } from '../../domain/activation.ts';
-import { normalizeCurrency, normalizeFeatures, productProblem, type Product } from '../../domain/product.ts';
+import { type BillingInterval, DEFAULT_GRACE_DAYS, normalizeCurrency, normalizeFeatures, productProblem, type Product } from '../../domain/product.ts';
 import type { Deps } from '../../ports/deps.ts';
 
 export interface NewProductInput {
@@ -13,6 +13,12 @@ export interface NewProductInput {
   maxMachines?: number | null;
   /** Default 3. */
   deactivationsPer30Days?: number;
+  /** Default null (one-off). */
+  interval?: BillingInterval | null;
+  /** Default 3. */
+  graceDays?: number;
+  /** Default null (no trial). */
+  trialDays?: number | null;
 }
 
 export function assertValidProduct(product: Product): Product {
@@ -37,6 +43,9 @@ export async function createProduct(
     licenseDays: input.licenseDays ?? null,
     maxMachines: input.maxMachines === undefined ? DEFAULT_MAX_MACHINES : input.maxMachines,
     deactivationsPer30Days: input.deactivationsPer30Days ?? DEFAULT_DEACTIVATIONS_PER_30_DAYS,
+    interval: input.interval ?? null,
+    graceDays: input.graceDays ?? DEFAULT_GRACE_DAYS,
+    trialDays: input.trialDays ?? null,
     active: true,
     createdAt: now,
     updatedAt: now,
