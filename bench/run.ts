@@ -6,10 +6,14 @@
  * BENCH_ROUNDS (1), BENCH_LICENSES (1000000), BENCH_SAMPLE_SIZE (20000), BENCH_PENDING_SESSIONS (2000),
  * BENCH_CHECKOUT_WORKERS (16), BENCH_POSTGRES_URL, BENCH_POSTGRES_SCHEMA (bench), BENCH_POSTGRES=0 (SQLite only),
  * BENCH_DIR (.bench), BENCH_STRICT=1 (exit 1 on a MISS).
+ * `bun run bench lists [--fresh]` runs only the lists scenario (bench/lists.ts; BENCH_LIST_CONNECTIONS (8),
+ * BENCH_LISTS_POSTGRES_SCHEMA (bench_lists); BENCH_SECONDS 8 and BENCH_WARMUP_SECONDS 3 by default there).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
+import { LISTS_DIR } from './lists-seed.ts';
+import { LIST_P99_TARGET_MS, renderListsReport, runLists } from './lists.ts';
 import { renderReport, type ScenarioResult } from './report.ts';
 import { phases, runPhase, type StoreKind } from './scenarios.ts';
 import { seedPostgres, warmPostgres } from './seed-postgres.ts';
@@ -47,6 +51,7 @@ async function main(): Promise<number> {
     return 1;
   }
   const fresh = process.argv.includes('--fresh');
+  if (process.argv.includes('lists')) return lists(fresh);
   console.log(`Seeding ${settings.licenses.toLocaleString('en')} bound licenses${fresh ? ' (--fresh)' : ''}…`);
   const started = performance.now();
   const seeded = await seed({ count: settings.licenses, fresh });
@@ -120,6 +125,24 @@ async function main(): Promise<number> {
   const dirty = results.some((r) => r.load.non2xx > 0 || r.load.socketErrors > 0);
   if (dirty) console.error('Some responses were not 2xx (or not as expected) or sockets failed: the figures are not trustworthy.');
   return dirty || (process.env.BENCH_STRICT === '1' && report.targets.some((t) => !t.pass)) ? 1 : 0;
+}
+
+/** `bun run bench lists`: only the seller lists over 1,000,000 licenses (bench/lists.ts), both stores. */
+async function lists(fresh: boolean): Promise<number> {
+  const listSettings = {
+    count: settings.licenses,
+    seconds: num('BENCH_SECONDS', 8),
+    warmupSeconds: num('BENCH_WARMUP_SECONDS', 3),
+    connections: num('BENCH_LIST_CONNECTIONS', 8),
+    fresh,
+    postgres: { ...postgres, schema: process.env.BENCH_LISTS_POSTGRES_SCHEMA || 'bench_lists' },
+  };
+  const results = await runLists(listSettings);
+  const report = renderListsReport(results, listSettings);
+  console.log(`\n${report}`);
+  writeFileSync(join(LISTS_DIR, 'results.json'), `${JSON.stringify({ at: new Date().toISOString(), settings: listSettings, cpus: cpus().length, bun: Bun.version, results }, (k, v) => (k === 'raw' ? undefined : v), 2)}\n`);
+  const missed = results.some((r) => r.load.p99Ms >= LIST_P99_TARGET_MS || r.load.non2xx + r.load.socketErrors > 0);
+  return missed && process.env.BENCH_STRICT === '1' ? 1 : 0;
 }
 
 process.exit(await main());

@@ -6,7 +6,9 @@ import { fingerprintCommands } from './fingerprint.ts';
 import type { Command } from './context.ts';
 import { sellerApiKeyCommands } from './seller-api-keys.ts';
 import { sellerAuthCommands } from './seller-auth.ts';
+import { customerList } from './seller-customer-list.ts';
 import { sellerLicenseCommands } from './seller-licenses.ts';
+import { orderList } from './seller-order-list.ts';
 import { sellerProductCommands } from './seller-products.ts';
 
 /** Every command, in the order the help lists them. */
@@ -18,6 +20,8 @@ export const COMMANDS: readonly Command[] = [
   ...sellerAuthCommands,
   ...sellerProductCommands,
   ...sellerLicenseCommands,
+  customerList,
+  orderList,
   ...sellerApiKeyCommands,
   ...fingerprintCommands,
 ];

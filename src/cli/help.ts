@@ -1,9 +1,11 @@
 import type { Command } from './context.ts';
 
 const GROUPS: Record<string, string> = {
-  seller: 'sell licenses: account, payment connection, products, licenses, signing keys',
+  seller: 'sell licenses: account, payment connection, products, licenses, customers, orders, signing keys',
   'seller products': 'create, list and update products',
   'seller licenses': 'grant, list (find a buyer by e-mail), show, revoke and unbind licenses',
+  'seller customers': 'list your customers with their licenses; search by the start of an e-mail',
+  'seller orders': 'list your orders: payments and refunds, by product, buyer, status or date',
   'seller api-keys': 'create, list and revoke API keys',
   'seller keys': 'rotate the license signing key',
 };

@@ -24,7 +24,7 @@ describe('GET /developers/licenses', () => {
     expect(reply.status).toBe(200);
     expect(reply.body.hasMore).toBe(false);
     expect(reply.body.data.map((l: { id: string }) => l.id)).toEqual(granted.map((l) => l.id).reverse());
-    expect(reply.body.data[1]).toEqual({ ...granted[1], customerEmail: 'bob@example.com' });
+    expect(reply.body.data[1]).toEqual({ ...granted[1], customerEmail: 'bob@example.com', trial: false, subscriptionId: null });
   });
 
   test('?email= finds one customer’s licenses, exact and case-insensitive', async () => {

@@ -129,6 +129,8 @@ export const licenses = pgTable(
     index('licenses_developer_issued').on(t.developerId, t.issuedAt, ID),
     index('licenses_developer_product_issued').on(t.developerId, t.productId, t.issuedAt, ID),
     index('licenses_developer_status_issued').on(t.developerId, t.status, t.issuedAt, ID),
+    // status=expired lists by expiry, most recent first: a range, however few or many expired.
+    index('licenses_developer_status_expiry').on(t.developerId, t.status, t.expiresAt, ID),
     // The expiry sweep: licenses past their end that no event announced yet.
     index('licenses_expiry_unannounced').on(t.expiresAt).where(sql`expiry_announced_at IS NULL AND expires_at IS NOT NULL`),
   ],
@@ -201,6 +203,8 @@ export const orders = pgTable(
   },
   (t) => [
     index('orders_developer_order').on(t.developerId, t.createdAt, ID),
+    index('orders_developer_product').on(t.developerId, t.productId, t.createdAt, ID),
+    index('orders_developer_customer').on(t.developerId, t.customerId, t.createdAt, ID),
     index('orders_payment').on(t.paymentId),
     index('orders_license').on(t.licenseId),
   ],

@@ -105,6 +105,8 @@ export const licenses = sqliteTable(
     index('licenses_developer_issued').on(t.developerId, t.issuedAt, t.id),
     index('licenses_developer_product_issued').on(t.developerId, t.productId, t.issuedAt, t.id),
     index('licenses_developer_status_issued').on(t.developerId, t.status, t.issuedAt, t.id),
+    // status=expired lists by expiry, most recent first: a range, however few or many expired.
+    index('licenses_developer_status_expiry').on(t.developerId, t.status, t.expiresAt, t.id),
     // The expiry sweep: licenses past their end that no event announced yet.
     index('licenses_expiry_unannounced').on(t.expiresAt).where(sql`expiry_announced_at IS NULL AND expires_at IS NOT NULL`),
   ],
@@ -177,6 +179,8 @@ export const orders = sqliteTable(
   },
   (t) => [
     index('orders_developer_order').on(t.developerId, t.createdAt, t.id),
+    index('orders_developer_product').on(t.developerId, t.productId, t.createdAt, t.id),
+    index('orders_developer_customer').on(t.developerId, t.customerId, t.createdAt, t.id),
     index('orders_payment').on(t.paymentId),
     index('orders_license').on(t.licenseId),
   ],

@@ -1,6 +1,6 @@
 import { normalizeEmail } from '../../domain/developer.ts';
 import { InvalidRequestError } from '../../domain/errors.ts';
-import { viewLicense, type LicenseView } from '../../domain/license.ts';
+import { viewLicense, type LicenseStatus, type LicenseView } from '../../domain/license.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { LicenseListQuery } from '../../ports/license-repository.ts';
 
@@ -12,49 +12,81 @@ export interface ListLicensesInput {
   productId?: string;
   /** Exact (case-insensitive) e-mail of the customer. */
   email?: string;
+  status?: LicenseStatus;
+  /** Issued at or after this millisecond (inclusive). */
+  createdAfter?: number;
+  /** Issued before this millisecond (exclusive): [createdAfter, createdBefore) tiles a timeline. */
+  createdBefore?: number;
+  trial?: boolean;
 }
 
-export type DeveloperLicenseView = LicenseView & { customerEmail: string };
+export type DeveloperLicenseView = LicenseView & { customerEmail: string; trial: boolean; subscriptionId: string | null };
 
 export interface DeveloperLicenseList {
   data: DeveloperLicenseView[];
   hasMore: boolean;
 }
 
-/** A developer's licenses, newest first, optionally of one product or one customer's e-mail. */
+/** A developer's licenses, newest first, filtered by product, customer, status, trial and issue time. */
 export async function listLicenses(
   deps: Pick<Deps, 'clock' | 'licenses'>,
   developerId: string,
   input: ListLicensesInput,
 ): Promise<DeveloperLicenseList> {
-  const query = await queryOf(deps, developerId, input);
-  const page = await deps.licenses.listByDeveloper(developerId, query);
   const now = deps.clock.now();
+  const query = await queryOf(deps, developerId, input, now);
+  const page = await deps.licenses.listByDeveloper(developerId, query);
   return {
-    data: page.data.map((license) => ({ ...viewLicense(license, now), customerEmail: license.customerEmail })),
+    data: page.data.map((license) => ({
+      ...viewLicense(license, now),
+      customerEmail: license.customerEmail,
+      trial: license.trial,
+      subscriptionId: license.subscriptionId,
+    })),
     hasMore: page.hasMore,
   };
 }
 
-async function queryOf(deps: Pick<Deps, 'licenses'>, developerId: string, input: ListLicensesInput): Promise<LicenseListQuery> {
-  const limit = input.limit ?? LICENSE_LIST_LIMIT.default;
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > LICENSE_LIST_LIMIT.max) {
-    throw new InvalidRequestError(`limit must be a whole number from 1 to ${LICENSE_LIST_LIMIT.max}.`, 'limit', 'query');
+/** A page size within 1..max (default when absent), or a 400 naming `limit`. */
+export function pageLimit(limit: number | undefined, bounds: { default: number; max: number }): number {
+  const value = limit ?? bounds.default;
+  if (!Number.isSafeInteger(value) || value < 1 || value > bounds.max) {
+    throw new InvalidRequestError(`limit must be a whole number from 1 to ${bounds.max}.`, 'limit', 'query');
   }
-  const query: LicenseListQuery = { limit };
+  return value;
+}
+
+/** A time bound in Unix milliseconds, or a 400 naming the field. */
+export function timeBound(value: number | undefined, field: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || value < 0) throw new InvalidRequestError(`${field} must be a time in Unix milliseconds.`, field, 'query');
+  return value;
+}
+
+/** The exact e-mail filter, normalized as stored, or a 400 naming the field. */
+export function emailFilter(email: string): string {
+  const normalized = normalizeEmail(email);
+  if (!normalized) throw new InvalidRequestError('email must be a whole e-mail address (the search is exact, case-insensitive).', 'email', 'query');
+  return normalized;
+}
+
+async function queryOf(deps: Pick<Deps, 'licenses'>, developerId: string, input: ListLicensesInput, now: number): Promise<LicenseListQuery> {
+  const query: LicenseListQuery = { limit: pageLimit(input.limit, LICENSE_LIST_LIMIT) };
   if (input.startingAfter !== undefined) {
     // Another developer's license is as unknown here as a made-up id.
     const cursor = await deps.licenses.findById(input.startingAfter);
     if (!cursor || cursor.developerId !== developerId) {
       throw new InvalidRequestError('startingAfter is not one of your licenses.', 'startingAfter', 'query');
     }
-    query.after = { issuedAt: cursor.issuedAt, id: cursor.id };
+    query.after = { issuedAt: cursor.issuedAt, expiresAt: cursor.expiresAt, id: cursor.id };
   }
   if (input.productId !== undefined) query.productId = input.productId;
-  if (input.email !== undefined) {
-    const email = normalizeEmail(input.email);
-    if (!email) throw new InvalidRequestError('email must be a whole e-mail address (the search is exact, case-insensitive).', 'email', 'query');
-    query.customerEmail = email;
-  }
+  if (input.email !== undefined) query.customerEmail = emailFilter(input.email);
+  if (input.status !== undefined) query.status = { is: input.status, now };
+  if (input.trial !== undefined) query.trial = input.trial;
+  const issuedFrom = timeBound(input.createdAfter, 'createdAfter');
+  const issuedBefore = timeBound(input.createdBefore, 'createdBefore');
+  if (issuedFrom !== undefined) query.issuedFrom = issuedFrom;
+  if (issuedBefore !== undefined) query.issuedBefore = issuedBefore;
   return query;
 }

@@ -1,22 +1,10 @@
-import { t } from 'elysia';
-import { LICENSE_LIST_LIMIT, listLicenses } from '../../../app/licenses/list-licenses.ts';
+import { listLicenses } from '../../../app/licenses/list-licenses.ts';
 import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../auth.ts';
 import { EXAMPLE } from '../examples.ts';
-import { errorsOf, LicenseView } from '../schemas.ts';
-
-/** Unknown parameters are ignored; bounds are checked by the use case, so its 400 names the field. */
-const LicenseListQuery = t.Object(
-  {
-    limit: t.Optional(t.Integer({ description: `Page size, 1 to ${LICENSE_LIST_LIMIT.max} (default ${LICENSE_LIST_LIMIT.default}).`, examples: [20] })),
-    startingAfter: t.Optional(t.String({ maxLength: 100, description: 'A license id (the last of the previous page): the page starts after it.' })),
-    productId: t.Optional(t.String({ maxLength: 100, description: 'Only the licenses of this product.', examples: [EXAMPLE.productId] })),
-    email: t.Optional(t.String({ maxLength: 254, description: 'Only the licenses of the customer with this e-mail (exact, case-insensitive).', examples: [EXAMPLE.buyerEmail] })),
-  },
-  { additionalProperties: true },
-);
-
-const DeveloperLicense = t.Composite([LicenseView, t.Object({ customerEmail: t.String({ description: 'The e-mail of the customer who holds it.' }) })]);
+import { DeveloperLicense, LicenseListQuery } from '../list-schemas.ts';
+import { errorsOf } from '../schemas.ts';
+import { t } from 'elysia';
 
 const LicenseList = t.Object(
   { data: t.Array(DeveloperLicense), hasMore: t.Boolean({ description: 'More licenses after the last one: pass its id as startingAfter.' }) },
@@ -27,13 +15,15 @@ const LicenseList = t.Object(
           {
             id: EXAMPLE.licenseId,
             productId: EXAMPLE.productId,
-            customerId: 'cus_3Lm8QwT5zK1xVb7Rn2HdPc',
+            customerId: EXAMPLE.customerId,
             status: 'active',
             features: ['pro'],
             issuedAt: 1767225600000,
             expiresAt: null,
             machineFingerprint: EXAMPLE.machineFingerprint,
             customerEmail: EXAMPLE.buyerEmail,
+            trial: false,
+            subscriptionId: null,
           },
         ],
         hasMore: false,
@@ -51,7 +41,7 @@ export function licenseListRoutes(deps: Deps) {
       tags: ['Licenses'],
       summary: 'List your licenses, newest first',
       description:
-        'Every license of the caller (never another developer’s), newest first, each with its customer’s e-mail. Filters: productId, email (an exact, case-insensitive match). Cursor pagination: pass the last id as startingAfter while hasMore.',
+        'Every license of the caller (never another developer’s), newest first, each with its customer’s e-mail. Filters combine: productId, email (exact, case-insensitive), status (active, expired or revoked, as of now), trial, and the issue time [createdAfter, createdBefore). status=expired lists by expiry, most recently expired first. Cursor pagination: pass the last id as startingAfter while hasMore; pages neither skip nor repeat when licenses are issued meanwhile.',
       security: SECURITY.secret,
     },
   });

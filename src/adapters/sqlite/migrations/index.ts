@@ -6,6 +6,7 @@ import m0002 from './0002_terminal.sql' with { type: 'text' };
 import m0003 from './0003_security.sql' with { type: 'text' };
 import m0004 from './0004_activations.sql' with { type: 'text' };
 import m0005 from './0005_business.sql' with { type: 'text' };
+import m0006 from './0006_list_indexes.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -16,4 +17,5 @@ export const SQLITE_MIGRATIONS = embeddedMigrations(journal, {
   '0003_security': m0003,
   '0004_activations': m0004,
   '0005_business': m0005,
+  '0006_list_indexes': m0006,
 });

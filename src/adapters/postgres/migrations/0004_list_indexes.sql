@@ -1,0 +1,3 @@
+CREATE INDEX "licenses_developer_status_expiry" ON "licenses" USING btree ("developer_id","status","expires_at",id COLLATE "C");--> statement-breakpoint
+CREATE INDEX "orders_developer_product" ON "orders" USING btree ("developer_id","product_id","created_at",id COLLATE "C");--> statement-breakpoint
+CREATE INDEX "orders_developer_customer" ON "orders" USING btree ("developer_id","customer_id","created_at",id COLLATE "C");

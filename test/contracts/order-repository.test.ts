@@ -1,0 +1,4 @@
+import { orderRepositoryContract } from './order-repository.contract.ts';
+import { STORE_FACTORIES } from './stores.ts';
+
+for (const factory of STORE_FACTORIES) orderRepositoryContract(factory);
