@@ -39,7 +39,9 @@ export async function checkStored(
   // What checking needs next time, even offline. A key the API refused (401/403) is not remembered.
   const { publishableKey: legacy, ...entry } = stored;
   const refused = result.warning !== undefined;
-  ctx.config.licenses![productId] = { ...entry, ...(refused && legacy ? { publishableKey: legacy } : {}), jwks };
+  // A renewal's key, verified by the library against the same seller and license, replaces the stored one.
+  const licenseKey = result.valid && result.renewedLicenseKey ? result.renewedLicenseKey : entry.licenseKey;
+  ctx.config.licenses![productId] = { ...entry, licenseKey, ...(refused && legacy ? { publishableKey: legacy } : {}), jwks };
   if (!refused) rememberPublishableKey(ctx, stored.developerId, key);
   return result;
 }

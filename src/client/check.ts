@@ -4,6 +4,8 @@ import { ApiError } from './errors.ts';
 import { networkError, type Http } from './http.ts';
 import { detailsFromClaims, statusOf } from './license-details.ts';
 import type { OfflineVerifier } from './offline.ts';
+import { adoptOfferedKey } from './renewal.ts';
+import type { LicenseClaims } from '../domain/license-key.ts';
 import { CACHE_REFRESH_MS, type CheckWarning, type InvalidReason, type LicenseCheckResult, type LicenseDetails } from './types.ts';
 
 export interface CheckContext {
@@ -31,9 +33,12 @@ export async function checkLicense(ctx: CheckContext): Promise<LicenseCheckResul
   const record = await ctx.load();
   if (!record) return invalid('not_found', false);
 
-  // 2. Offline: structure, kid, signature, expiry, and the binding this cache last heard of.
+  // 2. Offline: structure, kid, signature, expiry, and the binding this cache last heard of. A
+  //    genuine key past its expiry may have been renewed (docs/renewals.md): asked to go online,
+  //    the server is asked, and may hand over the current key.
   const offline = await ctx.verifier.verify(record.licenseKey, ctx.now);
-  if (!offline.ok) return invalid(offline.reason, false);
+  if (!offline.ok && (offline.reason !== 'expired' || !ctx.online)) return invalid(offline.reason, false);
+  const expired = !offline.ok;
   const elsewhere = boundElsewhere(record, ctx.fingerprint);
   if (elsewhere && !ctx.online) return elsewhere;
   const license = detailsFromClaims(offline.claims, { status: record.license?.status, productName: record.license?.productName });
@@ -47,12 +52,17 @@ export async function checkLicense(ctx: CheckContext): Promise<LicenseCheckResul
 
   // 4. Online: any signed verdict (valid or not) is believed and cached.
   const answer = await askServer(ctx, record, offline.claims.id);
-  if (answer.verdict) return believe(ctx, { ...record, serverTime: Math.max(record.serverTime ?? 0, answer.serverTime) }, license, answer.verdict);
+  if (answer.verdict) {
+    const seen = { ...record, serverTime: Math.max(record.serverTime ?? 0, answer.serverTime) };
+    if (answer.verdict.valid) return believeValid(ctx, seen, offline.claims, license, answer.verdict, expired);
+    return believe(ctx, seen, license, answer.verdict);
+  }
 
   // 5. Unreachable, timed out, 5xx, 4xx (a wrong API key is not the buyer's fault) or nonsense:
   //    the offline result, left uncached so the next check asks again; a refusal is surfaced.
   //    An answer that is not signed for this request counts as no answer.
   report(ctx, answer.error);
+  if (expired) return answer.warning ? { ...invalid('expired', false), warning: answer.warning } : invalid('expired', false);
   const result = rolledBack ? { ...invalid('network_error', false), clockRollback: true } : (elsewhere ?? offlineFallback(ctx, record, license));
   return answer.warning ? { ...result, warning: answer.warning } : result;
 }
@@ -103,6 +113,31 @@ function report(ctx: CheckContext, error: ApiError): void {
   } catch {}
 }
 
+/**
+ * A valid verdict that hands over the license's current key: the key is verified offline and stored
+ * in place of the old one, and the result is the new key's. A key that does not verify is ignored
+ * (with a warning). A key expired by this clock stays expired whatever the server says.
+ */
+async function believeValid(
+  ctx: CheckContext,
+  record: CacheRecord,
+  held: LicenseClaims,
+  license: LicenseDetails,
+  verdict: Extract<OnlineVerdict, { valid: true }>,
+  expired: boolean,
+): Promise<LicenseCheckResult> {
+  const adopted = verdict.licenseKey === undefined ? null : await adoptOfferedKey(ctx.verifier, held, verdict.licenseKey, ctx.now);
+  if (!adopted?.ok) {
+    const extra = adopted ? { warning: adopted.warning } : {};
+    return expired ? { ...invalid('expired', false), ...extra } : { ...(await believe(ctx, record, license, verdict)), ...extra };
+  }
+  const renewed = { ...record, licenseKey: adopted.licenseKey };
+  const details = detailsFromClaims(adopted.claims, { productName: license.productName });
+  if (!adopted.expired) return { ...(await believe(ctx, renewed, details, verdict)), renewedLicenseKey: adopted.licenseKey };
+  await ctx.save(renewed);
+  return { ...invalid('expired', false), renewedLicenseKey: adopted.licenseKey };
+}
+
 async function believe(ctx: CheckContext, record: CacheRecord, license: LicenseDetails, verdict: OnlineVerdict): Promise<LicenseCheckResult> {
   if (verdict.valid) {
     const fresh = { ...license, status: verdict.status };
@@ -151,14 +186,15 @@ function invalid(reason: InvalidReason, offlineVerified: boolean): LicenseCheckR
   return { valid: false, reason, offlineVerified };
 }
 
-type OnlineVerdict = { valid: true; status: LicenseDetails['status']; licenseId: unknown } | { valid: false; reason: InvalidReason };
+type OnlineVerdict = { valid: true; status: LicenseDetails['status']; licenseId: unknown; licenseKey?: string } | { valid: false; reason: InvalidReason };
 
 /** A 2xx that is not one of the spec's two answers counts as a failing server (step 5). */
 function onlineVerdict(body: unknown): OnlineVerdict | null {
   if (typeof body !== 'object' || body === null) return null;
-  const b = body as { valid?: unknown; reason?: unknown; license?: { status?: unknown; id?: unknown } };
+  const b = body as { valid?: unknown; reason?: unknown; license?: { status?: unknown; id?: unknown; licenseKey?: unknown } };
   if (b.valid === true) {
-    return { valid: true, status: statusOf(b.license?.status), licenseId: b.license?.id };
+    const offered = typeof b.license?.licenseKey === 'string' ? { licenseKey: b.license.licenseKey } : {};
+    return { valid: true, status: statusOf(b.license?.status), licenseId: b.license?.id, ...offered };
   }
   if (b.valid === false && typeof b.reason === 'string' && ONLINE_REASONS.has(b.reason as InvalidReason)) {
     return { valid: false, reason: b.reason as InvalidReason };

@@ -11,6 +11,7 @@ import { Http } from './http.ts';
 import { extractLicenseInfo, OfflineVerifier } from './offline.ts';
 import { browserStorage, nodeModules } from './platform.ts';
 import { CustomerSession, type CodeSent, type CustomerLicense, type PurchaseOffer } from './terminal.ts';
+import { startTrial, type StartedTrial, type StartTrialOptions } from './trial.ts';
 import { CACHE_REFRESH_MS, CLOCK_TOLERANCE_MS, type CheckOptions, type LicenseCheckResult, type LicenseClientOptions, type LicenseDetails } from './types.ts';
 
 const DEFAULT_APP_NAME = 'licensing-app';
@@ -97,6 +98,12 @@ export class LicenseClient {
   /** The license's machines, `thisMachine` marking this one. */
   async activations(): Promise<MachineActivations> {
     return listMachines(await this.holder());
+  }
+
+  /** Starts the product's free trial on this machine and stores its key (docs/trials.md). */
+  async startTrial(options: StartTrialOptions): Promise<StartedTrial> {
+    const ctx = { http: this.http, apiKey: this.options.apiKey, fingerprint: await this.fingerprint(), storeKey: (key: string, license: LicenseDetails) => this.storeKey(key, license) };
+    return startTrial(ctx, options);
   }
 
   /** Hosted checkout; the key is stored once the payment completes. */

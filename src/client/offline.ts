@@ -4,7 +4,9 @@ import type { Jwks, LicenseDetails } from './types.ts';
 
 export type OfflineVerdict =
   | { ok: true; claims: LicenseClaims }
-  | { ok: false; reason: 'invalid_format' | 'invalid_signature' | 'expired' };
+  | { ok: false; reason: 'invalid_format' | 'invalid_signature' }
+  /** Genuine but past its expiry: the claims name the license, whose renewal only the server knows of. */
+  | { ok: false; reason: 'expired'; claims: LicenseClaims };
 
 /**
  * The key's own evidence: the domain's parser for structure, the seller's JWKS for the `kid`,
@@ -17,11 +19,11 @@ export class OfflineVerifier {
 
   async verify(licenseKey: string, now: number): Promise<OfflineVerdict> {
     const parsed = parseLicenseKey(licenseKey);
-    if (!parsed.ok) return parsed;
+    if (!parsed.ok) return { ok: false, reason: parsed.reason };
     const { header, claims, signingInput, signature } = parsed.key;
     const key = await this.keyFor(header.kid);
     if (!key || !(await verifySignature(key, signature, signingInput))) return { ok: false, reason: 'invalid_signature' };
-    if (claims.expiresAt !== null && now >= claims.expiresAt) return { ok: false, reason: 'expired' };
+    if (claims.expiresAt !== null && now >= claims.expiresAt) return { ok: false, reason: 'expired', claims };
     return { ok: true, claims };
   }
 

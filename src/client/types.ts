@@ -35,6 +35,12 @@ interface CheckResultBase {
    * allowance cannot be judged on such a clock, so only a successful online check answers until then.
    */
   clockRollback?: boolean;
+  /**
+   * Set when this check replaced the stored key with the license's current one (renewed, or a trial
+   * bought): the server handed it over in its signed answer and it verified offline. Applications
+   * that keep the key elsewhere too should store this one (docs/renewals.md).
+   */
+  renewedLicenseKey?: string;
 }
 
 export interface ValidCheckResult extends CheckResultBase {

@@ -13,6 +13,11 @@ export interface LicenseClaims {
   features: string[];
   issuedAt: number;
   expiresAt: number | null;
+  /**
+   * Only on a free trial's key. A purchase converts the trial in place and re-signs it without this
+   * claim; the trial's own key then stops validating online (docs/trials.md says why).
+   */
+  trial?: true;
 }
 
 export interface LicenseKeyHeader {
@@ -49,6 +54,7 @@ export function signingInputFor(kid: string, claims: LicenseClaims): string {
     features: claims.features,
     issuedAt: claims.issuedAt,
     expiresAt: claims.expiresAt,
+    ...(claims.trial === true && { trial: true as const }),
   };
   return `${encodeJson(header)}.${encodeJson(ordered)}`;
 }
@@ -117,6 +123,7 @@ function isClaims(value: unknown): value is LicenseClaims {
     Array.isArray(value.features) &&
     value.features.every((f) => typeof f === 'string') &&
     Number.isSafeInteger(value.issuedAt) &&
-    (value.expiresAt === null || Number.isSafeInteger(value.expiresAt))
+    (value.expiresAt === null || Number.isSafeInteger(value.expiresAt)) &&
+    (value.trial === undefined || value.trial === true)
   );
 }

@@ -105,7 +105,8 @@ describe('POST /licenses/validate: every reason', () => {
     const { api, s, license, licenseKey } = await licensed();
     const key = await signAsDeveloper(api, s.id, { id: license.id, productId: license.productId, features: ['pro'], issuedAt: license.issuedAt + 1 });
     expect(key).not.toBe(licenseKey);
-    expect((await validate(api, s.publishableKey, key)).body).toEqual({ valid: true, license: { id: license.id, status: 'active', features: ['pro'], expiresAt: null } });
+    // Not the license's current key: the answer hands the current one over (docs/renewals.md).
+    expect((await validate(api, s.publishableKey, key)).body).toEqual({ valid: true, license: { id: license.id, status: 'active', features: ['pro'], expiresAt: null, licenseKey } });
   });
 
   test('revoked: after POST /licenses/:id/revoke', async () => {

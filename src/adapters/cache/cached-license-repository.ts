@@ -7,6 +7,7 @@ import type {
   DeactivationQuota,
   LicenseListQuery,
   LicensePage,
+  LicenseReissue,
   LicenseRepository,
   LicenseState,
   NewActivation,
@@ -114,6 +115,24 @@ export class CachedLicenseRepository implements LicenseRepository {
   async setStatus(id: string, status: StoredLicenseStatus): Promise<void> {
     await this.write(id, () => this.inner.setStatus(id, status));
     this.update(id, { storedStatus: status });
+  }
+
+  async reissue(licenseId: string, change: LicenseReissue): Promise<License | null> {
+    try {
+      return await this.write(licenseId, () => this.inner.reissue(licenseId, change));
+    } finally {
+      // Both digests change meaning (the old one is retired, the new one current): read them afresh.
+      this.forget(licenseId);
+      this.drop(change.expectKeyHash);
+      this.drop(change.keyHash);
+    }
+  }
+
+  private drop(digest: string): void {
+    const state = this.states.get(digest);
+    if (!state) return;
+    this.states.delete(digest);
+    if (this.digestOf.get(state.id) === digest) this.digestOf.delete(state.id);
   }
 
   private async write<T>(id: string, run: () => Promise<T>): Promise<T> {

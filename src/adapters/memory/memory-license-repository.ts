@@ -8,11 +8,14 @@ import type {
   DeactivationQuota,
   LicenseListQuery,
   LicensePage,
+  LicenseReissue,
   LicenseRepository,
   LicenseState,
   NewActivation,
 } from '../../ports/license-repository.ts';
+import { listMemoryLicenses } from './memory-license-list.ts';
 import { activateIn, deactivateIn } from './memory-activations.ts';
+import { trialClaimsOf } from './memory-trial-repository.ts';
 import { copy, type LicenseRow, type MemoryTables, requireRow, requireUnique } from './memory-tables.ts';
 
 /** Oldest first, ties by id: the order SQL's ORDER BY created_at, id gives. */
@@ -49,6 +52,8 @@ export class MemoryLicenseRepository implements LicenseRepository {
   private readonly byKeyHash = new Map<string, LicenseRow>();
   private readonly byCheckoutSession = new Map<string, LicenseRow>();
   private readonly byPurchase = new Map<string, LicenseRow>();
+  /** Retired key digest → license id (the store's retired_license_keys). */
+  private readonly retired = new Map<string, string>();
 
   constructor(private readonly tables: MemoryTables) {}
 
@@ -107,7 +112,7 @@ export class MemoryLicenseRepository implements LicenseRepository {
   }
 
   async activate(licenseId: string, activation: NewActivation): Promise<ActivateOutcome> {
-    return activateIn(this.tables.licenses.get(licenseId), activation);
+    return activateIn(this.tables.licenses.get(licenseId), activation, trialClaimsOf(this.tables));
   }
 
   async listActivations(licenseId: string): Promise<Activation[]> {
@@ -139,17 +144,31 @@ export class MemoryLicenseRepository implements LicenseRepository {
     if (row) row.storedStatus = status;
   }
 
+  async reissue(licenseId: string, change: LicenseReissue): Promise<License | null> {
+    const row = this.tables.licenses.get(licenseId);
+    if (!row || row.keyHash !== change.expectKeyHash || (change.convert && !row.trial)) return null;
+    // Every check before the first write, and no await in between: the swap is atomic.
+    const holder = this.byKeyHash.get(change.keyHash);
+    requireUnique(holder !== undefined && holder !== row, 'licenses.key_hash');
+    const { checkoutSessionId, purchaseId } = change.convert ?? {};
+    if (checkoutSessionId !== undefined && this.byCheckoutSession.has(checkoutSessionId)) {
+      throw new ConflictError('conflict', 'This checkout session already has its license.');
+    }
+    if (purchaseId !== undefined && this.byPurchase.has(purchaseId)) throw new ConflictError('conflict', 'This purchase already has its license.');
+    if (purchaseId !== undefined) requireRow(this.tables.purchases, purchaseId, 'licenses.purchase_id');
+    this.byKeyHash.delete(row.keyHash);
+    // Ed25519 is deterministic: unchanged claims give the same key, which then stays current.
+    if (change.keyHash !== row.keyHash) this.retired.set(row.keyHash, row.id);
+    Object.assign(row, { licenseKey: change.licenseKey, keyHash: change.keyHash, expiresAt: change.expiresAt, features: [...change.features] });
+    this.byKeyHash.set(row.keyHash, row);
+    if (change.convert) row.trial = false;
+    if (checkoutSessionId !== undefined) this.byCheckoutSession.set((row.checkoutSessionId = checkoutSessionId), row);
+    if (purchaseId !== undefined) this.byPurchase.set((row.purchaseId = purchaseId), row);
+    if (change.subscriptionId !== undefined) row.subscriptionId = change.subscriptionId;
+    return licenseOf(row);
+  }
+
   async listByDeveloper(developerId: string, query: LicenseListQuery): Promise<LicensePage> {
-    const emailOf = (row: LicenseRow) => this.tables.customers.get(row.customerId)?.email ?? '';
-    const { after } = query;
-    const rows = [...this.tables.licenses.values()]
-      .filter((row) => row.developerId === developerId)
-      .filter((row) => query.productId === undefined || row.productId === query.productId)
-      .filter((row) => query.customerEmail === undefined || emailOf(row) === query.customerEmail)
-      .filter((row) => !after || oldestFirst(row, after) < 0)
-      .sort((a, b) => oldestFirst(b, a))
-      .slice(0, query.limit + 1);
-    const data = rows.slice(0, query.limit).map((row) => ({ ...licenseOf(row)!, customerEmail: emailOf(row) }));
-    return { data, hasMore: rows.length > query.limit };
+    return listMemoryLicenses(this.tables, developerId, query);
   }
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { hasFreeSlot, nextDeactivationAt, type Activation } from '../../domain/activation.ts';
 import type { ActivateOutcome, ActivationSelector, DeactivateOutcome, DeactivationQuota, NewActivation } from '../../ports/license-repository.ts';
-import { activations, deactivations, licenses } from './schema.ts';
+import { activations, deactivations, licenses, trialClaims } from './schema.ts';
 import type { PostgresDb } from './postgres-store.ts';
 
 /** The activations a state read carries, as JSON text from a correlated subquery: validation stays one read. */
@@ -16,6 +16,20 @@ const selectorOf = (licenseId: string, which: ActivationSelector) =>
     eq(activations.licenseId, licenseId),
     'activationId' in which ? eq(activations.id, which.activationId) : eq(activations.machineFingerprint, which.machineFingerprint),
   );
+
+/**
+ * One trial per machine and product: the primary key of trial_claims decides (a concurrent insert of
+ * the same claim waits for the other transaction, then reads its row). True when the claim is this
+ * license's (taken now, or already); false when another license holds it.
+ */
+async function claimTrialMachine(tx: Tx, productId: string, licenseId: string, input: NewActivation): Promise<boolean> {
+  await tx.insert(trialClaims).values({ productId, kind: 'machine', value: input.machineFingerprint, licenseId, createdAt: input.at }).onConflictDoNothing();
+  const [claim] = await tx
+    .select({ licenseId: trialClaims.licenseId })
+    .from(trialClaims)
+    .where(and(eq(trialClaims.productId, productId), eq(trialClaims.kind, 'machine'), eq(trialClaims.value, input.machineFingerprint)));
+  return claim?.licenseId === licenseId;
+}
 
 /**
  * Writes to activations, each in one transaction that first locks the license row (SELECT … FOR
@@ -34,12 +48,17 @@ export class PostgresActivations {
 
   activate(licenseId: string, input: NewActivation): Promise<ActivateOutcome> {
     return this.db.transaction(async (tx): Promise<ActivateOutcome> => {
-      const [license] = await tx.select({ maxMachines: licenses.maxMachines }).from(licenses).where(eq(licenses.id, licenseId)).for('update');
+      const [license] = await tx
+        .select({ maxMachines: licenses.maxMachines, trial: licenses.trial, productId: licenses.productId })
+        .from(licenses)
+        .where(eq(licenses.id, licenseId))
+        .for('update');
       if (!license) return { kind: 'missing' };
       const held = await this.list(licenseId, tx);
       const known = held.find((a) => a.machineFingerprint === input.machineFingerprint);
       if (known) return { kind: 'existing', activation: known };
       if (!hasFreeSlot(held.length, license.maxMachines)) return { kind: 'full', maxMachines: license.maxMachines, activations: held };
+      if (license.trial && !(await claimTrialMachine(tx, license.productId, licenseId, input))) return { kind: 'trial_used' };
       const activation: Activation = { id: input.id, licenseId, machineFingerprint: input.machineFingerprint, name: input.name, createdAt: input.at, lastSeenAt: input.at };
       await tx.insert(activations).values(activation);
       return { kind: 'created', activation };

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Activation } from '../../domain/activation.ts';
 import { ConflictError } from '../../domain/errors.ts';
 import type { License, StoredLicenseStatus } from '../../domain/license.ts';
@@ -9,12 +9,14 @@ import type {
   DeactivationQuota,
   LicenseListQuery,
   LicensePage,
+  LicenseReissue,
   LicenseRepository,
   LicenseState,
   NewActivation,
 } from '../../ports/license-repository.ts';
 import { activationsJson, firstMachine, PostgresActivations } from './postgres-activations.ts';
-import { customers, licenses } from './schema.ts';
+import { licenses, retiredLicenseKeys } from './schema.ts';
+import { licenseColumns, listPostgresLicenses } from './postgres-license-list.ts';
 import { isUniqueViolation, type PostgresDb } from './postgres-store.ts';
 
 type Origin = { checkoutSessionId?: string; purchaseId?: string };
@@ -29,25 +31,31 @@ const stateColumns = {
   activations: activationsJson,
 };
 
+/** The columns a reissue writes: the key, the term, and what a conversion or a subscription brings. */
+function reissueSet(change: LicenseReissue) {
+  const { licenseKey, keyHash, expiresAt, features, convert, subscriptionId } = change;
+  return {
+    licenseKey,
+    keyHash,
+    expiresAt,
+    features,
+    // The expiry announcement belongs to one expiresAt: a new one may expire (and be announced) again.
+    expiryAnnouncedAt: sql<number | null>`CASE WHEN ${licenses.expiresAt} IS NOT DISTINCT FROM ${expiresAt} THEN ${licenses.expiryAnnouncedAt} END`,
+    ...(convert ? { trial: false, ...convert } : {}),
+    ...(subscriptionId === undefined ? {} : { subscriptionId }),
+  };
+}
+
+function originConflict(error: unknown): ConflictError | null {
+  if (isUniqueViolation(error, 'licenses_checkout_session')) return new ConflictError('conflict', 'This checkout session already has its license.');
+  if (isUniqueViolation(error, 'licenses_purchase')) return new ConflictError('conflict', 'This purchase already has its license.');
+  return null;
+}
+
 function stateOf(row: (Omit<LicenseState, 'activations'> & { activations: string }) | undefined): LicenseState | null {
   return row ? { ...row, activations: JSON.parse(row.activations) } : null;
 }
 
-const licenseColumns = {
-  id: licenses.id,
-  developerId: licenses.developerId,
-  productId: licenses.productId,
-  customerId: licenses.customerId,
-  storedStatus: licenses.status,
-  features: licenses.features,
-  issuedAt: licenses.issuedAt,
-  expiresAt: licenses.expiresAt,
-  machineFingerprint: firstMachine,
-  maxMachines: licenses.maxMachines,
-  licenseKey: licenses.licenseKey,
-  trial: licenses.trial,
-  subscriptionId: licenses.subscriptionId,
-};
 
 export class PostgresLicenseRepository implements LicenseRepository {
   // The validation hot path: built once (PostgreSQL prepares each statement once per connection).
@@ -140,24 +148,29 @@ export class PostgresLicenseRepository implements LicenseRepository {
     await this.db.update(licenses).set({ status }).where(eq(licenses.id, id));
   }
 
+  async reissue(licenseId: string, change: LicenseReissue): Promise<License | null> {
+    try {
+      return await this.db.transaction(async (tx) => {
+        // The compare-and-swap: a concurrent reissue waits on the row lock, then matches no row.
+        const won = await tx
+          .update(licenses)
+          .set(reissueSet(change))
+          .where(and(eq(licenses.id, licenseId), eq(licenses.keyHash, change.expectKeyHash), change.convert ? eq(licenses.trial, true) : undefined))
+          .returning({ id: licenses.id });
+        if (won.length === 0) return null;
+        // Ed25519 is deterministic: unchanged claims give the same key, which then stays current.
+        if (change.keyHash !== change.expectKeyHash) {
+          await tx.insert(retiredLicenseKeys).values({ keyHash: change.expectKeyHash, licenseId, retiredAt: change.at }).onConflictDoNothing();
+        }
+        const [row] = await tx.select(licenseColumns).from(licenses).where(eq(licenses.id, licenseId));
+        return row ?? null;
+      });
+    } catch (error) {
+      throw originConflict(error) ?? error;
+    }
+  }
+
   async listByDeveloper(developerId: string, query: LicenseListQuery): Promise<LicensePage> {
-    const { after } = query;
-    // Ids compare byte-wise (COLLATE "C"), as in SQLite and the memory store, so pages agree everywhere.
-    const id = sql`${licenses.id} COLLATE "C"`;
-    const rows = await this.db
-      .select({ ...licenseColumns, customerEmail: customers.email })
-      .from(licenses)
-      .innerJoin(customers, eq(customers.id, licenses.customerId))
-      .where(
-        and(
-          eq(licenses.developerId, developerId),
-          query.productId === undefined ? undefined : eq(licenses.productId, query.productId),
-          query.customerEmail === undefined ? undefined : eq(customers.email, query.customerEmail),
-          after ? or(lt(licenses.issuedAt, after.issuedAt), and(eq(licenses.issuedAt, after.issuedAt), sql`${id} < ${after.id}`)) : undefined,
-        ),
-      )
-      .orderBy(desc(licenses.issuedAt), desc(id))
-      .limit(query.limit + 1);
-    return { data: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
+    return listPostgresLicenses(this.db, developerId, query);
   }
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { hasFreeSlot, nextDeactivationAt, type Activation } from '../../domain/activation.ts';
 import type { ActivateOutcome, ActivationSelector, DeactivateOutcome, DeactivationQuota, NewActivation } from '../../ports/license-repository.ts';
-import { activations, deactivations, licenses } from './schema.ts';
+import { activations, deactivations, licenses, trialClaims } from './schema.ts';
 import type { SqliteDb } from './sqlite-store.ts';
 
 /** The activations a state read carries: one JSON array from a correlated subquery, so validation stays one read. */
@@ -14,6 +14,20 @@ const selectorOf = (licenseId: string, which: ActivationSelector) =>
     eq(activations.licenseId, licenseId),
     'activationId' in which ? eq(activations.id, which.activationId) : eq(activations.machineFingerprint, which.machineFingerprint),
   );
+
+/**
+ * One trial per machine and product: the primary key of trial_claims decides. True when the claim is
+ * this license's (taken now, or already); false when another license holds it.
+ */
+function claimTrialMachine(tx: Pick<SqliteDb, 'insert' | 'select'>, productId: string, licenseId: string, input: NewActivation): boolean {
+  tx.insert(trialClaims).values({ productId, kind: 'machine', value: input.machineFingerprint, licenseId, createdAt: input.at }).onConflictDoNothing().run();
+  const claim = tx
+    .select({ licenseId: trialClaims.licenseId })
+    .from(trialClaims)
+    .where(and(eq(trialClaims.productId, productId), eq(trialClaims.kind, 'machine'), eq(trialClaims.value, input.machineFingerprint)))
+    .get();
+  return claim?.licenseId === licenseId;
+}
 
 /**
  * Writes to activations, each in one IMMEDIATE transaction: the write lock is taken before the
@@ -37,12 +51,13 @@ export class SqliteActivations {
   activate(licenseId: string, input: NewActivation): ActivateOutcome {
     return this.db.transaction(
       (tx) => {
-        const license = tx.select({ maxMachines: licenses.maxMachines }).from(licenses).where(eq(licenses.id, licenseId)).get();
+        const license = tx.select({ maxMachines: licenses.maxMachines, trial: licenses.trial, productId: licenses.productId }).from(licenses).where(eq(licenses.id, licenseId)).get();
         if (!license) return { kind: 'missing' } as const;
         const held = this.list(licenseId, tx);
         const known = held.find((a) => a.machineFingerprint === input.machineFingerprint);
         if (known) return { kind: 'existing', activation: known } as const;
         if (!hasFreeSlot(held.length, license.maxMachines)) return { kind: 'full', maxMachines: license.maxMachines, activations: held } as const;
+        if (license.trial && !claimTrialMachine(tx, license.productId, licenseId, input)) return { kind: 'trial_used' } as const;
         const activation: Activation = { id: input.id, licenseId, machineFingerprint: input.machineFingerprint, name: input.name, createdAt: input.at, lastSeenAt: input.at };
         tx.insert(activations).values(activation).run();
         return { kind: 'created', activation } as const;

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Activation } from '../../domain/activation.ts';
 import { ConflictError } from '../../domain/errors.ts';
 import type { License, StoredLicenseStatus } from '../../domain/license.ts';
@@ -9,12 +9,14 @@ import type {
   DeactivationQuota,
   LicenseListQuery,
   LicensePage,
+  LicenseReissue,
   LicenseRepository,
   LicenseState,
   NewActivation,
 } from '../../ports/license-repository.ts';
-import { customers, licenses } from './schema.ts';
+import { licenses, retiredLicenseKeys } from './schema.ts';
 import { activationsJson, firstMachine, SqliteActivations } from './sqlite-activations.ts';
+import { licenseColumns, listSqliteLicenses } from './sqlite-license-list.ts';
 import { isUniqueViolation, type SqliteDb } from './sqlite-store.ts';
 
 type Origin = { checkoutSessionId?: string; purchaseId?: string };
@@ -29,21 +31,27 @@ const stateColumns = {
   activations: activationsJson,
 };
 
-const licenseColumns = {
-  id: licenses.id,
-  developerId: licenses.developerId,
-  productId: licenses.productId,
-  customerId: licenses.customerId,
-  storedStatus: licenses.status,
-  features: licenses.features,
-  issuedAt: licenses.issuedAt,
-  expiresAt: licenses.expiresAt,
-  machineFingerprint: firstMachine,
-  maxMachines: licenses.maxMachines,
-  licenseKey: licenses.licenseKey,
-  trial: licenses.trial,
-  subscriptionId: licenses.subscriptionId,
-};
+
+/** The columns a reissue writes: the key, the term, and what a conversion or a subscription brings. */
+function reissueSet(change: LicenseReissue) {
+  const { licenseKey, keyHash, expiresAt, features, convert, subscriptionId } = change;
+  return {
+    licenseKey,
+    keyHash,
+    expiresAt,
+    features,
+    // The expiry announcement belongs to one expiresAt: a new one may expire (and be announced) again.
+    expiryAnnouncedAt: sql<number | null>`CASE WHEN ${licenses.expiresAt} IS ${expiresAt} THEN ${licenses.expiryAnnouncedAt} END`,
+    ...(convert ? { trial: false, ...convert } : {}),
+    ...(subscriptionId === undefined ? {} : { subscriptionId }),
+  };
+}
+
+function originConflict(error: unknown): ConflictError | null {
+  if (isUniqueViolation(error, 'licenses.checkout_session_id')) return new ConflictError('conflict', 'This checkout session already has its license.');
+  if (isUniqueViolation(error, 'licenses.purchase_id')) return new ConflictError('conflict', 'This purchase already has its license.');
+  return null;
+}
 
 function stateOf(row: (Omit<LicenseState, 'activations'> & { activations: string }) | undefined): LicenseState | null {
   return row ? { ...row, activations: JSON.parse(row.activations) } : null;
@@ -136,24 +144,32 @@ export class SqliteLicenseRepository implements LicenseRepository {
     this.db.update(licenses).set({ status }).where(eq(licenses.id, id)).run();
   }
 
+  async reissue(licenseId: string, change: LicenseReissue): Promise<License | null> {
+    try {
+      return this.db.transaction(
+        (tx) => {
+          // The compare-and-swap: only the holder of the current digest (a trial, to convert) wins.
+          const won = tx
+            .update(licenses)
+            .set(reissueSet(change))
+            .where(and(eq(licenses.id, licenseId), eq(licenses.keyHash, change.expectKeyHash), change.convert ? eq(licenses.trial, true) : undefined))
+            .returning({ id: licenses.id })
+            .all();
+          if (won.length === 0) return null;
+          // Ed25519 is deterministic: unchanged claims give the same key, which then stays current.
+          if (change.keyHash !== change.expectKeyHash) {
+            tx.insert(retiredLicenseKeys).values({ keyHash: change.expectKeyHash, licenseId, retiredAt: change.at }).onConflictDoNothing().run();
+          }
+          return tx.select(licenseColumns).from(licenses).where(eq(licenses.id, licenseId)).get() ?? null;
+        },
+        { behavior: 'immediate' },
+      );
+    } catch (error) {
+      throw originConflict(error) ?? error;
+    }
+  }
+
   async listByDeveloper(developerId: string, query: LicenseListQuery): Promise<LicensePage> {
-    const { after } = query;
-    // With an e-mail, the plan starts at the customer (unique e-mail index, then licenses_customer).
-    const rows = this.db
-      .select({ ...licenseColumns, customerEmail: customers.email })
-      .from(licenses)
-      .innerJoin(customers, eq(customers.id, licenses.customerId))
-      .where(
-        and(
-          eq(licenses.developerId, developerId),
-          query.productId === undefined ? undefined : eq(licenses.productId, query.productId),
-          query.customerEmail === undefined ? undefined : eq(customers.email, query.customerEmail),
-          after ? or(lt(licenses.issuedAt, after.issuedAt), and(eq(licenses.issuedAt, after.issuedAt), lt(licenses.id, after.id))) : undefined,
-        ),
-      )
-      .orderBy(desc(licenses.issuedAt), desc(licenses.id))
-      .limit(query.limit + 1)
-      .all();
-    return { data: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
+    return listSqliteLicenses(this.db, developerId, query);
   }
 }

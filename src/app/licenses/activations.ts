@@ -3,6 +3,7 @@ import { DomainError, ForbiddenError, NotFoundError, RateLimitedError } from '..
 import { isExpired, type License } from '../../domain/license.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { ActivationSelector, LicenseState } from '../../ports/license-repository.ts';
+import { TrialAlreadyUsedError } from '../trials/start-trial.ts';
 import { countValidation } from './validation-limit.ts';
 import { listActivations, type ActivationList } from './seller-activations.ts';
 
@@ -48,6 +49,7 @@ export async function activateMachine(deps: HolderDeps, developerId: string, inp
   const outcome = await deps.licenses.activate(license.id, { id: deps.ids.next('act'), machineFingerprint: input.machineFingerprint, name: input.name ?? null, at: now });
   if (outcome.kind === 'missing') throw new NotFoundError('license with this key');
   if (outcome.kind === 'full') throw new ActivationLimitError(outcome.maxMachines, outcome.activations);
+  if (outcome.kind === 'trial_used') throw new TrialAlreadyUsedError('machine');
   return { activation: outcome.activation, created: outcome.kind === 'created' };
 }
 

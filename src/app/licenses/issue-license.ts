@@ -1,5 +1,5 @@
 import { ConflictError } from '../../domain/errors.ts';
-import { assembleLicenseKey, signingInputFor } from '../../domain/license-key.ts';
+import { assembleLicenseKey, type LicenseClaims, signingInputFor } from '../../domain/license-key.ts';
 import { utf8 } from '../../domain/base64url.ts';
 import type { License } from '../../domain/license.ts';
 import type { Deps } from '../../ports/deps.ts';
@@ -32,11 +32,9 @@ export async function issueLicense(
   terms: LicenseTerms,
   origin?: { checkoutSessionId?: string; purchaseId?: string },
 ): Promise<License> {
-  const signingKey = await deps.signingKeys.active(terms.developerId);
-  if (!signingKey) throw new ConflictError('conflict', 'The developer has no active signing key.');
   const id = deps.ids.next('lic');
   const { issuedAt } = terms;
-  const input = signingInputFor(signingKey.kid, {
+  const licenseKey = await signLicenseKey(deps, {
     iss: deps.issuer,
     sub: terms.developerId,
     id,
@@ -45,7 +43,6 @@ export async function issueLicense(
     issuedAt,
     expiresAt: terms.expiresAt,
   });
-  const licenseKey = assembleLicenseKey(input, deps.signer.sign(signingKey.sealedPrivateKey, utf8.encode(input)));
   const license: License = {
     id,
     developerId: terms.developerId,
@@ -63,4 +60,15 @@ export async function issueLicense(
   };
   await deps.licenses.create(license, deps.hashing.hash(licenseKey), origin);
   return license;
+}
+
+/**
+ * A license key for `claims`, signed with the developer's (`sub`) current active signing key. Issue
+ * and reissue both come here, so a re-signed key is built exactly like the first one.
+ */
+export async function signLicenseKey(deps: Pick<Deps, 'signer' | 'signingKeys'>, claims: LicenseClaims): Promise<string> {
+  const signingKey = await deps.signingKeys.active(claims.sub);
+  if (!signingKey) throw new ConflictError('conflict', 'The developer has no active signing key.');
+  const input = signingInputFor(signingKey.kid, claims);
+  return assembleLicenseKey(input, deps.signer.sign(signingKey.sealedPrivateKey, utf8.encode(input)));
 }

@@ -7,7 +7,11 @@ import type { LicenseState } from '../../ports/license-repository.ts';
 import { countValidation } from './validation-limit.ts';
 
 export type ValidationResult =
-  | { valid: true; license: { id: string; status: LicenseStatus; features: string[]; expiresAt: number | null } }
+  | {
+      valid: true;
+      /** `licenseKey`: the license's current key, when the one presented was replaced (docs/renewals.md). */
+      license: { id: string; status: LicenseStatus; features: string[]; expiresAt: number | null; licenseKey?: string };
+    }
   | { valid: false; reason: Exclude<ValidationVerdict, { valid: true }>['reason'] };
 
 type ValidateDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'rateLimiter' | 'validateRateLimitPerMinute' | 'addressLimits'>;
@@ -15,7 +19,8 @@ type ValidateDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signing
 /**
  * Online validation. A key whose digest the store knows is byte for byte one this service signed,
  * so the hot path is one indexed read; any other key is parsed and its signature checked, in the
- * contract's precedence order. Once the key is resolved, one rate-limit hit counts the call against
+ * contract's precedence order (a genuine key a reissue replaced is one of those: valid, and the
+ * answer carries the current key). Once the key is resolved, one rate-limit hit counts the call against
  * the license it names, or, when it names none of the caller's, against the client's address.
  */
 export async function validateLicense(
@@ -38,10 +43,19 @@ export async function validateLicense(
   } else {
     await refreshLastSeen(deps, live, input.machineFingerprint, now);
   }
-  return {
-    valid: true,
-    license: { id: live.id, status: licenseStatus(live, now), features: live.features, expiresAt: live.expiresAt },
-  };
+  const answer = { id: live.id, status: licenseStatus(live, now), features: live.features, expiresAt: live.expiresAt };
+  // A known digest is the current key; any other genuine key was replaced by a reissue.
+  return { valid: true, license: known ? answer : await withCurrentKey(deps, answer, input.licenseKey) };
+}
+
+/**
+ * A replaced key (renewed, converted) still validates, by its signature and the license id it
+ * names; the answer hands over the current key, whose claims then describe the license.
+ */
+async function withCurrentKey<T extends { id: string; features: string[]; expiresAt: number | null }>(deps: ValidateDeps, answer: T, presented: string) {
+  const current = await deps.licenses.findById(answer.id);
+  if (!current || current.licenseKey === presented) return answer;
+  return { ...answer, features: current.features, expiresAt: current.expiresAt, licenseKey: current.licenseKey };
 }
 
 async function checkUnknownKey(
@@ -55,7 +69,11 @@ async function checkUnknownKey(
   if (!verify || !verify(parsed.key.signingInput, parsed.key.signature)) return { problem: 'invalid_signature', state: null };
   const state = await deps.licenses.findStateById(parsed.key.claims.id);
   // A genuine signature over claims that name another developer's license is not this license.
-  return { problem: null, state: state && state.developerId === signingKey.developerId ? state : null };
+  if (!state || state.developerId !== signingKey.developerId) return { problem: null, state: null };
+  // A trial's key names no license once a purchase converted it: whoever started the trial (the
+  // e-mail is not verified) must not inherit what the buyer paid for. The buyer has the paid key.
+  if (parsed.key.claims.trial && !(await deps.licenses.findById(state.id))?.trial) return { problem: null, state: null };
+  return { problem: null, state };
 }
 
 /** lastSeenAt moves at most once per LAST_SEEN_REFRESH_MS: the usual validation writes nothing. */

@@ -4,12 +4,12 @@ import { expiryFor, viewLicense, type License, type LicenseView } from '../../do
 import { CHARGE_TAKEOVER_MS, type Purchase } from '../../domain/purchase.ts';
 import type { Deps } from '../../ports/deps.ts';
 import { checkCode } from '../auth/check-code.ts';
-import { issueLicense } from '../licenses/issue-license.ts';
+import { issueOrConvert } from '../trials/convert-trial.ts';
 import { ownPurchase, purchaseLockKey } from './purchase.ts';
 
 type ConfirmDeps = Pick<
   Deps,
-  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'cards' | 'customers' | 'purchases' | 'connections' | 'processor' | 'otps' | 'otpCodes' | 'issuer'
+  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'cards' | 'customers' | 'purchases' | 'connections' | 'processor' | 'otps' | 'otpCodes' | 'issuer' | 'orders'
 >;
 
 export interface ConfirmedPurchase {
@@ -65,6 +65,8 @@ export async function confirmPurchase(
     throw error;
   }
   const license = await issueOnce(deps, purchase);
+  // Before markPaid: a crash in between leaves the purchase charging, and its retry records the same order (one per purchase).
+  await recordOrder(deps, purchase, license, paymentId);
   await deps.purchases.markPaid(purchase.id, { paymentId, licenseId: license.id });
   await deps.otps.consume(challenge.id, deps.clock.now());
   return { license: viewLicense(license, deps.clock.now()), licenseKey: license.licenseKey };
@@ -117,12 +119,34 @@ async function issueOnce(deps: ConfirmDeps, purchase: Purchase): Promise<License
     maxMachines: product.maxMachines,
   };
   try {
-    return await issueLicense(deps, terms, { purchaseId: purchase.id });
+    // A trial of the product held by the buyer becomes this license (same id and machines).
+    return await issueOrConvert(deps, terms, { purchaseId: purchase.id });
   } catch (error) {
     const winner = error instanceof DomainError && error.code === 'conflict' ? await deps.licenses.findByPurchase(purchase.id) : null;
     if (!winner) throw error;
     return winner;
   }
+}
+
+async function recordOrder(deps: ConfirmDeps, purchase: Purchase, license: License, paymentId: string): Promise<void> {
+  await deps.orders.record({
+    // Named after its purchase, as the migration named the orders of purchases paid before orders existed.
+    id: `ord_${purchase.id.slice('pur_'.length)}`,
+    developerId: purchase.developerId,
+    customerId: purchase.customerId,
+    productId: purchase.productId,
+    licenseId: license.id,
+    source: 'purchase',
+    sourceId: purchase.id,
+    amount: purchase.amount,
+    currency: purchase.currency,
+    processor: deps.processor.kind,
+    paymentId,
+    processorReference: null,
+    status: 'paid',
+    createdAt: deps.clock.now(),
+    refundedAt: null,
+  });
 }
 
 async function confirmed(deps: ConfirmDeps, purchase: Purchase): Promise<ConfirmedPurchase> {

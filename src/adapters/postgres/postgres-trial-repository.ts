@@ -1,0 +1,53 @@
+import { eq } from 'drizzle-orm';
+import type { Activation } from '../../domain/activation.ts';
+import type { TrialClaimKind } from '../../domain/trial.ts';
+import type { NewTrial, TrialOutcome, TrialRepository } from '../../ports/trial-repository.ts';
+import { activations, customers, licenses, trialClaims } from './schema.ts';
+import type { PostgresDb } from './postgres-store.ts';
+
+type Tx = Parameters<Parameters<PostgresDb['transaction']>[0]>[0];
+
+/** Thrown inside the transaction to roll it back: the claim was someone else's. */
+class ClaimTaken extends Error {
+  constructor(readonly by: TrialClaimKind) {
+    super(`trial already claimed by ${by}`);
+  }
+}
+
+/**
+ * A trial's customer, license, claims and first activation in one transaction. The claims' primary
+ * key decides: a concurrent insert of the same claim waits for the first transaction and, once it
+ * commits, inserts nothing, so this one rolls back. Rows are always taken in the same order
+ * (customer, license, e-mail claim, machine claim), so concurrent starts cannot deadlock.
+ */
+export class PostgresTrialRepository implements TrialRepository {
+  constructor(private readonly db: PostgresDb) {}
+
+  async start(trial: NewTrial): Promise<TrialOutcome> {
+    try {
+      return await this.db.transaction((tx) => this.write(tx, trial));
+    } catch (error) {
+      if (error instanceof ClaimTaken) return { kind: 'claimed', by: error.by };
+      throw error;
+    }
+  }
+
+  private async write(tx: Tx, trial: NewTrial): Promise<TrialOutcome> {
+    await tx.insert(customers).values(trial.customer).onConflictDoNothing({ target: customers.email });
+    const [customer] = await tx.select({ id: customers.id }).from(customers).where(eq(customers.email, trial.customer.email));
+    const license = { ...trial.license, customerId: customer!.id };
+    const { storedStatus, machineFingerprint: _derived, ...row } = license;
+    await tx.insert(licenses).values({ ...row, status: storedStatus, keyHash: trial.keyHash, checkoutSessionId: null, purchaseId: null });
+    const { productId, id: licenseId } = license;
+    const claim = async (kind: TrialClaimKind, value: string) => {
+      const taken = await tx.insert(trialClaims).values({ productId, kind, value, licenseId, createdAt: trial.machine.at }).onConflictDoNothing().returning({ kind: trialClaims.kind });
+      if (taken.length === 0) throw new ClaimTaken(kind);
+    };
+    await claim('email', trial.customer.email);
+    await claim('machine', trial.machine.machineFingerprint);
+    const { id, machineFingerprint, name, at } = trial.machine;
+    const activation: Activation = { id, licenseId, machineFingerprint, name, createdAt: at, lastSeenAt: at };
+    await tx.insert(activations).values(activation);
+    return { kind: 'started', license: { ...license, machineFingerprint }, activation };
+  }
+}

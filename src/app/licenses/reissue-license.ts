@@ -1,0 +1,66 @@
+import { ConflictError, NotFoundError } from '../../domain/errors.ts';
+import type { License } from '../../domain/license.ts';
+import type { Deps } from '../../ports/deps.ts';
+import { signLicenseKey } from './issue-license.ts';
+
+export type ReissueDeps = Pick<Deps, 'clock' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'issuer'>;
+
+/** What a reissue changes; everything else (id, issuedAt, activations, machine limit) stays. */
+export interface ReissueChange {
+  expiresAt: number | null;
+  /** undefined = the license's current features. */
+  features?: string[];
+  /** A trial bought: it becomes a paid license tied to what paid for it. */
+  convert?: { checkoutSessionId?: string; purchaseId?: string };
+  /** undefined = unchanged. */
+  subscriptionId?: string | null;
+}
+
+/**
+ * Lost compare-and-swaps in a row before giving up. Each loss means another reissue of the same
+ * license committed in between; 20 concurrent ones need at most 19 retries each.
+ */
+const MAX_ATTEMPTS = 64;
+
+/** Signs a fresh key for the license's current id with the change applied; retries on a lost compare-and-swap (re-reading). */
+export async function reissueLicense(deps: ReissueDeps, licenseId: string, change: (current: License) => ReissueChange | null): Promise<License> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const current = await deps.licenses.findById(licenseId);
+    if (!current) throw new NotFoundError('license');
+    // `change` is always asked (callers learn from it whether the outcome is theirs), but a revoked
+    // license is never re-signed: its key, old or new, must stay dead.
+    const wanted = change(current);
+    if (!wanted || current.storedStatus === 'revoked') return current;
+    const features = wanted.features ?? current.features;
+    const licenseKey = await signLicenseKey(deps, {
+      iss: deps.issuer,
+      sub: current.developerId,
+      id: current.id,
+      productId: current.productId,
+      features,
+      issuedAt: current.issuedAt,
+      expiresAt: wanted.expiresAt,
+    });
+    const reissued = await deps.licenses.reissue(licenseId, {
+      expectKeyHash: deps.hashing.hash(current.licenseKey),
+      licenseKey,
+      keyHash: deps.hashing.hash(licenseKey),
+      expiresAt: wanted.expiresAt,
+      features,
+      convert: wanted.convert,
+      subscriptionId: wanted.subscriptionId,
+      at: deps.clock.now(),
+    });
+    if (reissued) return reissued;
+  }
+  throw new ConflictError('conflict', 'The license kept changing while it was being re-signed; try again.');
+}
+
+/** Extends to max(current expiresAt, expiresAt): idempotent and order-independent; no change (no new key) when not later. */
+export async function renewLicense(deps: ReissueDeps, licenseId: string, expiresAt: number): Promise<License> {
+  return reissueLicense(deps, licenseId, (current) => {
+    // A perpetual license (null) is already later than any date; a revoked one is never renewed.
+    if (current.storedStatus === 'revoked' || current.expiresAt === null || current.expiresAt >= expiresAt) return null;
+    return { expiresAt };
+  });
+}

@@ -1,0 +1,78 @@
+import type { Activation } from '../../domain/activation.ts';
+import { normalizeEmail } from '../../domain/developer.ts';
+import { DomainError, InvalidRequestError } from '../../domain/errors.ts';
+import type { License } from '../../domain/license.ts';
+import { onSale } from '../../domain/product.ts';
+import { trialExpiry, type TrialClaimKind } from '../../domain/trial.ts';
+import type { Deps } from '../../ports/deps.ts';
+import { signLicenseKey } from '../licenses/issue-license.ts';
+import { countFromAddress } from '../limits/address-limits.ts';
+
+type TrialDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'products' | 'trials' | 'issuer' | 'rateLimiter' | 'addressLimits'>;
+
+export interface StartTrialInput {
+  productId: string;
+  email: string;
+  machineFingerprint: string;
+  name?: string | null;
+  /** Counted per address when set (a publishable key); null for the seller's own server (a secret key). */
+  clientAddress: string | null;
+}
+
+export interface StartedTrial {
+  license: License;
+  activation: Activation;
+}
+
+const ALREADY_USED: Record<TrialClaimKind, string> = {
+  email: 'This e-mail address has already had the free trial of this product: buy it to keep using it.',
+  machine: 'This machine has already had the free trial of this product: buy it to keep using it.',
+};
+
+export class TrialAlreadyUsedError extends DomainError {
+  constructor(reason: TrialClaimKind) {
+    super('trial_already_used', ALREADY_USED[reason], { reason });
+  }
+}
+
+/**
+ * Starts the product's free trial for an e-mail on this machine: a license like a sold one (trial
+ * true, expiring after trialDays, the product's features and machine limit) with this machine
+ * activated. The key is signed first; the store then keeps the customer, license, the product's
+ * one-per-e-mail and one-per-machine claims and the activation in one transaction, or nothing.
+ */
+export async function startTrial(deps: TrialDeps, developerId: string, input: StartTrialInput): Promise<StartedTrial> {
+  // Counted before anything else: a refused start costs the service reads, and bounds guessing.
+  if (input.clientAddress !== null) await countFromAddress(deps, 'trial', input.clientAddress);
+  const email = normalizeEmail(input.email);
+  if (!email) throw new InvalidRequestError('email is not a valid e-mail address.', 'email');
+  const product = onSale(await deps.products.get(developerId, input.productId));
+  if (product.trialDays === null) {
+    throw new DomainError('trial_not_offered', 'This product offers no free trial: it can only be bought (its seller can set trialDays to offer one).');
+  }
+  const now = deps.clock.now();
+  const id = deps.ids.next('lic');
+  const expiresAt = trialExpiry(product.trialDays, now);
+  const claims = { iss: deps.issuer, sub: developerId, id, productId: product.id, features: product.features, issuedAt: now, expiresAt, trial: true as const };
+  const licenseKey = await signLicenseKey(deps, claims);
+  const customer = { id: deps.ids.next('cus'), email, phone: null, createdAt: now };
+  const license: License = {
+    id,
+    developerId,
+    productId: product.id,
+    customerId: customer.id,
+    storedStatus: 'active',
+    features: product.features,
+    issuedAt: now,
+    expiresAt,
+    machineFingerprint: null,
+    maxMachines: product.maxMachines,
+    licenseKey,
+    trial: true,
+    subscriptionId: null,
+  };
+  const machine = { id: deps.ids.next('act'), machineFingerprint: input.machineFingerprint, name: input.name ?? null, at: now };
+  const outcome = await deps.trials.start({ customer, license, keyHash: deps.hashing.hash(licenseKey), machine });
+  if (outcome.kind === 'claimed') throw new TrialAlreadyUsedError(outcome.by);
+  return { license: outcome.license, activation: outcome.activation };
+}

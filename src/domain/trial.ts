@@ -1,0 +1,19 @@
+/** Free trials: one per customer e-mail and one per machine for each product. */
+import type { License } from './license.ts';
+
+/** What a trial is claimed by: the product's one trial per e-mail, and per machine. */
+export type TrialClaimKind = 'email' | 'machine';
+
+/** When a trial of `trialDays` started at `startedAt` ends. */
+export function trialExpiry(trialDays: number, startedAt: number): number {
+  return startedAt + trialDays * 86_400_000;
+}
+
+/**
+ * The customer's trial of the product that a purchase converts: not revoked (an expired trial still
+ * converts: the buyer keeps its activations), the newest if there were several.
+ */
+export function convertibleTrial(licenses: License[], productId: string): License | null {
+  const trials = licenses.filter((l) => l.trial && l.storedStatus === 'active' && l.productId === productId);
+  return trials.at(-1) ?? null;
+}
