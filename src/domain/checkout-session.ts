@@ -43,6 +43,16 @@ export interface Completion {
   processorCustomerId: string | null;
   paymentId: string | null;
   card: SavedCardDetails | null;
+  /** A recurring product's checkout: the subscription it started (absent or null = a one-off payment). */
+  subscription?: ProcessorSubscription | null;
+}
+
+/** The subscription a checkout started, as its processor reports it. */
+export interface ProcessorSubscription {
+  processorSubscriptionId: string;
+  /** The end of the first period, paid by the checkout. */
+  currentPeriodEnd: number;
+  interval: 'month' | 'year';
 }
 
 export interface SavedCardDetails {

@@ -1,5 +1,6 @@
 import type { CheckoutSession, Completion, ProcessorKind } from '../domain/checkout-session.ts';
 import type { Product } from '../domain/product.ts';
+import type { SubscriptionChange } from '../domain/subscription.ts';
 
 /** What the processor says about one of its checkout sessions. */
 export type ProcessorCheckout =
@@ -14,8 +15,31 @@ export type PaymentEvent = { eventId: string; type: string } & (
   /** A refund or a lost dispute: the license this payment bought is revoked. */
   | { kind: 'payment_reversed'; paymentId: string }
   | { kind: 'account_deauthorized'; accountId: string }
+  | ({ kind: 'invoice_paid'; invoice: PaidInvoice } & SubscriptionRef)
+  | ({ kind: 'invoice_failed' } & SubscriptionRef)
+  | ({ kind: 'subscription_changed'; change: Omit<SubscriptionChange, 'asOf'> } & SubscriptionRef)
   | { kind: 'ignored' }
 );
+
+/** Which subscription an event is about, and as of when (the event's own time). */
+export interface SubscriptionRef {
+  accountId: string | null;
+  processorSubscriptionId: string;
+  /** Our checkout session, from the subscription's metadata: completes it when the event arrives first. */
+  sessionId: string | null;
+  at: number;
+}
+
+/** A paid subscription invoice: it pays the period ending at `periodEnd` (null = not stated). */
+export interface PaidInvoice {
+  id: string;
+  periodEnd: number | null;
+  /** The subscription's first invoice, paid by its checkout (which records that order itself). */
+  first: boolean;
+  amount: number;
+  currency: string;
+  paymentId: string | null;
+}
 
 export interface SavedCardCharge {
   amount: number;
@@ -55,6 +79,8 @@ export interface PaymentProcessor {
    * The same idempotency key never charges twice.
    */
   chargeSavedCard(input: SavedCardCharge): Promise<{ paymentId: string }>;
+  /** Cancels the subscription at the end of its current period, on the seller's account. */
+  cancelSubscriptionAtPeriodEnd(processorSubscriptionId: string, accountId: string): Promise<void>;
   /** Verifies the signature over the raw body; throws DomainError `invalid_signature` otherwise. */
   parseWebhook(rawBody: string, signatureHeader: string | null): Promise<PaymentEvent>;
 }

@@ -1,10 +1,13 @@
 import Stripe from 'stripe';
+import { fakeSubscriptions } from './fake-stripe-subscriptions.ts';
 
 /**
  * A local stand-in for api.stripe.com and connect.stripe.com that the official SDK talks to:
  * Connect OAuth, Checkout Session create (honouring Idempotency-Key) and retrieve (honouring
  * Stripe-Account and `expand`), and off-session PaymentIntents (Idempotency-Key replayed per account,
- * errors included; test hooks make a payment method decline or need authentication).
+ * errors included; test hooks make a payment method decline or need authentication), and
+ * subscriptions: a paid subscription-mode session starts one (fake-stripe-subscriptions.ts), which
+ * the test renews, fails, or ends, and whose events it signs and delivers.
  * Every request is recorded, body form-decoded into nested objects.
  */
 
@@ -40,6 +43,9 @@ interface FakeSession {
   account: string | null;
   object: Record<string, unknown>;
   paid: PaidDetails | null;
+  body: Record<string, FormValue>;
+  /** A paid subscription-mode session: its subscription and first invoice. */
+  subscription?: { id: string; invoice: Record<string, unknown> };
 }
 
 export const GOOD_CODE = 'good_code';
@@ -69,7 +75,9 @@ const json = (status: number, body: unknown) => Response.json(body, { status });
 const stripeError = (status: number, type: string, message: string, code?: string) =>
   json(status, { error: { type, message, ...(code ? { code } : {}) } });
 
-export async function startFakeStripe() {
+/** `now`: the fake's clock (subscription periods, event times); the test's FixedClock, or the real one. */
+export async function startFakeStripe(options: { now?: () => number } = {}) {
+  const now = options.now ?? Date.now;
   const requests: RecordedRequest[] = [];
   const sessions = new Map<string, FakeSession>();
   const idempotent = new Map<string, Record<string, unknown>>();
@@ -80,6 +88,10 @@ export async function startFakeStripe() {
   const cards = new Map<string, string>();
   const replays = new Map<string, { params: string; response: { status: number; body: unknown } }>();
   const uid = () => `${++counter}${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  const subs = fakeSubscriptions(now, uid);
+  /** An event of the fake's own making, stamped with its clock. */
+  const event = (type: string, object: Record<string, unknown>, account: string | null) =>
+    stripeEvent(type, structuredClone(object), account ?? undefined, Math.floor(now() / 1000));
 
   function view(session: FakeSession, expand: string[]): Record<string, unknown> {
     const paid = session.paid;
@@ -90,6 +102,22 @@ export async function startFakeStripe() {
       : null;
     const intent = { id: paid.paymentIntentId, object: 'payment_intent', status: 'succeeded', payment_method: expand.includes('payment_intent.payment_method') ? method : (method?.id ?? null) };
     const expandsIntent = expand.some((e) => e === 'payment_intent' || e.startsWith('payment_intent.'));
+    if (session.subscription) {
+      const sub = subs.get(session.subscription.id).object;
+      const expandsSub = expand.some((e) => e === 'subscription' || e.startsWith('subscription.'));
+      const pm = sub.default_payment_method as { id: string } | null;
+      const subView = { ...sub, default_payment_method: expand.includes('subscription.default_payment_method') ? pm : (pm?.id ?? null) };
+      return {
+        ...session.object,
+        status: 'complete',
+        payment_status: 'paid',
+        customer_details: { email: paid.email, phone: paid.phone ?? null },
+        customer: expand.includes('customer') ? { id: paid.customerId, object: 'customer', email: paid.email } : paid.customerId,
+        payment_intent: null,
+        subscription: expandsSub ? subView : sub.id,
+        invoice: expand.some((e) => e.startsWith('invoice')) ? session.subscription.invoice : session.subscription.invoice.id,
+      };
+    }
     return {
       ...session.object,
       status: 'complete',
@@ -119,7 +147,7 @@ export async function startFakeStripe() {
       success_url: body.success_url,
       cancel_url: body.cancel_url,
     };
-    sessions.set(id, { account, object, paid: null });
+    sessions.set(id, { account, object, paid: null, body });
     return object;
   }
 
@@ -143,6 +171,11 @@ export async function startFakeStripe() {
       return json(200, created);
     }
     if (req.method === 'POST' && req.path === '/v1/payment_intents') return paymentIntent(req, account);
+    const subMatch = /^\/v1\/subscriptions\/([^/]+)$/.exec(req.path);
+    if (req.method === 'POST' && subMatch) {
+      const updated = subs.update(subMatch[1]!, account, req.body);
+      return updated ? json(200, updated) : stripeError(404, 'invalid_request_error', `No such subscription: '${subMatch[1]}'`, 'resource_missing');
+    }
     const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(req.path);
     if (req.method === 'GET' && match) {
       const session = sessions.get(match[1]!);
@@ -217,6 +250,47 @@ export async function startFakeStripe() {
       const session = sessions.get(id);
       if (!session) throw new Error(`fake Stripe has no session ${id}`);
       session.paid = details;
+      if (session.object.mode === 'subscription' && !session.subscription) {
+        const card = details.card ?? null;
+        const method = card ? { id: card.id, object: 'payment_method', type: 'card', card: { brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear } } : null;
+        session.subscription = subs.start(session.account, session.object, session.body, details.customerId, method);
+      }
+    },
+    /** The subscription a paid subscription-mode session started. */
+    subscriptionOf(sessionId: string): string {
+      const id = sessions.get(sessionId)?.subscription?.id;
+      if (!id) throw new Error(`fake Stripe session ${sessionId} has no subscription`);
+      return id;
+    },
+    /** The subscription as Stripe would send it in an event or answer it. */
+    subscription: (id: string) => subs.get(id).object,
+    /** checkout.session.completed of a paid session, as Stripe sends it. */
+    completedEvent(sessionId: string): string {
+      const session = sessions.get(sessionId)!;
+      return event('checkout.session.completed', { ...session.object, status: 'complete', payment_status: 'paid' }, session.account);
+    },
+    /** invoice.paid of the subscription's first invoice (the checkout's). */
+    firstInvoicePaidEvent(subscriptionId: string): string {
+      const sub = subs.get(subscriptionId);
+      return event('invoice.paid', sub.invoices[0]!, sub.account);
+    },
+    /** A period passes: its invoice is paid (or fails); returns the events Stripe sends, in its order. */
+    renew(subscriptionId: string, outcome: 'paid' | 'failed' = 'paid'): { invoiceId: string; events: string[] } {
+      const sub = subs.get(subscriptionId);
+      const invoice = subs.renew(subscriptionId, outcome === 'paid');
+      const invoiceEvent = event(outcome === 'paid' ? 'invoice.paid' : 'invoice.payment_failed', invoice, sub.account);
+      return { invoiceId: invoice.id, events: [event('customer.subscription.updated', sub.object, sub.account), invoiceEvent] };
+    },
+    /** customer.subscription.updated with the subscription as it is now. */
+    subscriptionUpdatedEvent(subscriptionId: string): string {
+      const sub = subs.get(subscriptionId);
+      return event('customer.subscription.updated', sub.object, sub.account);
+    },
+    /** The subscription ends (at its period end, or Stripe gave up on its payments): customer.subscription.deleted. */
+    endSubscription(subscriptionId: string): string {
+      const sub = subs.get(subscriptionId);
+      sub.object.status = 'canceled';
+      return event('customer.subscription.deleted', sub.object, sub.account);
     },
     markExpired(id: string) {
       const session = sessions.get(id);
@@ -247,9 +321,9 @@ export async function startFakeStripe() {
 export type FakeStripe = Awaited<ReturnType<typeof startFakeStripe>>;
 
 /** A Stripe event envelope as webhooks deliver it. */
-export function stripeEvent(type: string, object: Record<string, unknown>, account?: string): string {
+export function stripeEvent(type: string, object: Record<string, unknown>, account?: string, created = 1_767_225_600): string {
   const id = `evt_${crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`;
-  return JSON.stringify({ id, object: 'event', type, api_version: '2025-01-01', created: 1_767_225_600, livemode: false, ...(account ? { account } : {}), data: { object } });
+  return JSON.stringify({ id, object: 'event', type, api_version: '2025-01-01', created, livemode: false, ...(account ? { account } : {}), data: { object } });
 }
 
 /** A `Stripe-Signature` header made by the SDK's own test helper; `timestamp` in seconds. */

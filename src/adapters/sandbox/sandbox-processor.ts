@@ -64,6 +64,9 @@ export class SandboxProcessor implements PaymentProcessor {
     }
   }
 
+  /** Sandbox subscriptions live in the store only: cancelling them is the store's update. */
+  async cancelSubscriptionAtPeriodEnd(): Promise<void> {}
+
   /** No webhooks in sandbox mode: the endpoint is 404 as when no webhook secret is configured. */
   async parseWebhook(): Promise<PaymentEvent> {
     throw new DomainError('not_found', 'No webhook secret is configured.');

@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import type { SavedCardDetails } from '../../domain/checkout-session.ts';
 import type { NewProcessorCheckout, ProcessorCheckout } from '../../ports/payment-processor.ts';
+import { subscriptionOfSession } from './stripe-subscription-checkout.ts';
 
 /** Stripe refuses an `expires_at` less than 30 minutes ahead; ours is exactly 30, so a minute of margin. */
 export const STRIPE_MIN_EXPIRY_SECONDS = 30 * 60 + 60;
@@ -8,22 +9,27 @@ export const STRIPE_MIN_EXPIRY_SECONDS = 30 * 60 + 60;
 /** The Checkout Session that sells `product` on the seller's connected account. */
 export function checkoutParams(input: NewProcessorCheckout, nowMs: number): Stripe.Checkout.SessionCreateParams {
   const { session, product } = input;
+  const price_data = { currency: session.currency, unit_amount: session.amount, product_data: { name: product.name } };
+  const metadata = { checkout_session_id: session.id, product_id: product.id };
+  // A recurring product starts a subscription (which keeps the card for its renewals by itself);
+  // its metadata names our session so its first events can complete the checkout they belong to.
+  const mode: Partial<Stripe.Checkout.SessionCreateParams> = product.interval
+    ? {
+        mode: 'subscription',
+        line_items: [{ price_data: { ...price_data, recurring: { interval: product.interval } }, quantity: 1 }],
+        subscription_data: { metadata: { ...metadata, developer_id: session.developerId } },
+      }
+    : {
+        mode: 'payment',
+        line_items: [{ price_data, quantity: 1 }],
+        customer_creation: 'always',
+        // The card is kept on the customer so later purchases can be charged without the buyer present.
+        payment_intent_data: { setup_future_usage: 'off_session', metadata },
+      };
   return {
-    mode: 'payment',
-    line_items: [
-      {
-        price_data: { currency: session.currency, unit_amount: session.amount, product_data: { name: product.name } },
-        quantity: 1,
-      },
-    ],
+    ...mode,
     ...(session.email ? { customer_email: session.email } : {}),
-    customer_creation: 'always',
     phone_number_collection: { enabled: true },
-    payment_intent_data: {
-      // The card is kept on the customer so later purchases can be charged without the buyer present.
-      setup_future_usage: 'off_session',
-      metadata: { checkout_session_id: session.id, product_id: product.id },
-    },
     client_reference_id: session.id,
     metadata: { checkout_session_id: session.id, developer_id: session.developerId },
     success_url: input.successUrl,
@@ -40,25 +46,27 @@ export function toProcessorCheckout(s: Stripe.Checkout.Session): ProcessorChecko
   const customer = s.customer;
   const intent = typeof s.payment_intent === 'object' ? s.payment_intent : null;
   const customerEmail = customer && typeof customer === 'object' && !customer.deleted ? customer.email : null;
+  const subscription = s.mode === 'subscription' ? subscriptionOfSession(s) : null;
   return {
     state: 'paid',
     completion: {
       email: s.customer_details?.email ?? s.customer_email ?? customerEmail ?? '',
       phone: s.customer_details?.phone ?? null,
       processorCustomerId: idOf(customer),
-      paymentId: idOf(s.payment_intent),
-      card: cardOf(intent?.payment_method ?? null),
+      paymentId: subscription ? subscription.paymentId : idOf(s.payment_intent),
+      card: subscription ? subscription.card : cardOf(intent?.payment_method ?? null),
+      ...(subscription ? { subscription: subscription.subscription } : {}),
     },
   };
 }
 
-function cardOf(method: string | Stripe.PaymentMethod | null): SavedCardDetails | null {
+export function cardOf(method: string | Stripe.PaymentMethod | null): SavedCardDetails | null {
   if (!method || typeof method === 'string' || !method.card) return null;
   const { brand, last4, exp_month, exp_year } = method.card;
   return { processorPaymentMethodId: method.id, brand, last4, expMonth: exp_month, expYear: exp_year };
 }
 
-function idOf(value: string | { id: string } | null): string | null {
+export function idOf(value: string | { id: string } | null): string | null {
   if (!value) return null;
   return typeof value === 'string' ? value : value.id;
 }

@@ -1,4 +1,5 @@
 import type { PaymentEvent } from '../../ports/payment-processor.ts';
+import { toSubscriptionEvent } from './stripe-subscription-events.ts';
 
 /**
  * A verified Stripe event, read defensively: events arrive in the account's API version, so only
@@ -8,6 +9,7 @@ interface RawEvent {
   id?: unknown;
   type?: unknown;
   account?: unknown;
+  created?: unknown;
   data?: { object?: Record<string, unknown> };
 }
 
@@ -44,6 +46,10 @@ export function toPaymentEvent(verified: object): PaymentEvent {
     case 'account.application.deauthorized':
       if (!account) break;
       return { ...base, kind: 'account_deauthorized', accountId: account };
+    default: {
+      const reduced = toSubscriptionEvent(type, object, account, event.created);
+      if (reduced) return { ...reduced, ...base };
+    }
   }
   return { ...base, kind: 'ignored' };
 }

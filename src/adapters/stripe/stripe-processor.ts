@@ -12,6 +12,7 @@ import { systemClock } from '../system/system-clock.ts';
 import { cardError, chargeOutcome, chargeParams } from './stripe-charge.ts';
 import { checkoutParams, toProcessorCheckout } from './stripe-checkout.ts';
 import { toPaymentEvent } from './stripe-events.ts';
+import { SUBSCRIPTION_EXPANSIONS } from './stripe-subscription-checkout.ts';
 
 export interface StripeProcessorOptions {
   /** The platform's secret key (`sk_live_…` / `sk_test_…`): also the OAuth client secret. */
@@ -89,11 +90,10 @@ export class StripeProcessor implements PaymentProcessor {
 
   async retrieveCheckout(processorSessionId: string, accountId: string): Promise<ProcessorCheckout> {
     try {
-      const session = await this.stripe.checkout.sessions.retrieve(
-        processorSessionId,
-        { expand: ['payment_intent.payment_method', 'customer'] },
-        { stripeAccount: accountId },
-      );
+      const retrieve = (expand: string[]) => this.stripe.checkout.sessions.retrieve(processorSessionId, { expand }, { stripeAccount: accountId });
+      const session = await retrieve(['payment_intent.payment_method', 'customer']);
+      // A paid subscription session is read again with its subscription and first invoice expanded.
+      if (session.mode === 'subscription' && session.status === 'complete') return toProcessorCheckout(await retrieve(['customer', ...SUBSCRIPTION_EXPANSIONS]));
       return toProcessorCheckout(session);
     } catch (error) {
       throw processorError(error, 'look up the checkout');
@@ -112,6 +112,15 @@ export class StripeProcessor implements PaymentProcessor {
       throw cardError(error) ?? processorError(error, 'charge the saved card');
     }
     return chargeOutcome(intent);
+  }
+
+  /** Idempotent at Stripe: setting the flag again changes nothing. */
+  async cancelSubscriptionAtPeriodEnd(processorSubscriptionId: string, accountId: string): Promise<void> {
+    try {
+      await this.stripe.subscriptions.update(processorSubscriptionId, { cancel_at_period_end: true }, { stripeAccount: accountId });
+    } catch (error) {
+      throw processorError(error, 'cancel the subscription');
+    }
   }
 
   async parseWebhook(rawBody: string, signatureHeader: string | null): Promise<PaymentEvent> {

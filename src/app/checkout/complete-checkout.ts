@@ -1,19 +1,23 @@
-import type { Completion } from '../../domain/checkout-session.ts';
+import type { CheckoutSession, Completion } from '../../domain/checkout-session.ts';
 import { normalizeEmail } from '../../domain/developer.ts';
 import { DomainError, InvalidRequestError, NotFoundError } from '../../domain/errors.ts';
 import { expiryFor, type License } from '../../domain/license.ts';
+import { paidThrough } from '../../domain/subscription.ts';
 import type { Deps } from '../../ports/deps.ts';
-import { issueLicense } from '../licenses/issue-license.ts';
+import type { LicenseTerms } from '../licenses/issue-license.ts';
+import { issueOrConvert } from '../trials/convert-trial.ts';
 
 export type CompleteDeps = Pick<
   Deps,
-  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'customers' | 'cards' | 'checkouts' | 'issuer'
+  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'customers' | 'cards' | 'checkouts' | 'issuer' | 'orders' | 'subscriptions'
 >;
 
 /**
- * A paid checkout becomes a customer, a saved card and exactly one license, however many of the
- * webhook, a status poll and the sandbox's Pay deliver the same completion at once: the store
- * accepts one license per session and every path returns that one.
+ * A paid checkout becomes a customer, a saved card, exactly one license (a trial of the product
+ * converted, or a new one), its subscription when the product is recurring, and its order, however
+ * many of the webhook, a status poll and the sandbox's Pay deliver the same completion at once: the
+ * store accepts one license per session and every path returns that one. Everything is written
+ * before the session is marked complete, so a crash in between is repaired by the next path.
  */
 export async function completeCheckout(deps: CompleteDeps, sessionId: string, completion: Completion): Promise<License> {
   const session = await deps.checkouts.findById(sessionId);
@@ -38,19 +42,23 @@ export async function completeCheckout(deps: CompleteDeps, sessionId: string, co
       createdAt: now,
     });
   }
+  const newSubscriptionId = completion.subscription ? deps.ids.next('sub') : null;
   const license = await issueOnce(deps, session.id, {
     developerId: session.developerId,
     productId: session.productId,
     customerId: customer.id,
-    ...(await termsOf(deps, session.developerId, session.productId, now)),
+    ...(await termsOf(deps, session, completion, now)),
+    subscriptionId: newSubscriptionId,
   });
+  await recordSubscription(deps, session, license, completion, newSubscriptionId, now);
+  await recordOrder(deps, session, license, completion, now);
   await deps.checkouts.markComplete(session.id, { licenseId: license.id, customerId: license.customerId, paymentId: completion.paymentId, completedAt: now });
   return license;
 }
 
-async function issueOnce(deps: CompleteDeps, sessionId: string, terms: Parameters<typeof issueLicense>[1]): Promise<License> {
+async function issueOnce(deps: CompleteDeps, sessionId: string, terms: LicenseTerms): Promise<License> {
   try {
-    return await issueLicense(deps, terms, { checkoutSessionId: sessionId });
+    return await issueOrConvert(deps, terms, { checkoutSessionId: sessionId });
   } catch (error) {
     if (!(error instanceof DomainError) || error.code !== 'conflict') throw error;
     const winner = await deps.licenses.findByCheckoutSession(sessionId);
@@ -59,11 +67,63 @@ async function issueOnce(deps: CompleteDeps, sessionId: string, terms: Parameter
   }
 }
 
-/** The product's terms as they are when it is paid for. */
-async function termsOf(deps: CompleteDeps, developerId: string, productId: string, now: number) {
-  const product = await deps.products.get(developerId, productId);
+/**
+ * The product's terms as they are when it is paid for. A subscription's license lasts its paid
+ * period plus the product's grace days; each paid renewal extends it.
+ */
+async function termsOf(deps: CompleteDeps, session: CheckoutSession, completion: Completion, now: number) {
+  const product = await deps.products.get(session.developerId, session.productId);
   if (!product) throw new NotFoundError('product');
-  return { features: product.features, issuedAt: now, expiresAt: expiryFor(product.licenseDays, now), maxMachines: product.maxMachines };
+  const expiresAt = completion.subscription
+    ? paidThrough(completion.subscription.currentPeriodEnd, product.graceDays)
+    : expiryFor(product.licenseDays, now);
+  return { features: product.features, issuedAt: now, expiresAt, maxMachines: product.maxMachines };
+}
+
+/**
+ * Keyed by the processor's subscription id, so concurrent completions record one; its id is the
+ * one the winning license carries (every loser generated another, unused).
+ */
+async function recordSubscription(deps: CompleteDeps, session: CheckoutSession, license: License, completion: Completion, newId: string | null, now: number) {
+  const started = completion.subscription;
+  if (!started || !newId) return;
+  await deps.subscriptions.create({
+    id: license.subscriptionId ?? newId,
+    developerId: session.developerId,
+    customerId: license.customerId,
+    productId: session.productId,
+    licenseId: license.id,
+    processor: session.processor,
+    processorSubscriptionId: started.processorSubscriptionId,
+    status: 'active',
+    interval: started.interval,
+    currentPeriodEnd: started.currentPeriodEnd,
+    cancelAtPeriodEnd: false,
+    createdAt: now,
+    updatedAt: now,
+    canceledAt: null,
+  });
+}
+
+/** One order per checkout session (the store keys it by our session id), recurring or not. */
+async function recordOrder(deps: CompleteDeps, session: CheckoutSession, license: License, completion: Completion, now: number) {
+  await deps.orders.record({
+    id: deps.ids.next('ord'),
+    developerId: session.developerId,
+    customerId: license.customerId,
+    productId: session.productId,
+    licenseId: license.id,
+    source: 'checkout',
+    sourceId: session.id,
+    amount: session.amount,
+    currency: session.currency,
+    processor: session.processor,
+    paymentId: completion.paymentId,
+    processorReference: session.processorSessionId,
+    status: 'paid',
+    createdAt: now,
+    refundedAt: null,
+  });
 }
 
 async function existingLicense(deps: CompleteDeps, licenseId: string): Promise<License> {

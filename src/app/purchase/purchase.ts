@@ -27,6 +27,10 @@ export async function startPurchase(
   input: { productId: string },
 ): Promise<PurchaseOffer> {
   const product = onSale(await deps.products.findById(input.productId));
+  // A saved card pays once; a subscription needs the processor to bill it every period.
+  if (product.interval) {
+    throw new DomainError('subscription_requires_checkout', 'This product is a subscription: buy it in the browser checkout (POST /checkout/init), which sets up its recurring payments.');
+  }
   if (!(await deps.connections.accountOf(product.developerId))) {
     throw new DomainError('not_connected', 'The seller cannot take payments right now.');
   }

@@ -1,6 +1,7 @@
 import type { Deps } from '../../ports/deps.ts';
 import type { PaymentEvent } from '../../ports/payment-processor.ts';
 import { completeCheckout, type CompleteDeps } from '../checkout/complete-checkout.ts';
+import { applySubscriptionEvent, type SubscriptionEvent } from '../subscriptions/subscription-events.ts';
 
 type WebhookDeps = CompleteDeps & Pick<Deps, 'processor' | 'connections' | 'webhookEvents' | 'purchases'>;
 
@@ -47,10 +48,16 @@ async function apply(deps: WebhookDeps, event: PaymentEvent): Promise<void> {
       const purchase = session?.licenseId ? null : await deps.purchases.findByPaymentId(event.paymentId);
       const licenseId = session?.licenseId ?? purchase?.licenseId;
       if (licenseId) await deps.licenses.setStatus(licenseId, 'revoked');
+      await deps.orders.markRefundedByPayment(event.paymentId, deps.clock.now());
       return;
     }
     case 'account_deauthorized':
       await deps.connections.removeAccount(event.accountId);
+      return;
+    case 'invoice_paid':
+    case 'invoice_failed':
+    case 'subscription_changed':
+      await applySubscriptionEvent(deps, event as SubscriptionEvent);
       return;
     case 'ignored':
       return;

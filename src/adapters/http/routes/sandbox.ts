@@ -7,6 +7,8 @@ import { InvalidRequestError, NotFoundError } from '../../../domain/errors.ts';
 import type { Deps } from '../../../ports/deps.ts';
 import { SANDBOX_CODE_PREFIX } from '../../sandbox/sandbox-processor.ts';
 import { sandboxCompletion } from '../../sandbox/sandbox-payment.ts';
+import { withSandboxSubscription } from '../../sandbox/sandbox-subscriptions.ts';
+import { sandboxClockRoutes } from './sandbox-clock.ts';
 import { checkoutPage } from '../pages/checkout-page.ts';
 import { connectAuthorizePage } from '../pages/connect-pages.ts';
 import { htmlResponse } from '../pages/html.ts';
@@ -47,6 +49,7 @@ export function sandboxRoutes(deps: Deps) {
     htmlResponse(checkoutPage({ ...view, apiBaseUrl: deps.apiBaseUrl, ...extra }));
 
   return new Elysia({ name: 'sandbox' })
+    .use(sandboxClockRoutes(deps))
     .get('/sandbox/checkout/:sessionId', async ({ params }) => page(await sandboxSession(params.sessionId)), {
       params: Params,
       detail: {
@@ -65,9 +68,12 @@ export function sandboxRoutes(deps: Deps) {
         if (view.status === 'complete') return seeOtherResponse(view.session.successUrl);
         if (view.status === 'expired') return page(view);
         const form = { email: body.email, phone: body.phone, cardNumber: body.cardNumber };
-        const payment = sandboxCompletion(view.session.id, form, deps.clock.now());
+        const now = deps.clock.now();
+        const payment = sandboxCompletion(view.session.id, form, now);
         if (!payment.ok) return page(view, { error: payment.reason, values: form });
-        await completeCheckout(deps, view.session.id, payment.completion);
+        const interval = view.product.interval;
+        const completion = interval ? withSandboxSubscription(payment.completion, view.session.id, interval, now) : payment.completion;
+        await completeCheckout(deps, view.session.id, completion);
         return seeOtherResponse(view.session.successUrl);
       },
       {

@@ -1,0 +1,48 @@
+import { DEFAULT_GRACE_DAYS } from '../../domain/product.ts';
+import { paidThrough, type Subscription } from '../../domain/subscription.ts';
+import type { Deps } from '../../ports/deps.ts';
+import type { PaidInvoice } from '../../ports/payment-processor.ts';
+import { renewLicense, type ReissueDeps } from '../licenses/reissue-license.ts';
+
+export type PayPeriodDeps = ReissueDeps & Pick<Deps, 'ids' | 'products' | 'subscriptions' | 'orders'>;
+
+/**
+ * A paid invoice of a subscription, from Stripe's invoice.paid or the sandbox's clock: the
+ * subscription is active through the period, the renewal is an order (the first invoice's is the
+ * checkout's own), and the license is extended to the period's end plus the product's grace days,
+ * with a fresh key. Every step is idempotent and order-independent (a maximum, a keyed order), so
+ * a repeated or late invoice changes nothing it should not.
+ */
+export async function payPeriod(deps: PayPeriodDeps, subscription: Subscription, invoice: PaidInvoice, asOf: number): Promise<void> {
+  const periodEnd = invoice.periodEnd;
+  const updated = await deps.subscriptions.update(subscription.processorSubscriptionId, {
+    // Paid for the latest period known: the subscription is in good standing again.
+    ...(periodEnd !== null && periodEnd >= subscription.currentPeriodEnd ? { status: 'active' as const } : {}),
+    ...(periodEnd !== null ? { currentPeriodEnd: periodEnd } : {}),
+    asOf,
+  });
+  if (!invoice.first) await recordRenewal(deps, updated ?? subscription, invoice);
+  if (periodEnd === null) return;
+  const product = await deps.products.get(subscription.developerId, subscription.productId);
+  await renewLicense(deps, subscription.licenseId, paidThrough(periodEnd, product?.graceDays ?? DEFAULT_GRACE_DAYS));
+}
+
+async function recordRenewal(deps: PayPeriodDeps, subscription: Subscription, invoice: PaidInvoice): Promise<void> {
+  await deps.orders.record({
+    id: deps.ids.next('ord'),
+    developerId: subscription.developerId,
+    customerId: subscription.customerId,
+    productId: subscription.productId,
+    licenseId: subscription.licenseId,
+    source: 'renewal',
+    sourceId: invoice.id,
+    amount: invoice.amount,
+    currency: invoice.currency,
+    processor: subscription.processor,
+    paymentId: invoice.paymentId,
+    processorReference: invoice.id,
+    status: 'paid',
+    createdAt: deps.clock.now(),
+    refundedAt: null,
+  });
+}

@@ -1,0 +1,45 @@
+import type { Subscription, SubscriptionChange, SubscriptionStatus } from '../domain/subscription.ts';
+
+/** A subscription as its seller lists it: with the e-mail of the customer who pays for it. */
+export type DeveloperSubscription = Subscription & { customerEmail: string };
+
+export interface SubscriptionListQuery {
+  limit: number;
+  /** Where the previous page ended (its last subscription): this page starts right after it. */
+  after?: { createdAt: number; id: string };
+  productId?: string;
+  status?: SubscriptionStatus;
+}
+
+export interface SubscriptionPage {
+  data: DeveloperSubscription[];
+  hasMore: boolean;
+}
+
+export interface SubscriptionRepository {
+  /**
+   * Records a subscription once per processor subscription id (store-enforced): a second record of
+   * the same one writes nothing and returns the one stored first.
+   */
+  create(subscription: Subscription): Promise<Subscription>;
+  findByProcessorId(processorSubscriptionId: string): Promise<Subscription | null>;
+  findByLicense(licenseId: string): Promise<Subscription | null>;
+  /** Another developer's subscription is null, as an unknown one. */
+  findById(developerId: string, id: string): Promise<Subscription | null>;
+  /** Applies the change in one conditional update (see applySubscriptionChange); null when unknown. */
+  update(processorSubscriptionId: string, change: SubscriptionChange): Promise<Subscription | null>;
+  /**
+   * The seller asked to end it at its period end: cancelAtPeriodEnd is set in one conditional update
+   * whatever time the row holds (the seller's request is the newest news there is), and updatedAt
+   * becomes max(updatedAt, at), so processor news from before the request cannot undo it. A canceled
+   * subscription is returned as it is. Null when it is not this developer's.
+   */
+  markCancelAtPeriodEnd(developerId: string, id: string, at: number): Promise<Subscription | null>;
+  /** One developer's subscriptions, newest first (createdAt, then id, descending), each with its customer's e-mail. */
+  listByDeveloper(developerId: string, query: SubscriptionListQuery): Promise<SubscriptionPage>;
+  /**
+   * The sandbox's subscriptions of one developer whose period ended at or before `at` and that are
+   * not canceled: the ones its clock bills. Oldest period end first.
+   */
+  listDueSandbox(developerId: string, at: number, limit: number): Promise<Subscription[]>;
+}

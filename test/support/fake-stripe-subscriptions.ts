@@ -1,0 +1,101 @@
+import { periodEndAfter } from '../../src/domain/subscription.ts';
+import type { FormValue } from './fake-stripe.ts';
+
+/**
+ * Subscriptions of the fake Stripe, in the current API's shapes (period ends on the items, the
+ * invoice's subscription under parent.subscription_details, its payment under payments): made when
+ * a subscription-mode session is paid, renewed or failed by the test, each step answered with the
+ * events Stripe would send, signed by the caller.
+ */
+
+export interface FakeSubscription {
+  account: string | null;
+  object: Record<string, any>;
+  invoices: Record<string, any>[];
+}
+
+type Now = () => number;
+const secs = (ms: number) => Math.floor(ms / 1000);
+
+export function fakeSubscriptions(now: Now, uid: () => string) {
+  const subscriptions = new Map<string, FakeSubscription>();
+
+  function invoice(sub: FakeSubscription, billingReason: string, periodStart: number, periodEnd: number, paid: boolean) {
+    const id = `in_test_${uid()}`;
+    const object = {
+      id,
+      object: 'invoice',
+      billing_reason: billingReason,
+      status: paid ? 'paid' : 'open',
+      amount_paid: paid ? sub.object.plan_amount : 0,
+      amount_due: sub.object.plan_amount,
+      currency: sub.object.currency,
+      customer: sub.object.customer,
+      parent: { type: 'subscription_details', subscription_details: { subscription: sub.object.id, metadata: sub.object.metadata } },
+      lines: { object: 'list', data: [{ id: `il_${uid()}`, period: { start: secs(periodStart), end: secs(periodEnd) } }] },
+      payments: { object: 'list', data: paid ? [{ payment: { type: 'payment_intent', payment_intent: `pi_test_${uid()}` } }] : [] },
+    };
+    sub.invoices.push(object);
+    return object;
+  }
+
+  function setPeriod(sub: FakeSubscription, start: number, end: number) {
+    const item = sub.object.items.data[0];
+    item.current_period_start = secs(start);
+    item.current_period_end = secs(end);
+  }
+
+  return {
+    subscriptions,
+    /** A paid subscription-mode session: the subscription and its first, paid, invoice. */
+    start(account: string | null, session: Record<string, any>, body: Record<string, FormValue>, customer: string, paymentMethod: Record<string, unknown> | null) {
+      const price = ((body.line_items as any)?.[0]?.price_data ?? {}) as Record<string, any>;
+      const interval = price.recurring?.interval === 'year' ? 'year' : 'month';
+      const start = now();
+      const end = periodEndAfter(start, interval);
+      const id = `sub_test_${uid()}`;
+      const sub: FakeSubscription = {
+        account,
+        invoices: [],
+        object: {
+          id,
+          object: 'subscription',
+          status: 'active',
+          customer,
+          cancel_at_period_end: false,
+          metadata: (body.subscription_data as any)?.metadata ?? {},
+          default_payment_method: paymentMethod,
+          currency: price.currency,
+          plan_amount: Number(price.unit_amount),
+          items: { object: 'list', data: [{ id: `si_${uid()}`, price: { recurring: { interval } } }] },
+        },
+      };
+      setPeriod(sub, start, end);
+      subscriptions.set(id, sub);
+      const first = invoice(sub, 'subscription_create', start, end, true);
+      return { id, invoice: first };
+    },
+    get(id: string) {
+      const sub = subscriptions.get(id);
+      if (!sub) throw new Error(`fake Stripe has no subscription ${id}`);
+      return sub;
+    },
+    /** The next period's invoice, paid or failed; the period moves on either way, as Stripe's does. */
+    renew(id: string, paid: boolean) {
+      const sub = this.get(id);
+      const item = sub.object.items.data[0];
+      const start = item.current_period_end * 1000;
+      const end = periodEndAfter(start, item.price.recurring.interval);
+      setPeriod(sub, start, end);
+      sub.object.status = paid ? 'active' : 'past_due';
+      return invoice(sub, 'subscription_cycle', start, end, paid);
+    },
+    /** The SDK's subscriptions.update: only cancel_at_period_end is read. */
+    update(id: string, account: string | null, body: Record<string, FormValue>) {
+      const sub = subscriptions.get(id);
+      if (!sub || sub.account !== account) return null;
+      if (body.cancel_at_period_end !== undefined) sub.object.cancel_at_period_end = body.cancel_at_period_end === 'true';
+      return sub.object;
+    },
+  };
+}
