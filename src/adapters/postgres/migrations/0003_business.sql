@@ -168,7 +168,8 @@ CREATE FUNCTION "licensing_event_id"(prefix text) RETURNS text LANGUAGE sql VOLA
 CREATE FUNCTION "licensing_license_json"(l "licenses", status text) RETURNS jsonb LANGUAGE sql STABLE SET search_path FROM CURRENT AS $$
   SELECT jsonb_build_object('id', l.id, 'productId', l.product_id, 'customerId', l.customer_id,
     'customerEmail', (SELECT c.email FROM customers c WHERE c.id = l.customer_id),
-    'status', status, 'features', l.features, 'issuedAt', l.issued_at, 'expiresAt', l.expires_at, 'trial', l.trial, 'subscriptionId', l.subscription_id)
+    -- drizzle on Bun's driver stores jsonb as a JSON string holding the array's text: unwrap it.
+    'status', status, 'features', CASE WHEN jsonb_typeof(l.features) = 'string' THEN (l.features #>> '{}')::jsonb ELSE l.features END, 'issuedAt', l.issued_at, 'expiresAt', l.expires_at, 'trial', l.trial, 'subscriptionId', l.subscription_id)
 $$;--> statement-breakpoint
 CREATE FUNCTION "licensing_order_json"(o "orders") RETURNS jsonb LANGUAGE sql STABLE SET search_path FROM CURRENT AS $$
   SELECT jsonb_build_object('id', o.id, 'productId', o.product_id, 'customerId', o.customer_id,

@@ -1,0 +1,71 @@
+import {
+  createEndpoint, deleteEndpoint, endpointView, getEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint,
+} from '../../../app/outgoing-webhooks/endpoints.ts';
+import type { Deps } from '../../../ports/deps.ts';
+import { webhookSettingsOf } from '../../webhooks/webhook-settings.ts';
+import { SECURITY, withSecretKey } from '../auth.ts';
+import { errorsOf } from '../schemas.ts';
+import {
+  EndpointParams, NewWebhookEndpointBody, PageQuery, RotatedWebhookSecret, WebhookEndpointChangesBody, WebhookEndpointList,
+  WebhookEndpointView, WebhookEndpointWithSecret,
+} from '../webhook-endpoint-schemas.ts';
+import { t } from 'elysia';
+
+const tags = ['Webhooks'];
+const security = SECURITY.secret;
+
+/** A seller's webhook endpoints (docs/webhooks.md). Secret keys only; another seller's endpoint is 404. */
+export function webhookEndpointRoutes(deps: Deps) {
+  const withSettings = { ...deps, webhooks: webhookSettingsOf(deps) };
+  return withSecretKey(deps)
+    .post('/developers/webhook-endpoints', async ({ caller, body, set }) => {
+      set.status = 201;
+      return createEndpoint(withSettings, caller.developerId, body);
+    }, {
+      body: NewWebhookEndpointBody,
+      response: { 201: WebhookEndpointWithSecret, ...errorsOf(400, 401, 403, 409, 413) },
+      detail: {
+        tags, security, summary: 'Register a webhook endpoint',
+        description: 'Events are POSTed to it signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature v1). ' +
+          'The secret is shown in this answer only. At most 20 endpoints (409 conflict).',
+      },
+    })
+    .get('/developers/webhook-endpoints', async ({ caller, query }) => {
+      const page = await listEndpoints(deps, caller.developerId, query);
+      return { data: page.data.map(endpointView), hasMore: page.hasMore };
+    }, {
+      query: PageQuery,
+      response: { 200: WebhookEndpointList, ...errorsOf(400, 401, 403) },
+      detail: { tags, security, summary: 'List webhook endpoints, oldest first', description: 'Never their secrets.' },
+    })
+    .get('/developers/webhook-endpoints/:id', async ({ caller, params }) => endpointView(await getEndpoint(deps, caller.developerId, params.id)), {
+      params: EndpointParams,
+      response: { 200: WebhookEndpointView, ...errorsOf(400, 401, 403, 404) },
+      detail: { tags, security, summary: 'A webhook endpoint' },
+    })
+    .patch('/developers/webhook-endpoints/:id', async ({ caller, params, body }) => updateEndpoint(withSettings, caller.developerId, params.id, body), {
+      params: EndpointParams,
+      body: WebhookEndpointChangesBody,
+      response: { 200: WebhookEndpointView, ...errorsOf(400, 401, 403, 404, 413) },
+      detail: {
+        tags, security, summary: 'Change a webhook endpoint',
+        description: 'enabled: false stops deliveries (pending ones are given up, and can be redelivered from the log); true resumes and clears disabledReason and failingSince.',
+      },
+    })
+    .delete('/developers/webhook-endpoints/:id', async ({ caller, params }) => {
+      await deleteEndpoint(deps, caller.developerId, params.id);
+      return { id: params.id, deleted: true as const };
+    }, {
+      params: EndpointParams,
+      response: { 200: t.Object({ id: t.String(), deleted: t.Literal(true) }), ...errorsOf(400, 401, 403, 404, 413) },
+      detail: { tags, security, summary: 'Delete a webhook endpoint', description: 'Gone for good, with its delivery log. To pause it instead, PATCH enabled: false.' },
+    })
+    .post('/developers/webhook-endpoints/:id/rotate-secret', async ({ caller, params }) => rotateEndpointSecret(withSettings, caller.developerId, params.id), {
+      params: EndpointParams,
+      response: { 200: RotatedWebhookSecret, ...errorsOf(400, 401, 403, 404, 413) },
+      detail: {
+        tags, security, summary: 'Rotate a webhook endpoint’s secret',
+        description: 'A new secret, shown once. For 24 hours messages carry two v1 signatures, by the new and the old secret, so the receiver can switch without losing one.',
+      },
+    });
+}

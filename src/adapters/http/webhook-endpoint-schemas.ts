@@ -1,0 +1,104 @@
+import { t } from 'elysia';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS } from '../../domain/webhook-endpoint.ts';
+import { EXAMPLE } from './examples.ts';
+import { Millis } from './schemas.ts';
+
+/** TypeBox models of the outgoing webhook routes (docs/webhooks.md). Unknown request fields are ignored, as elsewhere. */
+const Input = <T extends Parameters<typeof t.Object>[0]>(properties: T, options: Parameters<typeof t.Object>[1] = {}) =>
+  t.Object(properties, { additionalProperties: true, ...options });
+
+const URL_EXAMPLE = 'https://app.example.com/webhooks/licensing';
+const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$';
+
+const Url = t.String({
+  minLength: 1, maxLength: WEBHOOK_LIMITS.urlLength, pattern: '^\\S+$',
+  description: 'Where events are POSTed: https://, no credentials, no private or loopback address.',
+  error: `url must be an https:// URL of at most ${WEBHOOK_LIMITS.urlLength} characters.`,
+});
+const EventList = t.Array(t.String({ maxLength: 100 }), {
+  minItems: 1, maxItems: 50, error: 'events must be a list of event types.',
+  description: `Event types to receive; absent = every event. Known: ${WEBHOOK_EVENT_TYPES.join(', ')}.`,
+});
+const Events = t.Union([EventList, t.Null()], { description: 'Event types to receive; null = every event from now on.', error: 'events must be a list of event types, or null for every event.' });
+const Description = t.Union([t.String({ maxLength: WEBHOOK_LIMITS.descriptionLength, pattern: NO_CONTROL, error: `description must be at most ${WEBHOOK_LIMITS.descriptionLength} characters without control characters.` }), t.Null()]);
+
+export const WebhookEndpoint = t.Object({
+  id: t.String({ description: 'we_…' }),
+  url: t.String(),
+  description: t.Union([t.String(), t.Null()]),
+  events: t.Union([t.Array(t.String()), t.Null()], { description: 'null = every event.' }),
+  enabled: t.Boolean(),
+  disabledReason: t.Union([t.String(), t.Null()], { description: '"disabled by you", or why the service disabled it (every delivery failed for 5 days).' }),
+  failingSince: t.Union([Millis, t.Null()], { description: 'Since when every delivery failed; null once one succeeds.' }),
+  createdAt: Millis,
+  updatedAt: Millis,
+});
+
+const endpointExample = {
+  id: EXAMPLE.webhookEndpointId, url: URL_EXAMPLE, description: 'Production', events: ['license.created', 'license.revoked'], enabled: true,
+  disabledReason: null, failingSince: null, createdAt: EXAMPLE.time, updatedAt: EXAMPLE.time,
+};
+const SECRET_EXAMPLE = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+export const NewWebhookEndpointBody = Input({ url: Url, events: t.Optional(EventList), description: t.Optional(Description) }, {
+  examples: [{ url: URL_EXAMPLE, events: ['license.created', 'license.revoked'], description: 'Production' }],
+});
+
+export const WebhookEndpointChangesBody = Input({
+  url: t.Optional(Url),
+  events: t.Optional(Events),
+  description: t.Optional(Description),
+  enabled: t.Optional(t.Boolean({ description: 'false stops deliveries (pending ones are given up, redeliverable); true resumes with new events.' })),
+}, { minProperties: 1, description: 'At least one field to change.', examples: [{ description: 'Production (EU)', enabled: true }] });
+
+export const WebhookEndpointWithSecret = t.Object({
+  ...WebhookEndpoint.properties,
+  secret: t.String({ description: 'whsec_…: verifies the webhook-signature header (Standard Webhooks). Shown only here.' }),
+}, { examples: [{ ...endpointExample, secret: SECRET_EXAMPLE }] });
+
+export const RotatedWebhookSecret = t.Object({
+  ...WebhookEndpoint.properties,
+  secret: t.String({ description: 'The new whsec_… secret. Shown only here.' }),
+  previousSecretExpiresAt: Millis,
+}, { examples: [{ ...endpointExample, secret: SECRET_EXAMPLE, previousSecretExpiresAt: EXAMPLE.time + WEBHOOK_LIMITS.previousSecretMs }] });
+
+export const WebhookEndpointView = t.Object(WebhookEndpoint.properties, { examples: [endpointExample] });
+export const WebhookEndpointList = t.Object({ data: t.Array(WebhookEndpoint), hasMore: t.Boolean() });
+
+const Status = t.Union([t.Literal('pending'), t.Literal('succeeded'), t.Literal('failed')]);
+const deliveryFields = {
+  id: t.String({ description: 'del_…' }),
+  eventId: t.String({ description: 'msg_…: the webhook-id header, the same on every attempt.' }),
+  eventType: t.String(),
+  endpointId: t.String(),
+  status: Status,
+  attempts: t.Number(),
+  lastAttemptAt: t.Union([Millis, t.Null()]),
+  lastStatus: t.Union([t.Number(), t.Null()], { description: 'The endpoint’s HTTP status; null when none came (timeout, refused, blocked address).' }),
+  lastError: t.Union([t.String(), t.Null()]),
+  nextAttemptAt: t.Union([Millis, t.Null()], { description: 'null unless pending.' }),
+  createdAt: Millis,
+};
+const deliveryExample = {
+  id: EXAMPLE.webhookDeliveryId, eventId: EXAMPLE.eventId, eventType: 'license.created', endpointId: EXAMPLE.webhookEndpointId, status: 'succeeded',
+  attempts: 1, lastAttemptAt: EXAMPLE.time, lastStatus: 200, lastError: null, nextAttemptAt: null, createdAt: EXAMPLE.time,
+};
+export const WebhookDelivery = t.Object(deliveryFields, { examples: [deliveryExample] });
+export const WebhookDeliveryList = t.Object({ data: t.Array(t.Object(deliveryFields)), hasMore: t.Boolean() });
+export const WebhookDeliveryDetail = t.Object({
+  ...deliveryFields,
+  attemptLog: t.Array(t.Object({ at: Millis, status: t.Union([t.Number(), t.Null()]), error: t.Union([t.String(), t.Null()]), durationMs: t.Number() }), { description: 'Oldest first.' }),
+}, { examples: [{ ...deliveryExample, attemptLog: [{ at: EXAMPLE.time, status: 200, error: null, durationMs: 84 }] }] });
+
+export const OutgoingEventList = t.Object({
+  data: t.Array(t.Object({ id: t.String({ description: 'msg_…' }), type: t.String(), data: t.Unknown(), createdAt: Millis })),
+  hasMore: t.Boolean(),
+});
+
+export const PageQuery = Input({
+  limit: t.Optional(t.Integer({ description: 'Page size, 1 to 100 (default 20).', examples: [20] })),
+  startingAfter: t.Optional(t.String({ maxLength: 100, description: 'The last id of the previous page.' })),
+});
+
+export const EndpointParams = Input({ id: t.String({ maxLength: 100, examples: [EXAMPLE.webhookEndpointId] }) });
+export const DeliveryParams = Input({ id: t.String({ maxLength: 100, examples: [EXAMPLE.webhookDeliveryId] }) });

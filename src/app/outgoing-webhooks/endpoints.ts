@@ -1,0 +1,115 @@
+import { ConflictError, InvalidRequestError, NotFoundError } from '../../domain/errors.ts';
+import {
+  ENDPOINT_DISABLED_BY_SELLER, unknownEventTypes, WEBHOOK_LIMITS, webhookUrlProblem, type WebhookEndpoint,
+} from '../../domain/webhook-endpoint.ts';
+import type { Deps } from '../../ports/deps.ts';
+import type { WebhookSettings } from '../../ports/webhook-secrets.ts';
+import type { EndpointPage } from '../../ports/webhook-endpoint-repository.ts';
+import { pageLimit } from './pages.ts';
+
+export type EndpointDeps = Pick<Deps, 'clock' | 'ids' | 'webhookEndpoints'> & { webhooks: WebhookSettings };
+
+/** What a seller sees of an endpoint: never its secret. */
+export type EndpointView = Omit<WebhookEndpoint, 'developerId' | 'sealedSecret'>;
+
+export const endpointView = ({ developerId: _d, sealedSecret: _s, ...view }: WebhookEndpoint): EndpointView => view;
+
+export interface EndpointInput {
+  url?: string;
+  events?: string[] | null;
+  description?: string | null;
+  enabled?: boolean;
+}
+
+function checked(deps: EndpointDeps, input: EndpointInput): void {
+  if (input.url !== undefined) {
+    const problem = webhookUrlProblem(input.url, deps.webhooks.allowPrivateAddresses);
+    if (problem) throw new InvalidRequestError(problem, 'url');
+  }
+  if (input.events) {
+    const unknown = unknownEventTypes(input.events);
+    if (unknown.length > 0) throw new InvalidRequestError(`events: unknown event type "${unknown[0]}".`, 'events');
+    if (input.events.length === 0) throw new InvalidRequestError('events must name at least one event type, or be left out for every event.', 'events');
+  }
+}
+
+/** An endpoint taking `events` (all when absent), enabled at once; its secret is shown in this answer only. */
+export async function createEndpoint(deps: EndpointDeps, developerId: string, input: EndpointInput & { url: string }): Promise<EndpointView & { secret: string }> {
+  checked(deps, input);
+  const now = deps.clock.now();
+  const secret = deps.webhooks.secrets.generate();
+  const endpoint: WebhookEndpoint = {
+    // Ids has no prefix for endpoints; 22 base62 characters of a fresh secret are as unguessable as any id.
+    id: `we_${deps.ids.secret('').slice(0, 22)}`,
+    developerId,
+    url: input.url,
+    description: input.description ?? null,
+    events: input.events ? [...new Set(input.events)] : null,
+    sealedSecret: deps.webhooks.secrets.seal({ current: secret, previous: null, previousUntil: null }),
+    enabled: true,
+    disabledReason: null,
+    failingSince: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  if (!(await deps.webhookEndpoints.create(endpoint, WEBHOOK_LIMITS.endpointsPerDeveloper))) {
+    throw new ConflictError('conflict', `You already have ${WEBHOOK_LIMITS.endpointsPerDeveloper} webhook endpoints: delete one first.`);
+  }
+  return { ...endpointView(endpoint), secret };
+}
+
+export async function getEndpoint(deps: Pick<Deps, 'webhookEndpoints'>, developerId: string, id: string): Promise<WebhookEndpoint> {
+  const endpoint = await deps.webhookEndpoints.get(developerId, id);
+  if (!endpoint) throw new NotFoundError('webhook endpoint');
+  return endpoint;
+}
+
+export async function listEndpoints(deps: Pick<Deps, 'webhookEndpoints'>, developerId: string, page: { limit?: number; startingAfter?: string }): Promise<EndpointPage> {
+  if (page.startingAfter !== undefined && !(await deps.webhookEndpoints.get(developerId, page.startingAfter))) {
+    throw new InvalidRequestError('startingAfter is not one of your webhook endpoints.', 'startingAfter', 'query');
+  }
+  return deps.webhookEndpoints.list(developerId, { limit: pageLimit(page.limit), startingAfter: page.startingAfter });
+}
+
+/**
+ * Changes what was given. Turning it off gives up its pending deliveries (they stay in the log,
+ * redeliverable); turning it back on forgets why it was off and since when it failed.
+ */
+export async function updateEndpoint(deps: EndpointDeps, developerId: string, id: string, input: EndpointInput): Promise<EndpointView> {
+  checked(deps, input);
+  const current = await getEndpoint(deps, developerId, id);
+  const toggled = input.enabled === undefined || input.enabled === current.enabled ? {} : input.enabled
+    ? { enabled: true, disabledReason: null, failingSince: null }
+    : { enabled: false, disabledReason: ENDPOINT_DISABLED_BY_SELLER };
+  const updated = await deps.webhookEndpoints.update(developerId, id, {
+    ...(input.url !== undefined && { url: input.url }),
+    ...(input.description !== undefined && { description: input.description }),
+    ...(input.events !== undefined && { events: input.events ? [...new Set(input.events)] : null }),
+    ...toggled,
+    updatedAt: deps.clock.now(),
+  });
+  if (!updated) throw new NotFoundError('webhook endpoint');
+  return endpointView(updated);
+}
+
+/** Deleted for good, with its delivery log; events keep being written, for the seller's other endpoints. */
+export async function deleteEndpoint(deps: Pick<Deps, 'webhookEndpoints'>, developerId: string, id: string): Promise<void> {
+  if (!(await deps.webhookEndpoints.delete(developerId, id))) throw new NotFoundError('webhook endpoint');
+}
+
+/**
+ * A new secret, shown once. The old one keeps signing beside it (a second v1 signature) for 24
+ * hours, so the receiver can switch without losing a message; a second rotation in that time drops
+ * the first secret at once.
+ */
+export async function rotateEndpointSecret(deps: EndpointDeps, developerId: string, id: string): Promise<EndpointView & { secret: string; previousSecretExpiresAt: number }> {
+  const current = await getEndpoint(deps, developerId, id);
+  const now = deps.clock.now();
+  const secret = deps.webhooks.secrets.generate();
+  const previousUntil = now + WEBHOOK_LIMITS.previousSecretMs;
+  const old = deps.webhooks.secrets.unseal(current.sealedSecret);
+  const sealedSecret = deps.webhooks.secrets.seal({ current: secret, previous: old.current, previousUntil });
+  const updated = await deps.webhookEndpoints.update(developerId, id, { sealedSecret, updatedAt: now });
+  if (!updated) throw new NotFoundError('webhook endpoint');
+  return { ...endpointView(updated), secret, previousSecretExpiresAt: previousUntil };
+}
