@@ -6,6 +6,10 @@ import { serverFetch } from './adapters/http/request-route.ts';
 import { withSocketAddress } from './adapters/http/client-address.ts';
 import { startPeriodicSweep } from './adapters/system/periodic-sweep.ts';
 import { sweepExpired } from './app/maintenance/sweep.ts';
+import { sweepOutbox } from './app/outgoing-webhooks/sweep-outbox.ts';
+import { SealedWebhookSecrets } from './adapters/webhooks/sealed-webhook-secrets.ts';
+import { HttpWebhookSender } from './adapters/webhooks/http-webhook-sender.ts';
+import { startWebhookDispatcher } from './adapters/webhooks/webhook-dispatcher.ts';
 import { createHttpApp, MAX_BODY_BYTES } from './adapters/http/server.ts';
 import { openSqliteStore } from './adapters/sqlite/sqlite-store.ts';
 import { openPostgresStore, type PostgresStore } from './adapters/postgres/postgres-store.ts';
@@ -28,7 +32,7 @@ async function openStore(config: Config): Promise<{ store: Store; masterKey: Uin
   if (config.store.kind === 'postgres') {
     // Several instances share the database, so they must share the key that seals the signing keys.
     if (!config.masterKey) throw new ConfigError('MASTER_KEY is required with PostgreSQL: every instance must use the same one.');
-    const postgres = await openPostgresStore(config.store.url, { schema: config.store.schema });
+    const postgres = await openPostgresStore(config.store.url, { schema: config.store.schema, max: config.postgresPoolSize });
     return { store: postgres, masterKey: config.masterKey, postgres };
   }
   let store: Store;
@@ -93,6 +97,7 @@ async function serve(config: Config, log: Logger) {
     trustedProxyHeader: config.trustedProxyHeader,
     issuer: config.publicBaseUrl,
     apiBaseUrl,
+    webhooks: { secrets: new SealedWebhookSecrets(masterKey), allowPrivateAddresses: config.webhooks.allowPrivateAddresses },
   };
   const app = createHttpApp(deps, {
     log,
@@ -126,7 +131,23 @@ async function serve(config: Config, log: Logger) {
 
   // Every instance sweeps, at jittered times: the sweep is idempotent, so they need no coordination.
   const sweeper = config.retentionSweepMinutes > 0
-    ? startPeriodicSweep(() => sweepExpired(deps), log, { everyMs: config.retentionSweepMinutes * 60_000, firstWithinMs: 10_000 })
+    ? startPeriodicSweep(async () => ({ ...(await sweepExpired(deps)), ...(await sweepOutbox(deps)) }), log, { everyMs: config.retentionSweepMinutes * 60_000, firstWithinMs: 10_000 })
+    : null;
+
+  // Every instance sends webhooks too: the store hands each due delivery to one of them at a time.
+  const dispatcher = config.webhooks.concurrency > 0
+    ? startWebhookDispatcher(
+      {
+        clock: systemClock,
+        outbox: store.outbox,
+        secrets: deps.webhooks!.secrets,
+        sender: new HttpWebhookSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivateAddresses: config.webhooks.allowPrivateAddresses, userAgent: `licensing-webhooks/${pkg.version}` }),
+        random: Math.random,
+        schedule: config.webhooks.retryScheduleMs ?? undefined,
+      },
+      log,
+      { pollMs: config.webhooks.pollMs, leaseMs: config.webhooks.leaseMs, concurrency: config.webhooks.concurrency },
+    )
     : null;
 
   let stopping = false;
@@ -136,6 +157,7 @@ async function serve(config: Config, log: Logger) {
     log.info('stopping', { signal });
     await server.stop(); // waits for in-flight requests
     await sweeper?.stop();
+    await dispatcher?.stop(); // lets the deliveries in flight finish and be recorded
     await limits.close();
     await store.close();
     log.info('stopped');

@@ -19,6 +19,9 @@ export const ERROR_CODES = [
   'otp_attempts_exceeded',
   'sms_failed',
   'activation_limit',
+  'subscription_requires_checkout',
+  'trial_already_used',
+  'trial_not_offered',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,5 +1,6 @@
 import type { Clock } from './clock.ts';
 import type { Hashing, Signer } from './crypto.ts';
+import type { CustomerDirectory } from './customer-directory.ts';
 import type { CustomerRepository } from './customer-repository.ts';
 import type { DeveloperRepository } from './developer-repository.ts';
 import type { Ids } from './ids.ts';
@@ -13,11 +14,17 @@ import type { PaymentProcessor } from './payment-processor.ts';
 import type { WebhookEventRepository } from './webhook-event-repository.ts';
 import type { IdentityTokenRepository } from './identity-token-repository.ts';
 import type { OtpCodes } from './otp-codes.ts';
+import type { OrderRepository } from './order-repository.ts';
+import type { SubscriptionRepository } from './subscription-repository.ts';
 import type { OtpRepository } from './otp-repository.ts';
 import type { PurchaseRepository } from './purchase-repository.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { SmsOutboxRepository } from './sms-outbox-repository.ts';
 import type { SmsSender } from './sms-sender.ts';
+import type { TrialRepository } from './trial-repository.ts';
+import type { WebhookEndpointRepository } from './webhook-endpoint-repository.ts';
+import type { OutboxRepository } from './outbox-repository.ts';
+import type { WebhookSettings } from './webhook-secrets.ts';
 
 /** The stored state of the service, one repository per kind of record. */
 export interface Repositories {
@@ -34,6 +41,15 @@ export interface Repositories {
   identityTokens: IdentityTokenRepository;
   purchases: PurchaseRepository;
   smsOutbox: SmsOutboxRepository;
+  webhookEndpoints: WebhookEndpointRepository;
+  /** Outgoing webhooks: events, deliveries, attempts (docs/webhooks.md). */
+  outbox: OutboxRepository;
+  orders: OrderRepository;
+  customerDirectory: CustomerDirectory;
+  /** Recurring products' subscriptions (docs/subscriptions.md). */
+  subscriptions: SubscriptionRepository;
+  /** Starting a free trial: its license, claims and first machine in one transaction. */
+  trials: TrialRepository;
 }
 
 /** Everything a use case may ask for; each takes only the part it needs. */
@@ -57,6 +73,8 @@ export interface Deps extends Repositories {
   issuer: string;
   /** Where the service's own pages live: PUBLIC_BASE_URL + "/v1". */
   apiBaseUrl: string;
+  /** Outgoing webhooks' secrets and address rule; absent in test doubles (an ephemeral key, no private addresses). */
+  webhooks?: WebhookSettings;
 }
 
 /** Requests allowed per client address in each window; 0 turns one limit off. */
@@ -66,6 +84,8 @@ export interface AddressLimits {
   signupsPerHour: number;
   loginInitsPerHour: number;
   checkoutInitsPerMinute: number;
+  /** Free trials started with a publishable key (POST /trials), per hour. */
+  trialsPerHour: number;
 }
 
 /** A store: the repositories plus its own lifecycle. */

@@ -1,5 +1,5 @@
 import type { Activation, ActivationSeen } from '../domain/activation.ts';
-import type { License, StoredLicenseStatus } from '../domain/license.ts';
+import type { License, LicenseStatus, StoredLicenseStatus } from '../domain/license.ts';
 
 /** What online validation needs, read by the digest of the key: the hot path. */
 export interface LicenseState {
@@ -26,6 +26,8 @@ export type ActivateOutcome =
   | { kind: 'created' | 'existing'; activation: Activation }
   /** No free slot: the license's activations as they are now, oldest first. */
   | { kind: 'full'; maxMachines: number | null; activations: Activation[] }
+  /** A trial license, and this machine already had a trial of the product (another license claimed it). */
+  | { kind: 'trial_used' }
   | { kind: 'missing' };
 
 /** Which activation: by the machine (the holder knows it) or by id (the seller and the customer do). */
@@ -79,10 +81,30 @@ export interface LicenseRepository {
   setMaxMachines(id: string, maxMachines: number | null): Promise<void>;
   setStatus(id: string, status: StoredLicenseStatus): Promise<void>;
   /**
+   * Re-signs a license in place (same id, same activations): a renewal, or a trial converted by a
+   * purchase. Applied only while the license's current key digest is `expectKeyHash` (compare and
+   * swap: of concurrent reissues one wins, the others get null and re-read). The replaced key is
+   * retired, not forgotten: online validation still recognizes it and answers with the current key.
+   */
+  reissue(licenseId: string, change: LicenseReissue): Promise<License | null>;
+  /**
    * One developer's licenses, newest first (issuedAt, then id, both descending), each with its
    * customer's e-mail. Another developer's licenses are never in it.
    */
   listByDeveloper(developerId: string, query: LicenseListQuery): Promise<LicensePage>;
+}
+
+export interface LicenseReissue {
+  expectKeyHash: string;
+  licenseKey: string;
+  keyHash: string;
+  expiresAt: number | null;
+  features: string[];
+  /** A trial converted by what paid for it: trial becomes false and the origin is recorded. */
+  convert?: { checkoutSessionId?: string; purchaseId?: string };
+  /** Set when a subscription takes the license over (undefined = unchanged). */
+  subscriptionId?: string | null;
+  at: number;
 }
 
 /** A license as its developer lists it: with the e-mail of the customer who holds it. */
@@ -90,11 +112,21 @@ export type DeveloperLicense = License & { customerEmail: string };
 
 export interface LicenseListQuery {
   limit: number;
-  /** Where the previous page ended (its last license): this page starts right after it. */
-  after?: { issuedAt: number; id: string };
+  /**
+   * Where the previous page ended (its last license): this page starts right after it, in the
+   * list's order (issuedAt, id; for status expired: expiresAt, id; absent or null expiresAt = never).
+   */
+  after?: { issuedAt: number; expiresAt?: number | null; id: string };
   productId?: string;
   /** Normalized (trimmed, lower case) as customers' e-mails are stored: an exact match. */
   customerEmail?: string;
+  /** The status as of `now` (expired and active are derived from expiresAt, as validation does). */
+  status?: { is: LicenseStatus; now: number };
+  /** Issued at or after this millisecond. */
+  issuedFrom?: number;
+  /** Issued strictly before this millisecond. */
+  issuedBefore?: number;
+  trial?: boolean;
 }
 
 export interface LicensePage {

@@ -111,7 +111,8 @@ export async function givenLicense(store: Store, overrides: Partial<License> = {
  */
 export async function bindMachine(store: Pick<Store, 'licenses'>, licenseId: string, machineFingerprint: string, at: number): Promise<string | null> {
   const outcome = await store.licenses.activate(licenseId, { id: `act_${unique()}`, machineFingerprint, name: null, at });
-  if (outcome.kind === 'missing') return null;
+  // Licenses built here are not trials: trial_used cannot happen, but the type allows it.
+  if (outcome.kind === 'missing' || outcome.kind === 'trial_used') return null;
   return outcome.kind === 'full' ? outcome.activations[0]!.machineFingerprint : outcome.activation.machineFingerprint;
 }
 

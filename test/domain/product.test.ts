@@ -67,6 +67,32 @@ describe('productProblem: the invariants of a product', () => {
   });
 });
 
+describe('productProblem: billing (subscriptions and trials)', () => {
+  test('a recurring product bills every month or year, with 0 to 60 grace days', () => {
+    expect(fieldOf({ interval: 'month', licenseDays: null })).toBeNull();
+    expect(fieldOf({ interval: 'year', licenseDays: null, graceDays: 0 })).toBeNull();
+    expect(fieldOf({ interval: 'year', licenseDays: null, graceDays: 60 })).toBeNull();
+    expect(fieldOf({ interval: 'week' as never, licenseDays: null })).toBe('interval');
+    expect(fieldOf({ interval: 'month', licenseDays: null, graceDays: 61 })).toBe('graceDays');
+    expect(fieldOf({ graceDays: -1 })).toBe('graceDays');
+  });
+
+  test('a recurring product’s term is its period: licenseDays must be null, and the price above 0', () => {
+    expect(fieldOf({ interval: 'month', licenseDays: 30 })).toBe('licenseDays');
+    expect(fieldOf({ interval: 'month', licenseDays: null, price: 0 })).toBe('price');
+    expect(fieldOf({ interval: null, licenseDays: null, price: 0 })).toBeNull();
+  });
+
+  test('a trial lasts 1 to 365 days, or there is none', () => {
+    expect(fieldOf({ trialDays: 1 })).toBeNull();
+    expect(fieldOf({ trialDays: 365 })).toBeNull();
+    expect(fieldOf({ trialDays: null })).toBeNull();
+    expect(fieldOf({ trialDays: 0 })).toBe('trialDays');
+    expect(fieldOf({ trialDays: 366 })).toBe('trialDays');
+    expect(fieldOf({ trialDays: 1.5 })).toBe('trialDays');
+  });
+});
+
 describe('applyProductChanges', () => {
   test('changes only the given fields and stamps updatedAt', () => {
     const next = applyProductChanges(aProduct(), { price: 2999, name: 'Pro 2' }, T0 + 5);

@@ -11,13 +11,22 @@ const FIELDS: Record<string, Record<string, { kind: Kind; required: boolean }>> 
     name: { kind: 'string', required: true }, price: { kind: 'integer', required: true }, currency: { kind: 'string', required: true },
     features: { kind: 'strings', required: false }, licenseDays: { kind: 'nullableInteger', required: false },
     maxMachines: { kind: 'nullableInteger', required: false }, deactivationsPer30Days: { kind: 'integer', required: false },
+    interval: { kind: 'nullableString', required: false }, graceDays: { kind: 'integer', required: false }, trialDays: { kind: 'nullableInteger', required: false },
   },
   'PATCH /developers/products/:id': {
     name: { kind: 'string', required: false }, price: { kind: 'integer', required: false }, currency: { kind: 'string', required: false },
     features: { kind: 'strings', required: false }, licenseDays: { kind: 'nullableInteger', required: false }, active: { kind: 'boolean', required: false },
     maxMachines: { kind: 'nullableInteger', required: false }, deactivationsPer30Days: { kind: 'integer', required: false },
+    interval: { kind: 'nullableString', required: false }, graceDays: { kind: 'integer', required: false }, trialDays: { kind: 'nullableInteger', required: false },
   },
   'POST /developers/api-keys': { scope: { kind: 'string', required: true } },
+  'POST /developers/webhook-endpoints': {
+    url: { kind: 'string', required: true }, events: { kind: 'strings', required: false }, description: { kind: 'nullableString', required: false },
+  },
+  // events may also be null there (back to every event), which no kind here says.
+  'PATCH /developers/webhook-endpoints/:id': {
+    url: { kind: 'string', required: false }, description: { kind: 'nullableString', required: false }, enabled: { kind: 'boolean', required: false },
+  },
   'POST /developers/licenses': {
     productId: { kind: 'string', required: true }, email: { kind: 'string', required: true },
     features: { kind: 'strings', required: false }, expiresAt: { kind: 'nullableInteger', required: false },
@@ -28,6 +37,11 @@ const FIELDS: Record<string, Record<string, { kind: Kind; required: boolean }>> 
   },
   'POST /licenses/deactivate': { licenseKey: { kind: 'string', required: true }, machineFingerprint: { kind: 'string', required: true } },
   'POST /licenses/activations': { licenseKey: { kind: 'string', required: true } },
+  'POST /sandbox/clock': { advanceDays: { kind: 'integer', required: true } },
+  'POST /trials': {
+    productId: { kind: 'string', required: true }, email: { kind: 'string', required: true },
+    machineFingerprint: { kind: 'string', required: true }, name: { kind: 'nullableString', required: false },
+  },
   'PATCH /licenses/:id': { maxMachines: { kind: 'nullableInteger', required: true } },
   'POST /checkout/init': {
     productId: { kind: 'string', required: true }, email: { kind: 'string', required: false },

@@ -6,6 +6,7 @@ import { assembleLicenseKey, signingInputFor, type LicenseClaims } from '../../s
 import { TEST_ISSUER } from '../support/deps.ts';
 import { seller, testApi, type Reply, type TestApi } from '../support/http.ts';
 import { SANDBOX_CODE } from '../checkout/shop.ts';
+import { aSandboxSubscription } from '../subscriptions/subscriber.ts';
 
 /** CONTRACT.md's error shape, with the status it travels with. */
 export function expectError(reply: Reply, status: number, code?: string) {
@@ -29,9 +30,13 @@ export function expectHandled(reply: Reply) {
  */
 export async function world(api: TestApi = testApi(), options: { customer?: boolean } = {}) {
   const mine = await seller(api);
+  // With a trial, so POST /trials has something to start.
+  await api.call('PATCH', `/developers/products/${mine.product.id}`, { key: mine.apiKey, body: { trialDays: 14 } });
   const other = await seller(api);
   const issued = await mine.grant();
   await connectInSandbox(api, mine.apiKey);
+  // A buyer subscribed to a monthly product of `mine`, for the subscription routes.
+  const subscriptionId = await aSandboxSubscription(api, mine.apiKey);
   const checkout = await api.call('POST', '/checkout/init', { key: mine.apiKey, body: { productId: mine.product.id } });
   if (checkout.status !== 201) throw new Error(`checkout init failed: ${JSON.stringify(checkout.body)}`);
   // A second secret key of `mine`, so its revocation route can succeed without locking anyone out.
@@ -41,9 +46,14 @@ export async function world(api: TestApi = testApi(), options: { customer?: bool
   // The license runs on the table's machine (the fingerprint its validate and activate bodies send), so its activation routes have one to find.
   const activated = await api.call('POST', '/licenses/activate', { key: mine.publishableKey, body: { licenseKey: issued.licenseKey, machineFingerprint: 'fp-table' } });
   if (activated.status !== 201) throw new Error(`activation failed: ${JSON.stringify(activated.body)}`);
+  // A webhook endpoint of `mine` with one delivery in its log (a test event), for the webhook routes.
+  const hook = await api.call('POST', '/developers/webhook-endpoints', { key: mine.apiKey, body: { url: 'https://hooks.example.com/licensing' } });
+  const hookTest = await api.call('POST', `/developers/webhook-endpoints/${hook.body.id}/test`, { key: mine.apiKey });
+  if (hookTest.status !== 200) throw new Error(`webhook endpoint set-up failed: ${JSON.stringify(hook.body)} ${JSON.stringify(hookTest.body)}`);
   return {
     api, mine, other, customer, license: issued.license, licenseKey: issued.licenseKey, sessionId: checkout.body.sessionId as string, spareKeyId: spareKey.body.id as string,
     activationId: activated.body.activation.id as string,
+    webhookEndpointId: hook.body.id as string, webhookDeliveryId: hookTest.body.id as string, subscriptionId,
   };
 }
 
@@ -157,16 +167,24 @@ export function routeTable(w: World): Route[] {
     { name: 'PATCH /developers/products/:id', method: 'PATCH', path: (id = product) => `/developers/products/${id}`, auth: 'secret', body: () => ({ name: 'Pro 2' }), hasIdParam: true },
     { name: 'POST /developers/licenses', method: 'POST', path: () => '/developers/licenses', auth: 'secret', body: () => ({ productId: product, email: 'buyer@example.com' }) },
     { name: 'GET /developers/licenses', method: 'GET', path: () => '/developers/licenses', auth: 'secret' },
+    { name: 'GET /developers/customers', method: 'GET', path: () => '/developers/customers', auth: 'secret' },
+    { name: 'GET /developers/orders', method: 'GET', path: () => '/developers/orders', auth: 'secret' },
+    { name: 'GET /developers/subscriptions', method: 'GET', path: () => '/developers/subscriptions', auth: 'secret' },
+    { name: 'GET /developers/subscriptions/:id', method: 'GET', path: (id = w.subscriptionId) => `/developers/subscriptions/${id}`, auth: 'secret', hasIdParam: true },
+    { name: 'POST /developers/subscriptions/:id/cancel', method: 'POST', path: (id = w.subscriptionId) => `/developers/subscriptions/${id}/cancel`, auth: 'secret', hasIdParam: true },
     { name: 'GET /developers/api-keys', method: 'GET', path: () => '/developers/api-keys', auth: 'secret' },
     { name: 'POST /developers/api-keys', method: 'POST', path: () => '/developers/api-keys', auth: 'secret', body: () => ({ scope: 'publishable' }) },
     { name: 'POST /developers/api-keys/:id/revoke', method: 'POST', path: (id = w.spareKeyId) => `/developers/api-keys/${id}/revoke`, auth: 'secret', hasIdParam: true },
     { name: 'POST /developers/signing-keys/rotate', method: 'POST', path: () => '/developers/signing-keys/rotate', auth: 'secret' },
+    ...webhookRoutes(w),
     { name: 'GET /licenses/:id', method: 'GET', path: (id = license) => `/licenses/${id}`, auth: 'secret', hasIdParam: true },
     { name: 'POST /licenses/validate', method: 'POST', path: () => '/licenses/validate', auth: 'any', body: () => ({ licenseKey: w.licenseKey, machineFingerprint: 'fp-table' }) },
     { name: 'POST /licenses/:id/unbind', method: 'POST', path: (id = license) => `/licenses/${id}/unbind`, auth: 'secret', hasIdParam: true },
     { name: 'POST /licenses/activate', method: 'POST', path: () => '/licenses/activate', auth: 'any', body: () => ({ licenseKey: w.licenseKey, machineFingerprint: 'fp-table', name: 'table-host' }) },
     { name: 'POST /licenses/deactivate', method: 'POST', path: () => '/licenses/deactivate', auth: 'any', body: () => ({ licenseKey: w.licenseKey, machineFingerprint: 'fp-table' }) },
     { name: 'POST /licenses/activations', method: 'POST', path: () => '/licenses/activations', auth: 'any', body: () => ({ licenseKey: w.licenseKey }) },
+    // A new e-mail and machine each call: one trial per e-mail and per machine.
+    { name: 'POST /trials', method: 'POST', path: () => '/trials', auth: 'any', body: () => ({ productId: product, email: `trial${++unique}@example.com`, machineFingerprint: `fp-trial-${unique}`, name: 'trial-host' }) },
     { name: 'GET /licenses/:id/activations', method: 'GET', path: (id = license) => `/licenses/${id}/activations`, auth: 'secret', hasIdParam: true },
     {
       name: 'DELETE /licenses/:id/activations/:activationId', method: 'DELETE', path: (id = license) => `/licenses/${id}/activations/${w.activationId}`, auth: 'secret', hasIdParam: true,
@@ -207,6 +225,26 @@ export function routeTable(w: World): Route[] {
     { name: 'GET /account', method: 'GET', path: () => '/account', auth: 'none' },
     { name: 'GET /sandbox/outbox', method: 'GET', path: () => `/sandbox/outbox${outbox}`, auth: 'none' },
     { name: 'GET /sandbox/outbox/view', method: 'GET', path: () => `/sandbox/outbox/view${outbox}`, auth: 'none' },
+    { name: 'POST /sandbox/clock', method: 'POST', path: () => '/sandbox/clock', auth: 'secret', body: () => ({ advanceDays: 1 }) },
+  ];
+}
+
+/** The outgoing webhook routes (docs/webhooks.md); the endpoint's deletion last, as the others use it. */
+function webhookRoutes(w: World): Route[] {
+  const hook = (id = w.webhookEndpointId) => `/developers/webhook-endpoints/${id}`;
+  const delivery = (id = w.webhookDeliveryId) => `/developers/webhook-deliveries/${id}`;
+  return [
+    { name: 'POST /developers/webhook-endpoints', method: 'POST', path: () => '/developers/webhook-endpoints', auth: 'secret', body: () => ({ url: `https://hooks.example.com/${++unique}`, events: ['license.created'] }) },
+    { name: 'GET /developers/webhook-endpoints', method: 'GET', path: () => '/developers/webhook-endpoints', auth: 'secret' },
+    { name: 'GET /developers/webhook-endpoints/:id', method: 'GET', path: (id) => hook(id), auth: 'secret', hasIdParam: true },
+    { name: 'PATCH /developers/webhook-endpoints/:id', method: 'PATCH', path: (id) => hook(id), auth: 'secret', body: () => ({ description: 'Production' }), hasIdParam: true },
+    { name: 'POST /developers/webhook-endpoints/:id/rotate-secret', method: 'POST', path: (id) => `${hook(id)}/rotate-secret`, auth: 'secret', hasIdParam: true },
+    { name: 'POST /developers/webhook-endpoints/:id/test', method: 'POST', path: (id) => `${hook(id)}/test`, auth: 'secret', hasIdParam: true },
+    { name: 'GET /developers/webhook-endpoints/:id/deliveries', method: 'GET', path: (id) => `${hook(id)}/deliveries`, auth: 'secret', hasIdParam: true },
+    { name: 'GET /developers/webhook-deliveries/:id', method: 'GET', path: (id) => delivery(id), auth: 'secret', hasIdParam: true },
+    { name: 'POST /developers/webhook-deliveries/:id/redeliver', method: 'POST', path: (id) => `${delivery(id)}/redeliver`, auth: 'secret', hasIdParam: true },
+    { name: 'GET /developers/events', method: 'GET', path: () => '/developers/events', auth: 'secret' },
+    { name: 'DELETE /developers/webhook-endpoints/:id', method: 'DELETE', path: (id) => hook(id), auth: 'secret', hasIdParam: true },
   ];
 }
 

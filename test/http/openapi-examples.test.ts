@@ -42,6 +42,21 @@ const machineOnExampleLicense = async (replay: Replay): Promise<Extra> => {
   await fetch(`${replay.base}/v1/licenses/validate`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': replay.credentials.secretKey! }, body });
   return {};
 };
+const offerTrial = async (replay: Replay): Promise<Extra> => {
+  const body = JSON.stringify({ trialDays: 14 });
+  await fetch(`${replay.base}/v1/developers/products/${replay.real(EXAMPLE.productId)}`, { method: 'PATCH', headers: { 'content-type': 'application/json', 'x-api-key': replay.credentials.secretKey! }, body });
+  return {};
+};
+/** A buyer subscribes to a new monthly product (checkout + sandbox Pay); the list is then filtered to that product. */
+const subscribeMonthly = async (replay: Replay): Promise<Extra> => {
+  const post = (path: string, body: unknown) =>
+    fetch(`${replay.base}/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': replay.credentials.secretKey! }, body: JSON.stringify(body) }).then((r) => r.json());
+  const product = await post('/developers/products', { name: 'Pro monthly', price: 900, currency: 'usd', interval: 'month' });
+  const checkout = await post('/checkout/init', { productId: product.id });
+  const form = new URLSearchParams({ email: 'subscriber@example.com', phone: '+15551230000', cardNumber: '4242 4242 4242 4242' });
+  await fetch(`${replay.base}/v1/sandbox/checkout/${checkout.sessionId}/pay`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form, redirect: 'manual' });
+  return { query: { productId: product.id } };
+};
 const captureCustomerMachine = (reply: Reply, replay: Replay) => {
   const license = reply.body.data.find((l: { id: string }) => l.id === replay.real(EXAMPLE.licenseId));
   replay.capture('activationId', license.activations[0].id);
@@ -63,6 +78,23 @@ const STEPS: Step[] = [
   { name: 'POST /v1/developers/api-keys', status: 201, after: (r, replay) => replay.capture('apiKeyId', r.body.id) },
   { name: 'GET /v1/developers/api-keys' },
   { name: 'POST /v1/developers/api-keys/{id}/revoke' },
+  // Registered while there is no internet: deliveries to the example address fail and are retried, which the log shows.
+  { name: 'POST /v1/developers/webhook-endpoints', status: 201, after: (r, replay) => replay.capture('webhookEndpointId', r.body.id) },
+  { name: 'GET /v1/developers/webhook-endpoints' },
+  { name: 'GET /v1/developers/webhook-endpoints/{id}' },
+  { name: 'PATCH /v1/developers/webhook-endpoints/{id}' },
+  { name: 'POST /v1/developers/webhook-endpoints/{id}/rotate-secret' },
+  {
+    name: 'POST /v1/developers/webhook-endpoints/{id}/test',
+    after: (r, replay) => {
+      replay.capture('webhookDeliveryId', r.body.id);
+      replay.capture('eventId', r.body.eventId);
+    },
+  },
+  { name: 'GET /v1/developers/webhook-endpoints/{id}/deliveries' },
+  { name: 'GET /v1/developers/webhook-deliveries/{id}' },
+  { name: 'POST /v1/developers/webhook-deliveries/{id}/redeliver' },
+  { name: 'GET /v1/developers/events' },
   {
     name: 'POST /v1/developers/licenses', status: 201,
     after: (r, replay) => {
@@ -71,6 +103,10 @@ const STEPS: Step[] = [
     },
   },
   { name: 'GET /v1/developers/licenses' },
+  { name: 'GET /v1/developers/customers' },
+  { name: 'GET /v1/developers/orders' },
+  // The example product gets a trial first (its create example has none).
+  { name: 'POST /v1/trials', status: 201, extra: offerTrial },
   { name: 'POST /v1/licenses/validate' },
   // The validation took a slot for the example machine: list it, remove it, activate again, then deactivate.
   { name: 'GET /v1/licenses/{id}/activations', after: (r, replay) => replay.capture('activationId', r.body.data[0].id) },
@@ -95,6 +131,10 @@ const STEPS: Step[] = [
   { name: 'GET /v1/checkout/success' },
   { name: 'GET /v1/checkout/cancel' },
   { name: 'POST /v1/sandbox/checkout/{sessionId}/cancel', status: 303 },
+  { name: 'GET /v1/developers/subscriptions', extra: subscribeMonthly, after: (r, replay) => replay.capture('subscriptionId', r.body.data[0].id) },
+  { name: 'GET /v1/developers/subscriptions/{id}' },
+  { name: 'POST /v1/developers/subscriptions/{id}/cancel' },
+  { name: 'POST /v1/sandbox/clock' },
   { name: 'POST /v1/auth/login/init', after: codeSent(EXAMPLE.phone) },
   { name: 'GET /v1/sandbox/outbox' },
   { name: 'GET /v1/sandbox/outbox/view' },
@@ -117,6 +157,7 @@ const STEPS: Step[] = [
   { name: 'POST /v1/customer/phone/verify' },
   { name: 'POST /v1/licenses/{id}/revoke' },
   { name: 'POST /v1/auth/logout' },
+  { name: 'DELETE /v1/developers/webhook-endpoints/{id}' },
 ];
 
 let service: Spawned;

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { seller, testApi, type TestApi } from '../support/http.ts';
 import { expectError } from './fixtures.ts';
 
-const PRODUCT_KEYS = ['active', 'createdAt', 'currency', 'deactivationsPer30Days', 'features', 'id', 'licenseDays', 'maxMachines', 'name', 'price', 'updatedAt'];
+const PRODUCT_KEYS = ['active', 'createdAt', 'currency', 'deactivationsPer30Days', 'features', 'graceDays', 'id', 'interval', 'licenseDays', 'maxMachines', 'name', 'price', 'trialDays', 'updatedAt'];
 
 /** Exactly the contract's product fields, with their types. */
 function expectProduct(p: Record<string, unknown>) {
@@ -12,6 +12,9 @@ function expectProduct(p: Record<string, unknown>) {
     features: expect.any(Array), active: expect.any(Boolean), createdAt: expect.any(Number), updatedAt: expect.any(Number),
   });
   expect(p.licenseDays === null || Number.isInteger(p.licenseDays)).toBe(true);
+  expect([null, 'month', 'year']).toContain(p.interval as string | null);
+  expect(Number.isInteger(p.graceDays)).toBe(true);
+  expect(p.trialDays === null || Number.isInteger(p.trialDays)).toBe(true);
 }
 
 async function productsOf(api: TestApi, key: string, count: number) {
@@ -36,7 +39,7 @@ describe('POST /developers/products', () => {
     expectProduct(reply.body);
     expect(reply.body).toEqual({
       id: reply.body.id,
-      name: 'Team', price: 4999, currency: 'eur', features: ['pro', 'team'], licenseDays: 365, maxMachines: 1, deactivationsPer30Days: 3, active: true,
+      name: 'Team', price: 4999, currency: 'eur', features: ['pro', 'team'], licenseDays: 365, maxMachines: 1, deactivationsPer30Days: 3, interval: null, graceDays: 3, trialDays: null, active: true,
       createdAt: api.clock.now(), updatedAt: api.clock.now(),
     });
   });

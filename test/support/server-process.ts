@@ -37,6 +37,7 @@ export const LIFTED_ADDRESS_LIMITS: Record<string, string> = {
   SIGNUP_RATE_LIMIT_PER_HOUR: '0',
   LOGIN_RATE_LIMIT_PER_HOUR: '0',
   CHECKOUT_RATE_LIMIT_PER_MINUTE: '0',
+  TRIAL_RATE_LIMIT_PER_HOUR: '0',
 };
 
 /** The real service (`bun run src/main.ts`) on a free port, without waiting for it to be healthy. */

@@ -25,6 +25,9 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   otp_attempts_exceeded: 429,
   sms_failed: 502,
   activation_limit: 409,
+  subscription_requires_checkout: 409,
+  trial_already_used: 409,
+  trial_not_offered: 409,
 };
 
 export function errorResponse(status: number, code: string, message: string, details?: Record<string, unknown>): Response {

@@ -13,6 +13,11 @@ export const EXAMPLE = {
   otpId: 'otp_3Vd7QmX2kT8nLw5Rc1HbZp',
   cardId: 'card_6Wq1LzN8xK3vTb7Rm2HcPd',
   activationId: 'act_4Hs9WqL2mX7cTn5Rb8KdVz',
+  webhookEndpointId: 'we_6Tp2KxR9mW4cLz7Nb1QdHs',
+  webhookDeliveryId: 'del_3f9a1c7e5b2d8046e1a9c3b7',
+  eventId: 'msg_8c2e4a6f1b3d5907a2c4e6f8',
+  orderId: 'ord_6Pz2KwR8nT4xLc1Vm9HbQs',
+  subscriptionId: 'sub_7Hq2LmN4pR8sT1vW3xY5zA',
   /** A compact JWS as POST /developers/licenses or a checkout hands it out (shortened). */
   licenseKey: 'eyJhbGciOiJFZERTQSIsImtpZCI6ImtpZF8uLi4ifQ.eyJpZCI6ImxpY18uLi4ifQ.c2lnbmF0dXJl',
   /** The client's machine fingerprint: lower-case hex SHA-256. */

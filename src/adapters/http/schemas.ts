@@ -190,7 +190,13 @@ export const ValidationResult = t.Union(
   [
   t.Object({
     valid: t.Literal(true),
-    license: t.Object({ id: t.String(), status: LicenseStatus, features: t.Array(t.String()), expiresAt: t.Union([Millis, t.Null()]) }),
+    license: t.Object({
+      id: t.String(),
+      status: LicenseStatus,
+      features: t.Array(t.String()),
+      expiresAt: t.Union([Millis, t.Null()]),
+      licenseKey: t.Optional(t.String({ description: 'Only when the key sent was replaced (renewed, or a trial converted): the license’s current key, which the client stores in its place. Inside the signed body. docs/renewals.md.' })),
+    }),
   }),
   t.Object({
     valid: t.Literal(false),
@@ -204,7 +210,14 @@ export const ValidationResult = t.Union(
     ]),
   }),
   ],
-  { noValidate: true, examples: [{ valid: true, license: { id: EXAMPLE.licenseId, status: 'active', features: ['pro'], expiresAt: null } }, { valid: false, reason: 'machine_mismatch' }] },
+  {
+    noValidate: true,
+    examples: [
+      { valid: true, license: { id: EXAMPLE.licenseId, status: 'active', features: ['pro'], expiresAt: null } },
+      { valid: true, license: { id: EXAMPLE.licenseId, status: 'active', features: ['pro'], expiresAt: EXAMPLE.time, licenseKey: EXAMPLE.licenseKey } },
+      { valid: false, reason: 'machine_mismatch' },
+    ],
+  },
 );
 
 export const RotatedKey = t.Object({ kid: t.String(), publicKey: t.String({ description: 'Raw Ed25519 public key, base64url.' }) });

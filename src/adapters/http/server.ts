@@ -12,7 +12,11 @@ import { healthRoutes } from './routes/health.ts';
 import { homeRoutes } from './routes/home.ts';
 import { licenseRoutes } from './routes/licenses.ts';
 import { activationRoutes } from './routes/activations.ts';
+import { trialRoutes } from './routes/trials.ts';
 import { licenseListRoutes } from './routes/license-list.ts';
+import { customerListRoutes } from './routes/customer-list.ts';
+import { orderListRoutes } from './routes/order-list.ts';
+import { subscriptionRoutes } from './routes/subscriptions.ts';
 import { productRoutes } from './routes/products.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { connectRoutes } from './routes/connect.ts';
@@ -24,6 +28,8 @@ import { purchaseRoutes } from './routes/purchase.ts';
 import { customerPhoneRoutes } from './routes/customer-phone.ts';
 import { customerLicenseRoutes } from './routes/customer-licenses.ts';
 import { outboxRoutes } from './routes/outbox.ts';
+import { webhookEndpointRoutes } from './routes/webhook-endpoints.ts';
+import { webhookDeliveryRoutes } from './routes/webhook-deliveries.ts';
 import { browserErrorResponse } from './pages/error-page.ts';
 
 export { MAX_BODY_BYTES } from './body.ts';
@@ -59,10 +65,16 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
     .use(productRoutes(deps))
     .use(licenseRoutes(deps))
     .use(activationRoutes(deps))
+    .use(trialRoutes(deps))
     .use(licenseListRoutes(deps))
+    .use(customerListRoutes(deps))
+    .use(orderListRoutes(deps))
+    .use(subscriptionRoutes(deps))
     .use(connectRoutes(deps))
     .use(checkoutRoutes(deps))
     .use(webhookRoutes(deps))
+    .use(webhookEndpointRoutes(deps))
+    .use(webhookDeliveryRoutes(deps))
     .use(customerAuthRoutes(deps))
     .use(purchaseRoutes(deps))
     .use(customerPhoneRoutes(deps))

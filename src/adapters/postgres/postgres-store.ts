@@ -5,17 +5,23 @@ import { assertSchemaName, migratePostgres } from './postgres-migrate.ts';
 import { PostgresCardRepository } from './postgres-card-repository.ts';
 import { PostgresCheckoutRepository } from './postgres-checkout-repository.ts';
 import { PostgresConnectionRepository } from './postgres-connection-repository.ts';
+import { PostgresCustomerDirectory } from './postgres-customer-directory.ts';
 import { PostgresCustomerRepository } from './postgres-customer-repository.ts';
 import { CachedDeveloperRepository } from '../cache/cached-developer-repository.ts';
 import { PostgresDeveloperRepository } from './postgres-developer-repository.ts';
 import { PostgresIdentityTokenRepository } from './postgres-identity-token-repository.ts';
 import { PostgresLicenseRepository } from './postgres-license-repository.ts';
+import { PostgresOrderRepository } from './postgres-order-repository.ts';
+import { PostgresSubscriptionRepository } from './postgres-subscription-repository.ts';
 import { PostgresOtpRepository } from './postgres-otp-repository.ts';
 import { PostgresProductRepository } from './postgres-product-repository.ts';
 import { PostgresPurchaseRepository } from './postgres-purchase-repository.ts';
 import { PostgresSigningKeyRepository } from './postgres-signing-key-repository.ts';
 import { PostgresSmsOutboxRepository } from './postgres-sms-outbox-repository.ts';
+import { PostgresTrialRepository } from './postgres-trial-repository.ts';
 import { PostgresWebhookEventRepository } from './postgres-webhook-event-repository.ts';
+import { PostgresWebhookEndpointRepository } from './postgres-webhook-endpoint-repository.ts';
+import { PostgresOutboxRepository } from './postgres-outbox-repository.ts';
 import * as schema from './schema.ts';
 
 export type PostgresDb = BunSQLDatabase<typeof schema>;
@@ -67,6 +73,12 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     identityTokens: new PostgresIdentityTokenRepository(db),
     purchases: new PostgresPurchaseRepository(db),
     smsOutbox: new PostgresSmsOutboxRepository(db),
+    webhookEndpoints: new PostgresWebhookEndpointRepository(db),
+    outbox: new PostgresOutboxRepository(db),
+    trials: new PostgresTrialRepository(db),
+    orders: new PostgresOrderRepository(db),
+    customerDirectory: new PostgresCustomerDirectory(db),
+    subscriptions: new PostgresSubscriptionRepository(db),
     ping: async () => {
       try {
         await client`SELECT 1`;

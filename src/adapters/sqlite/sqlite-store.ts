@@ -8,16 +8,22 @@ import { CachedLicenseRepository } from '../cache/cached-license-repository.ts';
 import { SqliteCardRepository } from './sqlite-card-repository.ts';
 import { SqliteCheckoutRepository } from './sqlite-checkout-repository.ts';
 import { SqliteConnectionRepository } from './sqlite-connection-repository.ts';
+import { SqliteCustomerDirectory } from './sqlite-customer-directory.ts';
 import { SqliteCustomerRepository } from './sqlite-customer-repository.ts';
 import { SqliteDeveloperRepository } from './sqlite-developer-repository.ts';
 import { SqliteIdentityTokenRepository } from './sqlite-identity-token-repository.ts';
 import { SqliteLicenseRepository } from './sqlite-license-repository.ts';
+import { SqliteOrderRepository } from './sqlite-order-repository.ts';
+import { SqliteSubscriptionRepository } from './sqlite-subscription-repository.ts';
 import { SqliteOtpRepository } from './sqlite-otp-repository.ts';
 import { SqliteProductRepository } from './sqlite-product-repository.ts';
 import { SqlitePurchaseRepository } from './sqlite-purchase-repository.ts';
 import { SqliteSigningKeyRepository } from './sqlite-signing-key-repository.ts';
 import { SqliteSmsOutboxRepository } from './sqlite-sms-outbox-repository.ts';
+import { SqliteTrialRepository } from './sqlite-trial-repository.ts';
 import { SqliteWebhookEventRepository } from './sqlite-webhook-event-repository.ts';
+import { SqliteWebhookEndpointRepository } from './sqlite-webhook-endpoint-repository.ts';
+import { SqliteOutboxRepository } from './sqlite-outbox-repository.ts';
 import * as schema from './schema.ts';
 import { preparePrivateDatabase, tightenSidecars } from './private-files.ts';
 
@@ -76,6 +82,12 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
     identityTokens: new SqliteIdentityTokenRepository(db),
     purchases: new SqlitePurchaseRepository(db),
     smsOutbox: new SqliteSmsOutboxRepository(db),
+    webhookEndpoints: new SqliteWebhookEndpointRepository(db),
+    outbox: new SqliteOutboxRepository(db),
+    trials: new SqliteTrialRepository(db),
+    orders: new SqliteOrderRepository(db),
+    customerDirectory: new SqliteCustomerDirectory(db),
+    subscriptions: new SqliteSubscriptionRepository(db),
     ping: async () => {
       try {
         ping.get();

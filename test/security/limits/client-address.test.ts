@@ -55,7 +55,7 @@ describe('configuration of the limits and the proxy header', () => {
     const config = loadConfig({});
 
     expect(config.validateRateLimitPerMinute).toBe(600);
-    expect(config.addressLimits).toEqual({ invalidValidationsPerMinute: 120, signupsPerHour: 10, loginInitsPerHour: 60, checkoutInitsPerMinute: 60 });
+    expect(config.addressLimits).toEqual({ invalidValidationsPerMinute: 120, signupsPerHour: 10, loginInitsPerHour: 60, checkoutInitsPerMinute: 60, trialsPerHour: 20 });
     expect(config.trustedProxyHeader).toBeNull();
     expect(config.retentionSweepMinutes).toBe(10);
   });
@@ -66,10 +66,11 @@ describe('configuration of the limits and the proxy header', () => {
       SIGNUP_RATE_LIMIT_PER_HOUR: '3',
       LOGIN_RATE_LIMIT_PER_HOUR: '4',
       CHECKOUT_RATE_LIMIT_PER_MINUTE: '5',
+      TRIAL_RATE_LIMIT_PER_HOUR: '6',
       RETENTION_SWEEP_MINUTES: '0',
     });
 
-    expect(config.addressLimits).toEqual({ invalidValidationsPerMinute: 0, signupsPerHour: 3, loginInitsPerHour: 4, checkoutInitsPerMinute: 5 });
+    expect(config.addressLimits).toEqual({ invalidValidationsPerMinute: 0, signupsPerHour: 3, loginInitsPerHour: 4, checkoutInitsPerMinute: 5, trialsPerHour: 6 });
     expect(config.retentionSweepMinutes).toBe(0);
   });
 
