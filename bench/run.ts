@@ -5,7 +5,7 @@
  * Env: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (8), BENCH_CONNECTIONS (50), BENCH_THREADS (1),
  * BENCH_ROUNDS (1), BENCH_LICENSES (1000000), BENCH_SAMPLE_SIZE (20000), BENCH_PENDING_SESSIONS (2000),
  * BENCH_CHECKOUT_WORKERS (16), BENCH_POSTGRES_URL, BENCH_POSTGRES_SCHEMA (bench), BENCH_POSTGRES=0 (SQLite only),
- * BENCH_DIR (.bench), BENCH_STRICT=1 (exit 1 on a MISS).
+ * BENCH_DIR (.bench), BENCH_STRICT=1 (exit 1 on a MISS), BENCH_ONLY=<text> (only the phases whose label has it).
  * `bun run bench lists [--fresh]` runs only the lists scenario (bench/lists.ts; BENCH_LIST_CONNECTIONS (8),
  * BENCH_LISTS_POSTGRES_SCHEMA (bench_lists); BENCH_SECONDS 8 and BENCH_WARMUP_SECONDS 3 by default there).
  */
@@ -99,7 +99,9 @@ async function main(): Promise<number> {
   const context = { settings, apiKey: seeded.publishableKey, sampleFile, benchDir: BENCH_DIR, warm };
   const results: ScenarioResult[] = [];
   let peakRssKb = 0;
-  for (const phase of phases(`sqlite:${seeded.dbPath}`, postgresUrl)) {
+  // BENCH_ONLY=<text>: only the phases whose label contains it (e.g. "two instances"), for a quick A/B.
+  const only = process.env.BENCH_ONLY ?? '';
+  for (const phase of phases(`sqlite:${seeded.dbPath}`, postgresUrl).filter((p) => p.label.includes(only))) {
     const ran = await runPhase(phase, env, context);
     results.push(...ran.results);
     // Issue 2's RSS target is about one process; a two-instance row sums both in its own column.

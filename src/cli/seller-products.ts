@@ -35,7 +35,26 @@ function licenseDays(flags: Flags): number | null | undefined {
   return flags.integer('license-days', 1, 36_500);
 }
 
-const term = (p: Product) => (p.licenseDays === null ? 'perpetual' : `${p.licenseDays} days`);
+const NONE = ['none', 'null', 'off'];
+
+/** `--interval month|year` sells a subscription; `--interval none` makes it one-off again. */
+function billing(flags: Flags): Partial<Pick<Product, 'interval' | 'graceDays' | 'trialDays'>> {
+  const out: Partial<Pick<Product, 'interval' | 'graceDays' | 'trialDays'>> = {};
+  const interval = flags.string('interval')?.trim().toLowerCase();
+  if (interval !== undefined) {
+    if (interval !== 'month' && interval !== 'year' && !NONE.includes(interval)) throw new UsageError('--interval must be month, year or none');
+    out.interval = interval === 'month' || interval === 'year' ? interval : null;
+  }
+  if (flags.string('grace-days') !== undefined) out.graceDays = flags.integer('grace-days', 0, 60);
+  const trial = flags.string('trial-days');
+  if (trial !== undefined) out.trialDays = NONE.includes(trial.trim().toLowerCase()) ? null : flags.integer('trial-days', 1, 365);
+  return out;
+}
+
+const term = (p: Product) => {
+  const base = p.interval ? `${p.interval === 'month' ? 'monthly' : 'yearly'} (+${p.graceDays} days grace)` : p.licenseDays === null ? 'perpetual' : `${p.licenseDays} days`;
+  return p.trialDays ? `${base}, ${p.trialDays}-day trial` : base;
+};
 
 function describe(p: Product): string {
   return fields([
@@ -64,15 +83,15 @@ export async function allProducts(ctx: Context, apiKey: string): Promise<Product
 const create: Command = {
   path: 'seller products create',
   summary: 'create a product',
-  usage: 'seller products create --name <name> --price <19.99> --currency <usd> [--features a,b] [--license-days <n>]',
-  flags: ['name', 'price', 'currency', 'features', 'license-days'],
+  usage: 'seller products create --name <name> --price <19.99> --currency <usd> [--features a,b] [--license-days <n>] [--interval month|year] [--grace-days <n>] [--trial-days <n>]',
+  flags: ['name', 'price', 'currency', 'features', 'license-days', 'interval', 'grace-days', 'trial-days'],
   async run(ctx) {
     const name = ctx.flags.required('name', '--name <name>');
     const currency = currencyOf(ctx.flags);
     if (!currency) throw new UsageError('missing --currency <code>, e.g. --currency usd');
     const price = toMinorUnits(ctx.flags.required('price', '--price <amount>'), currency);
     const days = licenseDays(ctx.flags);
-    const body = { name, price, currency, features: ctx.flags.list('features') ?? [], ...(days === undefined ? {} : { licenseDays: days }) };
+    const body = { name, price, currency, features: ctx.flags.list('features') ?? [], ...(days === undefined ? {} : { licenseDays: days }), ...billing(ctx.flags) };
     const { apiKey } = requireSeller(ctx);
     const product = await ctx.api.request<Product>('POST', '/developers/products', { apiKey, body });
     ctx.result(product, () => describe(product));
@@ -103,8 +122,8 @@ const update: Command = {
   maxArgs: 1,
   summary: 'change a product (issued licenses keep their terms)',
   usage:
-    'seller products update <productId> [--name <name>] [--price <19.99>] [--currency <usd>] [--features a,b] [--license-days <n>|perpetual] [--active true|false]',
-  flags: ['name', 'price', 'currency', 'features', 'license-days', 'active'],
+    'seller products update <productId> [--name <name>] [--price <19.99>] [--currency <usd>] [--features a,b] [--license-days <n>|perpetual] [--interval month|year|none] [--grace-days <n>] [--trial-days <n>|none] [--active true|false]',
+  flags: ['name', 'price', 'currency', 'features', 'license-days', 'interval', 'grace-days', 'trial-days', 'active'],
   async run(ctx) {
     const [id] = positionals(ctx.args, ['productId']);
     const changes: Record<string, unknown> = {};
@@ -116,10 +135,11 @@ const update: Command = {
     if (features !== undefined) changes.features = features;
     const days = licenseDays(ctx.flags);
     if (days !== undefined) changes.licenseDays = days;
+    Object.assign(changes, billing(ctx.flags));
     const active = ctx.flags.boolean('active');
     if (active !== undefined) changes.active = active;
     const price = ctx.flags.string('price');
-    if (price === undefined && Object.keys(changes).length === 0) throw new UsageError('nothing to change: give at least one of --name, --price, --currency, --features, --license-days, --active');
+    if (price === undefined && Object.keys(changes).length === 0) throw new UsageError('nothing to change: give at least one of --name, --price, --currency, --features, --license-days, --interval, --grace-days, --trial-days, --active');
     const { apiKey } = requireSeller(ctx);
     if (price !== undefined) changes.price = toMinorUnits(price, currency ?? (await currentCurrency(ctx, apiKey, id!)));
     const product = await ctx.api.request<Product>('PATCH', `/developers/products/${encodeURIComponent(id!)}`, { apiKey, body: changes });

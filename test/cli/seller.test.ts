@@ -80,6 +80,23 @@ describe('licensing seller', () => {
     expect(updated).toMatchObject({ id: productId, name: 'CLI Pro', price: 2450, currency: 'usd', active: false, features: ['pro', 'export'] });
   });
 
+  test('products create and update sell subscriptions and trials: --interval, --grace-days, --trial-days', async () => {
+    const { config } = await sellerWithProduct(world);
+
+    const monthly = (await world.cli(config, ['seller', 'products', 'create', '--name', 'M', '--price', '9', '--currency', 'usd', '--interval', 'month', '--trial-days', '14', '--json'])).json();
+    const yearly = (await world.cli(config, ['seller', 'products', 'update', monthly.id, '--interval', 'year', '--grace-days', '7', '--trial-days', 'none', '--json'])).json();
+    const listed = await world.cli(config, ['seller', 'products', 'list']);
+    const refused = await world.cli(config, ['seller', 'products', 'create', '--name', 'W', '--price', '9', '--currency', 'usd', '--interval', 'week']);
+    const apiRefused = await world.cli(config, ['seller', 'products', 'create', '--name', 'X', '--price', '9', '--currency', 'usd', '--interval', 'month', '--license-days', '30']);
+
+    expect(monthly).toMatchObject({ interval: 'month', graceDays: 3, trialDays: 14, licenseDays: null });
+    expect(yearly).toMatchObject({ id: monthly.id, interval: 'year', graceDays: 7, trialDays: null });
+    expect(listed.stdout).toContain('yearly (+7 days grace)');
+    expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining('--interval must be month, year or none')]);
+    expect(apiRefused.code).toBe(1);
+    expect(apiRefused.stderr).toContain('licenseDays must be null when interval is set');
+  });
+
   test('licenses grant, show, unbind and revoke a license by id', async () => {
     const { config, productId } = await sellerWithProduct(world);
     const grant = (await world.cli(config, ['seller', 'licenses', 'grant', '--product', productId, '--email', 'b@example.com', '--expires-at', '2099-01-01', '--json'])).json();
