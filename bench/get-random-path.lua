@@ -1,13 +1,16 @@
--- wrk script: GET a random line of the sample file, each line a request path
--- (`/v1/checkout/status/<sessionId>`). Requests are pre-built per thread in init, like
--- post-random-key.lua. Env: BENCH_SAMPLE (file).
+-- wrk script: GET a random line of the sample file, each line a request path (with its query):
+-- `/v1/checkout/status/<sessionId>`, or the lists benchmark's seller routes. Requests are pre-built
+-- per thread in init, like post-random-key.lua. Env: BENCH_SAMPLE (file); BENCH_GET_WITH_KEY=1 sends
+-- BENCH_API_KEY in X-API-Key.
 
 local requests = {}
 
 function init(args)
+  local headers = {}
+  if os.getenv("BENCH_GET_WITH_KEY") == "1" then headers["X-API-Key"] = os.getenv("BENCH_API_KEY") end
   for line in io.lines(os.getenv("BENCH_SAMPLE")) do
     if line:match("^/%S+$") then
-      requests[#requests + 1] = wrk.format("GET", line)
+      requests[#requests + 1] = wrk.format("GET", line, headers)
     end
   end
   if #requests == 0 then

@@ -10,11 +10,10 @@ import type { Dialect } from './lists-sql.ts';
 import { warmPostgres } from './seed-postgres.ts';
 import { ISSUER, warmPageCache } from './seed.ts';
 import { startServer } from './server.ts';
-import { runWrk, type LoadResult } from './wrk.ts';
+import { runWrk, SCRIPTS, type LoadResult } from './wrk.ts';
 
 export const LIST_P99_TARGET_MS = 20;
 const DAY = 86_400_000;
-const SCRIPT = join(import.meta.dir, 'get-random-path-key.lua');
 
 export interface ListsSettings {
   count: number;
@@ -87,7 +86,7 @@ async function measureStore(store: Dialect, meta: ListsMeta, databaseUrl: string
       const file = files[index]!;
       await sanity(server.url, meta.apiKey, file.example);
       const load = (seconds: number) =>
-        runWrk({ url: server.url, path: file.example, apiKey: meta.apiKey, sampleFile: file.path, seconds, connections: settings.connections, threads: 1, script: SCRIPT });
+        runWrk({ url: server.url, path: file.example, apiKey: meta.apiKey, sampleFile: file.path, seconds, connections: settings.connections, threads: 1, script: SCRIPTS.getPath, getWithKey: true });
       process.stdout.write(`  ${name}: warm-up ${settings.warmupSeconds} s`);
       await load(settings.warmupSeconds);
       const measured = await load(settings.seconds);

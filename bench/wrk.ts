@@ -19,6 +19,8 @@ export interface LoadOptions {
   threads: number;
   /** SCRIPTS.postKey unless told. */
   script?: string;
+  /** SCRIPTS.getPath only: send apiKey in X-API-Key (the seller routes of the lists benchmark). */
+  getWithKey?: boolean;
 }
 
 export interface LoadResult {
@@ -56,7 +58,7 @@ export async function runWrk(options: LoadOptions): Promise<LoadResult> {
       `${options.url}${options.path}`,
     ],
     {
-      env: { ...process.env, BENCH_SAMPLE: options.sampleFile, BENCH_API_KEY: options.apiKey, BENCH_PATH: options.path },
+      env: { ...process.env, BENCH_SAMPLE: options.sampleFile, BENCH_API_KEY: options.apiKey, BENCH_PATH: options.path, BENCH_GET_WITH_KEY: options.getWithKey ? '1' : '0' },
       stdout: 'pipe',
       stderr: 'pipe',
     },
