@@ -1,8 +1,7 @@
-import { afterEach, describe, expect, test } from 'bun:test';
-import { STORE_FACTORIES, type TestStore } from '../contracts/stores.ts';
-import { depsFor } from '../support/deps.ts';
-import { seller, testApi, type TestApi } from '../support/http.ts';
-import { get, givenOrder, ids } from './support.ts';
+import { describe, expect, test } from 'bun:test';
+import { STORE_FACTORIES } from '../contracts/stores.ts';
+import type { TestApi } from '../support/http.ts';
+import { get, givenOrder, ids, shopOn } from './support.ts';
 
 /** Follows startingAfter from the first page to the last; the ids in the order seen. */
 async function allPages(api: TestApi, key: string, path: string): Promise<string[]> {
@@ -25,16 +24,7 @@ const byIdDescending = (list: string[]) => [...list].sort().reverse();
  * millisecond: records made in one millisecond still page through once each, on every store.
  */
 describe.each(STORE_FACTORIES)('cursors within one millisecond on $name', (factory) => {
-  let opened: TestStore | undefined;
-  afterEach(async () => {
-    await opened?.dispose();
-    opened = undefined;
-  });
-  const shop = async () => {
-    opened = await factory.open();
-    const api = testApi({ deps: depsFor(opened.store) });
-    return { api, s: await seller(api) };
-  };
+  const shop = shopOn(factory);
 
   test('licenses issued at the same instant page by id, also inside a created range', async () => {
     const { api, s } = await shop();

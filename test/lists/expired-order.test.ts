@@ -1,23 +1,12 @@
-import { afterEach, describe, expect, test } from 'bun:test';
-import { STORE_FACTORIES, type TestStore } from '../contracts/stores.ts';
-import { depsFor } from '../support/deps.ts';
-import { seller, testApi } from '../support/http.ts';
-import { get, ids } from './support.ts';
+import { describe, expect, test } from 'bun:test';
+import { STORE_FACTORIES } from '../contracts/stores.ts';
+import { get, ids, shopOn } from './support.ts';
 
 const DAY = 86_400_000;
 
 /** status=expired is listed by expiry, most recently expired first, on every store. */
 describe.each(STORE_FACTORIES)('GET /developers/licenses?status=expired on $name', (factory) => {
-  let opened: TestStore | undefined;
-  afterEach(async () => {
-    await opened?.dispose();
-    opened = undefined;
-  });
-  const shop = async () => {
-    opened = await factory.open();
-    const api = testApi({ deps: depsFor(opened.store) });
-    return { api, s: await seller(api) };
-  };
+  const shop = shopOn(factory);
 
   test('the most recently expired comes first, whatever the issue order', async () => {
     const { api, s } = await shop();

@@ -1,8 +1,28 @@
+import { afterEach } from 'bun:test';
 import type { Order } from '../../src/domain/order.ts';
+import type { StoreFactory, TestStore } from '../contracts/stores.ts';
+import { depsFor } from '../support/deps.ts';
 import { seller, testApi, type TestApi } from '../support/http.ts';
 
 export const ids = (reply: { body: { data: { id: string }[] } }) => reply.body.data.map((x) => x.id);
 export const get = (api: TestApi, key: string, path: string) => api.call('GET', path, { key });
+
+/**
+ * Call inside a describe: each call of the returned function opens a fresh store of `factory` with a
+ * seller on it, disposed after the test.
+ */
+export function shopOn(factory: StoreFactory) {
+  let opened: TestStore | undefined;
+  afterEach(async () => {
+    await opened?.dispose();
+    opened = undefined;
+  });
+  return async () => {
+    opened = await factory.open();
+    const api = testApi({ deps: depsFor(opened.store) });
+    return { api, s: await seller(api) };
+  };
+}
 
 let n = 0;
 /** Records a paid order of a granted license, as checkout completion would. */
