@@ -56,7 +56,6 @@ function stateOf(row: (Omit<LicenseState, 'activations'> & { activations: string
   return row ? { ...row, activations: JSON.parse(row.activations) } : null;
 }
 
-
 export class PostgresLicenseRepository implements LicenseRepository {
   // The validation hot path: built once (PostgreSQL prepares each statement once per connection).
   private readonly stateByHash;

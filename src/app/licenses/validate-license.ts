@@ -1,6 +1,6 @@
 import { parseLicenseKey, type KeyProblem } from '../../domain/license-key.ts';
 import { LAST_SEEN_REFRESH_MS } from '../../domain/activation.ts';
-import { licenseStatus, type LicenseStatus } from '../../domain/license.ts';
+import { licenseStatus, type License, type LicenseStatus } from '../../domain/license.ts';
 import { judgeValidation, type ValidationVerdict } from '../../domain/validation.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { LicenseState } from '../../ports/license-repository.ts';
@@ -29,7 +29,7 @@ export async function validateLicense(
   input: { licenseKey: string; machineFingerprint: string; clientAddress: string },
 ): Promise<ValidationResult> {
   const known = await deps.licenses.findStateByKeyHash(deps.hashing.hash(input.licenseKey));
-  const { problem, state } = known ? { problem: null, state: known } : await checkUnknownKey(deps, input.licenseKey);
+  const { problem, state, current } = known ? { problem: null, state: known, current: null } : await checkUnknownKey(deps, input.licenseKey);
   const license = state && state.developerId === developerId ? state : null;
   await countValidation(deps, license ? { licenseId: license.id } : { address: input.clientAddress });
   const now = deps.clock.now();
@@ -45,35 +45,38 @@ export async function validateLicense(
   }
   const answer = { id: live.id, status: licenseStatus(live, now), features: live.features, expiresAt: live.expiresAt };
   // A known digest is the current key; any other genuine key was replaced by a reissue.
-  return { valid: true, license: known ? answer : await withCurrentKey(deps, answer, input.licenseKey) };
+  return { valid: true, license: current ? withCurrentKey(answer, current, input.licenseKey) : answer };
 }
 
 /**
  * A replaced key (renewed, converted) still validates, by its signature and the license id it
  * names; the answer hands over the current key, whose claims then describe the license.
  */
-async function withCurrentKey<T extends { id: string; features: string[]; expiresAt: number | null }>(deps: ValidateDeps, answer: T, presented: string) {
-  const current = await deps.licenses.findById(answer.id);
-  if (!current || current.licenseKey === presented) return answer;
+function withCurrentKey<T extends { id: string; features: string[]; expiresAt: number | null }>(answer: T, current: License, presented: string) {
+  if (current.licenseKey === presented) return answer;
   return { ...answer, features: current.features, expiresAt: current.expiresAt, licenseKey: current.licenseKey };
 }
 
 async function checkUnknownKey(
   deps: ValidateDeps,
   licenseKey: string,
-): Promise<{ problem: KeyProblem | null; state: LicenseState | null }> {
+): Promise<{ problem: KeyProblem | null; state: LicenseState | null; current: License | null }> {
+  const none = { problem: null, state: null, current: null };
   const parsed = parseLicenseKey(licenseKey);
-  if (!parsed.ok) return { problem: parsed.reason, state: null };
+  if (!parsed.ok) return { ...none, problem: parsed.reason };
   const signingKey = await deps.signingKeys.byKid(parsed.key.header.kid);
   const verify = signingKey && deps.signer.verifier(signingKey.publicKey);
-  if (!verify || !verify(parsed.key.signingInput, parsed.key.signature)) return { problem: 'invalid_signature', state: null };
+  if (!verify || !verify(parsed.key.signingInput, parsed.key.signature)) return { ...none, problem: 'invalid_signature' };
   const state = await deps.licenses.findStateById(parsed.key.claims.id);
   // A genuine signature over claims that name another developer's license is not this license.
-  if (!state || state.developerId !== signingKey.developerId) return { problem: null, state: null };
+  if (!state || state.developerId !== signingKey.developerId) return none;
+  // The license as it is now: its current key is handed over (withCurrentKey).
+  const current = await deps.licenses.findById(state.id);
+  if (!current) return none;
   // A trial's key names no license once a purchase converted it: whoever started the trial (the
   // e-mail is not verified) must not inherit what the buyer paid for. The buyer has the paid key.
-  if (parsed.key.claims.trial && !(await deps.licenses.findById(state.id))?.trial) return { problem: null, state: null };
-  return { problem: null, state };
+  if (parsed.key.claims.trial && !current.trial) return none;
+  return { problem: null, state, current };
 }
 
 /** lastSeenAt moves at most once per LAST_SEEN_REFRESH_MS: the usual validation writes nothing. */
