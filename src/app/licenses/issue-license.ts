@@ -32,6 +32,16 @@ export async function issueLicense(
   terms: LicenseTerms,
   origin?: { checkoutSessionId?: string; purchaseId?: string },
 ): Promise<License> {
+  const license = await signNewLicense(deps, terms);
+  await deps.licenses.create(license, deps.hashing.hash(license.licenseKey), origin);
+  return license;
+}
+
+/**
+ * A new license with its signed key, not stored yet: issueLicense stores it alone, a trial stores it
+ * with its claims and its machine in one transaction. A trial's key carries the `trial` claim.
+ */
+export async function signNewLicense(deps: Pick<Deps, 'ids' | 'signer' | 'signingKeys' | 'issuer'>, terms: LicenseTerms): Promise<License> {
   const id = deps.ids.next('lic');
   const { issuedAt } = terms;
   const licenseKey = await signLicenseKey(deps, {
@@ -42,8 +52,9 @@ export async function issueLicense(
     features: terms.features,
     issuedAt,
     expiresAt: terms.expiresAt,
+    ...(terms.trial === true && { trial: true as const }),
   });
-  const license: License = {
+  return {
     id,
     developerId: terms.developerId,
     productId: terms.productId,
@@ -58,8 +69,6 @@ export async function issueLicense(
     trial: terms.trial ?? false,
     subscriptionId: terms.subscriptionId ?? null,
   };
-  await deps.licenses.create(license, deps.hashing.hash(licenseKey), origin);
-  return license;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { License } from '../../domain/license.ts';
 import { onSale } from '../../domain/product.ts';
 import { trialExpiry, type TrialClaimKind } from '../../domain/trial.ts';
 import type { Deps } from '../../ports/deps.ts';
-import { signLicenseKey } from '../licenses/issue-license.ts';
+import { signNewLicense } from '../licenses/issue-license.ts';
 import { countFromAddress } from '../limits/address-limits.ts';
 
 type TrialDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'products' | 'trials' | 'issuer' | 'rateLimiter' | 'addressLimits'>;
@@ -51,28 +51,19 @@ export async function startTrial(deps: TrialDeps, developerId: string, input: St
     throw new DomainError('trial_not_offered', 'This product offers no free trial: it can only be bought (its seller can set trialDays to offer one).');
   }
   const now = deps.clock.now();
-  const id = deps.ids.next('lic');
-  const expiresAt = trialExpiry(product.trialDays, now);
-  const claims = { iss: deps.issuer, sub: developerId, id, productId: product.id, features: product.features, issuedAt: now, expiresAt, trial: true as const };
-  const licenseKey = await signLicenseKey(deps, claims);
   const customer = { id: deps.ids.next('cus'), email, phone: null, createdAt: now };
-  const license: License = {
-    id,
+  const license = await signNewLicense(deps, {
     developerId,
     productId: product.id,
     customerId: customer.id,
-    storedStatus: 'active',
     features: product.features,
     issuedAt: now,
-    expiresAt,
-    machineFingerprint: null,
+    expiresAt: trialExpiry(product.trialDays, now),
     maxMachines: product.maxMachines,
-    licenseKey,
     trial: true,
-    subscriptionId: null,
-  };
+  });
   const machine = { id: deps.ids.next('act'), machineFingerprint: input.machineFingerprint, name: input.name ?? null, at: now };
-  const outcome = await deps.trials.start({ customer, license, keyHash: deps.hashing.hash(licenseKey), machine });
+  const outcome = await deps.trials.start({ customer, license, keyHash: deps.hashing.hash(license.licenseKey), machine });
   if (outcome.kind === 'claimed') throw new TrialAlreadyUsedError(outcome.by);
   return { license: outcome.license, activation: outcome.activation };
 }
