@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { LOG_LEVELS, type LogLevel } from './adapters/system/logger.ts';
 import { DEFAULT_VALIDATE_RATE_LIMIT_PER_MINUTE } from './app/licenses/validation-limit.ts';
-import { DEFAULT_ADDRESS_LIMITS, DEFAULT_TRIALS_PER_HOUR } from './app/limits/address-limits.ts';
+import { DEFAULT_ADDRESS_LIMITS } from './app/limits/address-limits.ts';
 import { parseTrustedHeader } from './adapters/http/client-address.ts';
 import type { AddressLimits } from './ports/deps.ts';
 
@@ -220,8 +220,7 @@ function parseAddressLimits(env: Env): AddressLimits {
     signupsPerHour: parseCount('SIGNUP_RATE_LIMIT_PER_HOUR', env.SIGNUP_RATE_LIMIT_PER_HOUR, d.signupsPerHour),
     loginInitsPerHour: parseCount('LOGIN_RATE_LIMIT_PER_HOUR', env.LOGIN_RATE_LIMIT_PER_HOUR, d.loginInitsPerHour),
     checkoutInitsPerMinute: parseCount('CHECKOUT_RATE_LIMIT_PER_MINUTE', env.CHECKOUT_RATE_LIMIT_PER_MINUTE, d.checkoutInitsPerMinute),
-    // Only when set: absent, the trial rule's own default applies (see DEFAULT_TRIALS_PER_HOUR).
-    trialsPerHour: parseCount('TRIAL_RATE_LIMIT_PER_HOUR', env.TRIAL_RATE_LIMIT_PER_HOUR, DEFAULT_TRIALS_PER_HOUR),
+    trialsPerHour: parseCount('TRIAL_RATE_LIMIT_PER_HOUR', env.TRIAL_RATE_LIMIT_PER_HOUR, d.trialsPerHour),
   };
 }
 

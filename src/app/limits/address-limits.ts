@@ -10,14 +10,12 @@ export const DEFAULT_ADDRESS_LIMITS: AddressLimits = {
   signupsPerHour: 10,
   loginInitsPerHour: 60,
   checkoutInitsPerMinute: 60,
+  // Free trials: an office behind one address starts a few an hour, a script thousands.
   trialsPerHour: 20,
 };
 
 /** The requests that need no credential (or only the public pk_) and leave a row or a paid API call behind. */
 export type AddressLimited = 'signup' | 'login' | 'checkout' | 'trial';
-
-/** Free trials one address may start per hour: an office behind one address starts a few, a script thousands. */
-export const DEFAULT_TRIALS_PER_HOUR = DEFAULT_ADDRESS_LIMITS.trialsPerHour;
 
 const RULES: Record<AddressLimited, { limit: (l: AddressLimits) => number; windowMs: number; per: string; what: string }> = {
   signup: { limit: (l) => l.signupsPerHour, windowMs: HOUR_MS, per: 'an hour', what: 'sign-ups' },
