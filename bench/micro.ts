@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SealedWebhookSecrets } from '../src/adapters/webhooks/sealed-webhook-secrets.ts';
 import { NodeSigner } from '../src/adapters/crypto/node-signer.ts';
 import { sha256Hashing } from '../src/adapters/crypto/sha256-hashing.ts';
 import { createHttpApp } from '../src/adapters/http/server.ts';
@@ -24,7 +25,7 @@ const meta = JSON.parse(readFileSync(join(BENCH_DIR, 'seed.json'), 'utf8')) as {
 const sample = readFileSync(join(BENCH_DIR, 'sample.txt'), 'utf8').trim().split('\n').map((l) => l.split(' ') as [string, string]);
 const hashes = sample.map(([key]) => sha256Hashing.hash(key));
 const store = openSqliteStore(join(BENCH_DIR, 'bench.db'), { owner: true }); // as the service opens it
-const deps: Deps = { ...store, clock: systemClock, ids: randomIds, hashing: sha256Hashing, signer: new NodeSigner(Buffer.from(meta.masterKey, 'base64')), processor: new SandboxProcessor(`${ISSUER}/v1`), sms: new OutboxSmsSender(store.smsOutbox, systemClock), otpCodes: new HmacOtpCodes(Buffer.from(meta.masterKey, 'base64')), rateLimiter: new MemoryRateLimiter(systemClock), validateRateLimitPerMinute: 0, addressLimits: { invalidValidationsPerMinute: 0, signupsPerHour: 0, loginInitsPerHour: 0, checkoutInitsPerMinute: 0, trialsPerHour: 0 }, trustedProxyHeader: null, issuer: ISSUER, apiBaseUrl: `${ISSUER}/v1` };
+const deps: Deps = { ...store, clock: systemClock, ids: randomIds, hashing: sha256Hashing, signer: new NodeSigner(Buffer.from(meta.masterKey, 'base64')), processor: new SandboxProcessor(`${ISSUER}/v1`), sms: new OutboxSmsSender(store.smsOutbox, systemClock), otpCodes: new HmacOtpCodes(Buffer.from(meta.masterKey, 'base64')), rateLimiter: new MemoryRateLimiter(systemClock), validateRateLimitPerMinute: 0, addressLimits: { invalidValidationsPerMinute: 0, signupsPerHour: 0, loginInitsPerHour: 0, checkoutInitsPerMinute: 0, trialsPerHour: 0 }, trustedProxyHeader: null, webhooks: { secrets: new SealedWebhookSecrets(Buffer.from(meta.masterKey, 'base64')), allowPrivateAddresses: false }, issuer: ISSUER, apiBaseUrl: `${ISSUER}/v1` };
 const app = createHttpApp(deps, { log: jsonLogger('warn'), ping: store.ping, publicBaseUrl: ISSUER, version: 'bench', benchCeiling: true });
 
 const rows: string[][] = [];

@@ -140,7 +140,7 @@ async function serve(config: Config, log: Logger) {
       {
         clock: systemClock,
         outbox: store.outbox,
-        secrets: deps.webhooks!.secrets,
+        secrets: deps.webhooks.secrets,
         sender: new HttpWebhookSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivateAddresses: config.webhooks.allowPrivateAddresses, userAgent: `licensing-webhooks/${pkg.version}` }),
         random: Math.random,
         schedule: config.webhooks.retryScheduleMs ?? undefined,

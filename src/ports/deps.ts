@@ -73,8 +73,8 @@ export interface Deps extends Repositories {
   issuer: string;
   /** Where the service's own pages live: PUBLIC_BASE_URL + "/v1". */
   apiBaseUrl: string;
-  /** Outgoing webhooks' secrets and address rule; absent in test doubles (an ephemeral key, no private addresses). */
-  webhooks?: WebhookSettings;
+  /** Outgoing webhooks' secrets (sealed with the master key) and whether private addresses may be reached. */
+  webhooks: WebhookSettings;
 }
 
 /** Requests allowed per client address in each window; 0 turns one limit off. */

@@ -3,6 +3,7 @@ import { NodeSigner } from '../../src/adapters/crypto/node-signer.ts';
 import { sha256Hashing } from '../../src/adapters/crypto/sha256-hashing.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 import { randomIds } from '../../src/adapters/system/random-ids.ts';
+import { SealedWebhookSecrets } from '../../src/adapters/webhooks/sealed-webhook-secrets.ts';
 import { SandboxProcessor } from '../../src/adapters/sandbox/sandbox-processor.ts';
 import { OutboxSmsSender } from '../../src/adapters/sandbox/outbox-sms-sender.ts';
 import { HmacOtpCodes } from '../../src/adapters/crypto/hmac-otp-codes.ts';
@@ -29,6 +30,7 @@ export function depsFor(store: Store, clock = new FixedClock()): Deps & { clock:
     validateRateLimitPerMinute: DEFAULT_VALIDATE_RATE_LIMIT_PER_MINUTE,
     addressLimits: DEFAULT_ADDRESS_LIMITS,
     trustedProxyHeader: null,
+    webhooks: { secrets: new SealedWebhookSecrets(new Uint8Array(randomBytes(32))), allowPrivateAddresses: false },
     issuer: TEST_ISSUER,
     apiBaseUrl: `${TEST_ISSUER}/v1`,
   };

@@ -38,10 +38,3 @@ export class SealedWebhookSecrets implements WebhookSecrets {
     return JSON.parse(text) as WebhookSecretSet;
   }
 }
-
-let ephemeral: SealedWebhookSecrets | undefined;
-
-/** For deps without webhook settings (test doubles): one random key for the life of the process. */
-export function ephemeralWebhookSecrets(): SealedWebhookSecrets {
-  return (ephemeral ??= new SealedWebhookSecrets(new Uint8Array(randomBytes(32))));
-}

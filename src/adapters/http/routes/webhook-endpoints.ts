@@ -2,7 +2,6 @@ import {
   createEndpoint, deleteEndpoint, endpointView, getEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint,
 } from '../../../app/outgoing-webhooks/endpoints.ts';
 import type { Deps } from '../../../ports/deps.ts';
-import { webhookSettingsOf } from '../../webhooks/webhook-settings.ts';
 import { SECURITY, withSecretKey } from '../auth.ts';
 import { errorsOf } from '../schemas.ts';
 import {
@@ -16,11 +15,10 @@ const security = SECURITY.secret;
 
 /** A seller's webhook endpoints (docs/webhooks.md). Secret keys only; another seller's endpoint is 404. */
 export function webhookEndpointRoutes(deps: Deps) {
-  const withSettings = { ...deps, webhooks: webhookSettingsOf(deps) };
   return withSecretKey(deps)
     .post('/developers/webhook-endpoints', async ({ caller, body, set }) => {
       set.status = 201;
-      return createEndpoint(withSettings, caller.developerId, body);
+      return createEndpoint(deps, caller.developerId, body);
     }, {
       body: NewWebhookEndpointBody,
       response: { 201: WebhookEndpointWithSecret, ...errorsOf(400, 401, 403, 409, 413) },
@@ -43,7 +41,7 @@ export function webhookEndpointRoutes(deps: Deps) {
       response: { 200: WebhookEndpointView, ...errorsOf(400, 401, 403, 404) },
       detail: { tags, security, summary: 'A webhook endpoint' },
     })
-    .patch('/developers/webhook-endpoints/:id', async ({ caller, params, body }) => updateEndpoint(withSettings, caller.developerId, params.id, body), {
+    .patch('/developers/webhook-endpoints/:id', async ({ caller, params, body }) => updateEndpoint(deps, caller.developerId, params.id, body), {
       params: EndpointParams,
       body: WebhookEndpointChangesBody,
       response: { 200: WebhookEndpointView, ...errorsOf(400, 401, 403, 404, 413) },
@@ -60,7 +58,7 @@ export function webhookEndpointRoutes(deps: Deps) {
       response: { 200: t.Object({ id: t.String(), deleted: t.Literal(true) }), ...errorsOf(400, 401, 403, 404, 413) },
       detail: { tags, security, summary: 'Delete a webhook endpoint', description: 'Gone for good, with its delivery log. To pause it instead, PATCH enabled: false.' },
     })
-    .post('/developers/webhook-endpoints/:id/rotate-secret', async ({ caller, params }) => rotateEndpointSecret(withSettings, caller.developerId, params.id), {
+    .post('/developers/webhook-endpoints/:id/rotate-secret', async ({ caller, params }) => rotateEndpointSecret(deps, caller.developerId, params.id), {
       params: EndpointParams,
       response: { 200: RotatedWebhookSecret, ...errorsOf(400, 401, 403, 404, 413) },
       detail: {
