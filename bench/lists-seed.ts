@@ -9,14 +9,13 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { NodeSigner } from '../src/adapters/crypto/node-signer.ts';
-import { sha256Hashing } from '../src/adapters/crypto/sha256-hashing.ts';
 import { openPostgresStore } from '../src/adapters/postgres/postgres-store.ts';
 import { openSqliteStore } from '../src/adapters/sqlite/sqlite-store.ts';
-import { randomIds } from '../src/adapters/system/random-ids.ts';
 import { systemClock } from '../src/adapters/system/system-clock.ts';
 import { signUp } from '../src/app/developers/sign-up.ts';
 import { createProduct } from '../src/app/products/create-product.ts';
+import { composeDeps } from '../src/compose.ts';
+import { settingsWith } from '../src/domain/settings.ts';
 import type { Store } from '../src/ports/deps.ts';
 import { generated, type Dialect, type Shape } from './lists-sql.ts';
 import { BENCH_DIR, ISSUER } from './seed.ts';
@@ -63,7 +62,7 @@ export async function seedLists(options: { store: Dialect; count: number; fresh:
 
 async function seedInto(target: Target, dialect: Dialect, count: number): Promise<ListsMeta> {
   const masterKey = randomBytes(32);
-  const deps = { ...target.store, clock: systemClock, ids: randomIds, hashing: sha256Hashing, signer: new NodeSigner(masterKey), issuer: ISSUER };
+  const deps = composeDeps({ store: target.store, clock: systemClock, masterKey, settings: settingsWith({ issuer: ISSUER, apiBaseUrl: `${ISSUER}/v1` }) });
   const seller = await signUp(deps, { email: `lists-${Date.now()}@example.com`, name: 'Lists Bench' });
   const products: string[] = [];
   for (let p = 0; p < 5; p++) products.push((await createProduct(deps, seller.id, { name: `Bench App ${p + 1}`, price: 1900 + p * 1000, currency: 'usd', features: ['pro'] })).id);

@@ -4,28 +4,25 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SealedWebhookSecrets } from '../src/adapters/webhooks/sealed-webhook-secrets.ts';
-import { NodeSigner } from '../src/adapters/crypto/node-signer.ts';
 import { sha256Hashing } from '../src/adapters/crypto/sha256-hashing.ts';
 import { createHttpApp } from '../src/adapters/http/server.ts';
 import { openSqliteStore } from '../src/adapters/sqlite/sqlite-store.ts';
 import { jsonLogger } from '../src/adapters/system/logger.ts';
-import { randomIds } from '../src/adapters/system/random-ids.ts';
 import { systemClock } from '../src/adapters/system/system-clock.ts';
-import { SandboxProcessor } from '../src/adapters/sandbox/sandbox-processor.ts';
-import { OutboxSmsSender } from '../src/adapters/sandbox/outbox-sms-sender.ts';
-import { HmacOtpCodes } from '../src/adapters/crypto/hmac-otp-codes.ts';
-import { MemoryRateLimiter } from '../src/adapters/rate-limit/memory-rate-limiter.ts';
 import { authenticateApiKey } from '../src/app/developers/authenticate.ts';
 import { validateLicense } from '../src/app/licenses/validate-license.ts';
-import type { Deps } from '../src/ports/deps.ts';
+import { composeDeps } from '../src/compose.ts';
+import { settingsWith } from '../src/domain/settings.ts';
 import { BENCH_DIR, ISSUER } from './seed.ts';
 
 const meta = JSON.parse(readFileSync(join(BENCH_DIR, 'seed.json'), 'utf8')) as { masterKey: string; developerId: string; publishableKey: string };
 const sample = readFileSync(join(BENCH_DIR, 'sample.txt'), 'utf8').trim().split('\n').map((l) => l.split(' ') as [string, string]);
 const hashes = sample.map(([key]) => sha256Hashing.hash(key));
 const store = openSqliteStore(join(BENCH_DIR, 'bench.db'), { owner: true }); // as the service opens it
-const deps: Deps = { ...store, clock: systemClock, ids: randomIds, hashing: sha256Hashing, signer: new NodeSigner(Buffer.from(meta.masterKey, 'base64')), processor: new SandboxProcessor(`${ISSUER}/v1`), sms: new OutboxSmsSender(store.smsOutbox, systemClock), otpCodes: new HmacOtpCodes(Buffer.from(meta.masterKey, 'base64')), rateLimiter: new MemoryRateLimiter(systemClock), validateRateLimitPerMinute: 0, addressLimits: { invalidValidationsPerMinute: 0, signupsPerHour: 0, loginInitsPerHour: 0, checkoutInitsPerMinute: 0, trialsPerHour: 0 }, trustedProxyHeader: null, webhooks: { secrets: new SealedWebhookSecrets(Buffer.from(meta.masterKey, 'base64')), allowPrivateAddresses: false }, issuer: ISSUER, apiBaseUrl: `${ISSUER}/v1` };
+// No rate limits: the pieces are timed, not the counters.
+const noLimits = { validateRateLimitPerMinute: 0, addressLimits: { invalidValidationsPerMinute: 0, signupsPerHour: 0, loginInitsPerHour: 0, checkoutInitsPerMinute: 0, trialsPerHour: 0 } };
+const settings = settingsWith({ issuer: ISSUER, apiBaseUrl: `${ISSUER}/v1`, ...noLimits });
+const deps = composeDeps({ store, clock: systemClock, masterKey: Buffer.from(meta.masterKey, 'base64'), settings });
 const app = createHttpApp(deps, { log: jsonLogger('warn'), ping: store.ping, publicBaseUrl: ISSUER, version: 'bench', benchCeiling: true });
 
 const rows: string[][] = [];

@@ -6,13 +6,14 @@ import type { Database } from 'bun:sqlite';
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { NodeSigner } from '../src/adapters/crypto/node-signer.ts';
 import { sha256Hashing } from '../src/adapters/crypto/sha256-hashing.ts';
 import { openSqliteStore } from '../src/adapters/sqlite/sqlite-store.ts';
 import { randomIds } from '../src/adapters/system/random-ids.ts';
 import { systemClock } from '../src/adapters/system/system-clock.ts';
 import { signUp } from '../src/app/developers/sign-up.ts';
 import { createProduct } from '../src/app/products/create-product.ts';
+import { composeDeps } from '../src/compose.ts';
+import { settingsWith } from '../src/domain/settings.ts';
 import { utf8 } from '../src/domain/base64url.ts';
 import { assembleLicenseKey, signingInputFor } from '../src/domain/license-key.ts';
 
@@ -74,7 +75,7 @@ async function seedFresh(dbPath: string, count: number): Promise<Meta> {
   // Bulk load: durability is worthless here (a crash means reseeding), speed is not.
   store.sqlite.run('PRAGMA synchronous = OFF');
   store.sqlite.run('PRAGMA cache_size = -262144');
-  const deps = { ...store, clock: systemClock, ids: randomIds, hashing: sha256Hashing, signer: new NodeSigner(masterKey), issuer: ISSUER };
+  const deps = composeDeps({ store, clock: systemClock, masterKey, settings: settingsWith({ issuer: ISSUER, apiBaseUrl: `${ISSUER}/v1` }) });
 
   const developer = await signUp(deps, { email: 'bench@example.com', name: 'Bench Developer' });
   const product = await createProduct(deps, developer.id, { name: 'Bench Pro', price: 1999, currency: 'usd', features: ['pro'] });

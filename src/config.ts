@@ -1,9 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { LOG_LEVELS, type LogLevel } from './adapters/system/logger.ts';
-import { DEFAULT_VALIDATE_RATE_LIMIT_PER_MINUTE } from './app/licenses/validation-limit.ts';
-import { DEFAULT_ADDRESS_LIMITS } from './app/limits/address-limits.ts';
 import { parseTrustedHeader } from './adapters/http/client-address.ts';
-import type { AddressLimits } from './ports/deps.ts';
+import { DEFAULT_SETTINGS, type AddressLimits, type Settings, type WebhookSettings } from './domain/settings.ts';
 
 export interface StripeConfig {
   secretKey: string;
@@ -24,7 +22,8 @@ export interface TwilioConfig {
 
 export type StoreConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; schema: string };
 
-export interface Config {
+/** Everything start-up needs: the settings the running service reads, and what only main.ts uses. */
+export interface Config extends Settings {
   port: number;
   host: string;
   publicBaseUrl: string;
@@ -38,16 +37,6 @@ export interface Config {
   licenseCacheSize: number;
   /** Rate limits live in this Redis when set; otherwise in PostgreSQL, or in memory with SQLite. */
   redisUrl: string | null;
-  /** Validations per license per minute (0 = no limit). */
-  validateRateLimitPerMinute: number;
-  /** Requests per client address: invalid validations, sign-ups, login and checkout inits (0 = no limit). */
-  addressLimits: AddressLimits;
-  /** The header a trusted reverse proxy sets to the client's address; null: the socket's address. */
-  trustedProxyHeader: string | null;
-  /** Minutes between this instance's retention sweeps (0 = this instance does not sweep). */
-  retentionSweepMinutes: number;
-  /** Outgoing webhooks' sender (docs/webhooks.md). */
-  webhooks: WebhookConfig;
   /** Stripe when STRIPE_SECRET_KEY is set; null = the sandbox processor. */
   stripe: StripeConfig | null;
   /** Twilio when TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are set; null = the sandbox SMS outbox. */
@@ -55,19 +44,6 @@ export interface Config {
   /** Stripe and Twilio are configured (never one without the other); MASTER_KEY is then required and nothing under /v1/sandbox exists. */
   live: boolean;
   benchCeiling: boolean;
-}
-
-export interface WebhookConfig {
-  /** http:// URLs and private, loopback and link-local addresses are allowed (development and tests only). */
-  allowPrivateAddresses: boolean;
-  /** Deliveries in flight at once in this instance; 0 = this instance sends none. */
-  concurrency: number;
-  pollMs: number;
-  /** A claimed delivery whose sender died is claimed again after this long. */
-  leaseMs: number;
-  timeoutMs: number;
-  /** Delays between attempts; null = Standard Webhooks' schedule (about three days). */
-  retryScheduleMs: number[] | null;
 }
 
 export class ConfigError extends Error {}
@@ -92,16 +68,32 @@ export function loadConfig(env: Env): Config {
     logLevel: parseLogLevel(env.LOG_LEVEL),
     licenseCacheSize: parseCount('LICENSE_CACHE_SIZE', env.LICENSE_CACHE_SIZE, 100_000),
     redisUrl: parseRedisUrl(env.REDIS_URL),
-    validateRateLimitPerMinute: parseCount('VALIDATE_RATE_LIMIT_PER_MINUTE', env.VALIDATE_RATE_LIMIT_PER_MINUTE, DEFAULT_VALIDATE_RATE_LIMIT_PER_MINUTE),
-    addressLimits: parseAddressLimits(env),
-    trustedProxyHeader: parseTrustedProxyHeader(env.TRUSTED_PROXY_HEADER),
-    retentionSweepMinutes: parseCount('RETENTION_SWEEP_MINUTES', env.RETENTION_SWEEP_MINUTES, 10),
-    webhooks: parseWebhookConfig(env),
+    ...parseSettings(env, publicBaseUrl),
     stripe: parseStripe(env),
     twilio: parseTwilio(env),
     live,
     benchCeiling: env.LICENSING_BENCH_CEILING === '1',
   };
+}
+
+/** The settings (src/domain/settings.ts) from the environment: a variable left unset keeps its default. */
+function parseSettings(env: Env, publicBaseUrl: string): Settings {
+  const d = DEFAULT_SETTINGS;
+  return {
+    issuer: publicBaseUrl,
+    apiBaseUrl: `${publicBaseUrl}/v1`,
+    validateRateLimitPerMinute: parseCount('VALIDATE_RATE_LIMIT_PER_MINUTE', env.VALIDATE_RATE_LIMIT_PER_MINUTE, d.validateRateLimitPerMinute),
+    addressLimits: parseAddressLimits(env),
+    trustedProxyHeader: parseTrustedProxyHeader(env.TRUSTED_PROXY_HEADER),
+    retentionSweepMinutes: parseCount('RETENTION_SWEEP_MINUTES', env.RETENTION_SWEEP_MINUTES, d.retentionSweepMinutes),
+    webhooks: parseWebhookSettings(env),
+  };
+}
+
+/** The settings part of a loaded config, for deps: none of its secrets (MASTER_KEY, Stripe, Twilio). */
+export function settingsOf(config: Config): Settings {
+  const entries = (Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[]).map((name) => [name, config[name]]);
+  return Object.fromEntries(entries) as Settings;
 }
 
 /**
@@ -214,7 +206,7 @@ function parseTwilio(env: Env): TwilioConfig | null {
 }
 
 function parseAddressLimits(env: Env): AddressLimits {
-  const d = DEFAULT_ADDRESS_LIMITS;
+  const d = DEFAULT_SETTINGS.addressLimits;
   return {
     invalidValidationsPerMinute: parseCount('VALIDATE_INVALID_RATE_LIMIT_PER_MINUTE', env.VALIDATE_INVALID_RATE_LIMIT_PER_MINUTE, d.invalidValidationsPerMinute),
     signupsPerHour: parseCount('SIGNUP_RATE_LIMIT_PER_HOUR', env.SIGNUP_RATE_LIMIT_PER_HOUR, d.signupsPerHour),
@@ -259,21 +251,22 @@ function parseLogLevel(value: string | undefined): LogLevel {
   return value as LogLevel;
 }
 
-function parseWebhookConfig(env: Env): WebhookConfig {
+function parseWebhookSettings(env: Env): WebhookSettings {
+  const d = DEFAULT_SETTINGS.webhooks;
   const allow = env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES ?? '';
   if (!['', 'true', 'false', '1', '0'].includes(allow)) throw new ConfigError(`WEBHOOK_ALLOW_PRIVATE_ADDRESSES must be true or false, got "${allow.slice(0, 20)}".`);
-  const timeoutMs = parseCount('WEBHOOK_TIMEOUT_SECONDS', env.WEBHOOK_TIMEOUT_SECONDS, 10) * 1000;
-  const leaseMs = parseCount('WEBHOOK_LEASE_SECONDS', env.WEBHOOK_LEASE_SECONDS, 60) * 1000;
+  const timeoutMs = parseCount('WEBHOOK_TIMEOUT_SECONDS', env.WEBHOOK_TIMEOUT_SECONDS, d.timeoutMs / 1000) * 1000;
+  const leaseMs = parseCount('WEBHOOK_LEASE_SECONDS', env.WEBHOOK_LEASE_SECONDS, d.leaseMs / 1000) * 1000;
   // A lease shorter than a request would let a second sender take a delivery the first is still sending.
   if (timeoutMs < 1000 || leaseMs <= timeoutMs) throw new ConfigError('WEBHOOK_LEASE_SECONDS must be longer than WEBHOOK_TIMEOUT_SECONDS (at least 1).');
   const schedule = env.WEBHOOK_RETRY_SCHEDULE_SECONDS?.trim();
   if (schedule && !/^\d{1,6}(,\d{1,6}){0,19}$/.test(schedule)) throw new ConfigError('WEBHOOK_RETRY_SCHEDULE_SECONDS must be seconds separated by commas, e.g. 5,300,1800.');
   return {
     allowPrivateAddresses: allow === 'true' || allow === '1',
-    concurrency: parseCount('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY, 8),
-    pollMs: Math.max(50, parseCount('WEBHOOK_POLL_MS', env.WEBHOOK_POLL_MS, 1000)),
+    concurrency: parseCount('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY, d.concurrency),
+    pollMs: Math.max(50, parseCount('WEBHOOK_POLL_MS', env.WEBHOOK_POLL_MS, d.pollMs)),
     leaseMs,
     timeoutMs,
-    retryScheduleMs: schedule ? schedule.split(',').map((s) => Number(s) * 1000) : null,
+    retryScheduleMs: schedule ? schedule.split(',').map((s) => Number(s) * 1000) : d.retryScheduleMs,
   };
 }

@@ -1,13 +1,10 @@
 import { sandboxMasterKey } from './adapters/crypto/master-key.ts';
-import { NodeSigner } from './adapters/crypto/node-signer.ts';
-import { sha256Hashing } from './adapters/crypto/sha256-hashing.ts';
 import { describeError, errorResponse } from './adapters/http/errors.ts';
 import { serverFetch } from './adapters/http/request-route.ts';
 import { withSocketAddress } from './adapters/http/client-address.ts';
 import { startPeriodicSweep } from './adapters/system/periodic-sweep.ts';
 import { sweepExpired } from './app/maintenance/sweep.ts';
 import { sweepOutbox } from './app/outgoing-webhooks/sweep-outbox.ts';
-import { SealedWebhookSecrets } from './adapters/webhooks/sealed-webhook-secrets.ts';
 import { HttpWebhookSender } from './adapters/webhooks/http-webhook-sender.ts';
 import { startWebhookDispatcher } from './adapters/webhooks/webhook-dispatcher.ts';
 import { createHttpApp, MAX_BODY_BYTES } from './adapters/http/server.ts';
@@ -18,13 +15,10 @@ import { PostgresRateLimiter } from './adapters/rate-limit/postgres-rate-limiter
 import { RedisRateLimiter } from './adapters/rate-limit/redis-rate-limiter.ts';
 import { FailOpenRateLimiter } from './adapters/rate-limit/fail-open-rate-limiter.ts';
 import { jsonLogger, type Logger } from './adapters/system/logger.ts';
-import { randomIds } from './adapters/system/random-ids.ts';
 import { systemClock } from './adapters/system/system-clock.ts';
-import { SandboxProcessor } from './adapters/sandbox/sandbox-processor.ts';
-import { OutboxSmsSender } from './adapters/sandbox/outbox-sms-sender.ts';
-import { HmacOtpCodes } from './adapters/crypto/hmac-otp-codes.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
-import type { Deps, Store } from './ports/deps.ts';
+import { composeDeps } from './compose.ts';
+import { ConfigError, loadConfig, settingsOf, type Config } from './config.ts';
+import type { Store } from './ports/deps.ts';
 import type { RateLimiter } from './ports/rate-limiter.ts';
 import pkg from '../package.json' with { type: 'json' };
 
@@ -80,25 +74,17 @@ async function liveProviders(config: Config) {
 async function serve(config: Config, log: Logger) {
   const { store, masterKey, postgres } = await openStore(config);
   const limits = await openRateLimiter(config, postgres, log);
-  const apiBaseUrl = `${config.publicBaseUrl}/v1`;
   const live = await liveProviders(config);
-  const deps: Deps = {
-    ...store,
+  const deps = composeDeps({
+    store,
     clock: systemClock,
-    ids: randomIds,
-    hashing: sha256Hashing,
-    signer: new NodeSigner(masterKey),
-    processor: live.stripe ?? new SandboxProcessor(apiBaseUrl),
-    sms: live.twilio ?? new OutboxSmsSender(store.smsOutbox, systemClock),
-    otpCodes: new HmacOtpCodes(masterKey),
+    masterKey,
+    settings: settingsOf(config),
+    processor: live.stripe ?? undefined,
+    sms: live.twilio ?? undefined,
     rateLimiter: limits.rateLimiter,
-    validateRateLimitPerMinute: config.validateRateLimitPerMinute,
-    addressLimits: config.addressLimits,
-    trustedProxyHeader: config.trustedProxyHeader,
-    issuer: config.publicBaseUrl,
-    apiBaseUrl,
-    webhooks: { secrets: new SealedWebhookSecrets(masterKey), allowPrivateAddresses: config.webhooks.allowPrivateAddresses },
-  };
+  });
+  const { settings } = deps;
   const app = createHttpApp(deps, {
     log,
     ping: store.ping,
@@ -130,23 +116,24 @@ async function serve(config: Config, log: Logger) {
   if (logRequests) console.error(`Licensing service listening on ${config.host}:${server.port}, public at ${config.publicBaseUrl}. API reference: ${config.publicBaseUrl}/v1/docs`);
 
   // Every instance sweeps, at jittered times: the sweep is idempotent, so they need no coordination.
-  const sweeper = config.retentionSweepMinutes > 0
-    ? startPeriodicSweep(async () => ({ ...(await sweepExpired(deps)), ...(await sweepOutbox(deps)) }), log, { everyMs: config.retentionSweepMinutes * 60_000, firstWithinMs: 10_000 })
+  const sweeper = settings.retentionSweepMinutes > 0
+    ? startPeriodicSweep(async () => ({ ...(await sweepExpired(deps)), ...(await sweepOutbox(deps)) }), log, { everyMs: settings.retentionSweepMinutes * 60_000, firstWithinMs: 10_000 })
     : null;
 
   // Every instance sends webhooks too: the store hands each due delivery to one of them at a time.
-  const dispatcher = config.webhooks.concurrency > 0
+  const webhooks = settings.webhooks;
+  const dispatcher = webhooks.concurrency > 0
     ? startWebhookDispatcher(
       {
         clock: systemClock,
         outbox: store.outbox,
-        secrets: deps.webhooks.secrets,
-        sender: new HttpWebhookSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivateAddresses: config.webhooks.allowPrivateAddresses, userAgent: `licensing-webhooks/${pkg.version}` }),
+        secrets: deps.webhookSecrets,
+        sender: new HttpWebhookSender({ timeoutMs: webhooks.timeoutMs, allowPrivateAddresses: webhooks.allowPrivateAddresses, userAgent: `licensing-webhooks/${pkg.version}` }),
         random: Math.random,
-        schedule: config.webhooks.retryScheduleMs ?? undefined,
+        schedule: webhooks.retryScheduleMs ?? undefined,
       },
       log,
-      { pollMs: config.webhooks.pollMs, leaseMs: config.webhooks.leaseMs, concurrency: config.webhooks.concurrency },
+      webhooks,
     )
     : null;
 

@@ -24,7 +24,8 @@ import type { SmsSender } from './sms-sender.ts';
 import type { TrialRepository } from './trial-repository.ts';
 import type { WebhookEndpointRepository } from './webhook-endpoint-repository.ts';
 import type { OutboxRepository } from './outbox-repository.ts';
-import type { WebhookSettings } from './webhook-secrets.ts';
+import type { WebhookSecrets } from './webhook-secrets.ts';
+import type { Settings } from '../domain/settings.ts';
 
 /** The stored state of the service, one repository per kind of record. */
 export interface Repositories {
@@ -63,29 +64,10 @@ export interface Deps extends Repositories {
   otpCodes: OtpCodes;
   /** Shared counters: in memory with SQLite, in PostgreSQL or Redis when several instances run. */
   rateLimiter: RateLimiter;
-  /** Validations allowed per license per minute (VALIDATE_RATE_LIMIT_PER_MINUTE); 0 = no limit. */
-  validateRateLimitPerMinute: number;
-  /** Requests counted per client address (see docs/limits-and-retention.md). */
-  addressLimits: AddressLimits;
-  /** The header a trusted reverse proxy puts the client address in (TRUSTED_PROXY_HEADER); null: the socket's. */
-  trustedProxyHeader: string | null;
-  /** `iss` of every license key: the service's PUBLIC_BASE_URL. */
-  issuer: string;
-  /** Where the service's own pages live: PUBLIC_BASE_URL + "/v1". */
-  apiBaseUrl: string;
-  /** Outgoing webhooks' secrets (sealed with the master key) and whether private addresses may be reached. */
-  webhooks: WebhookSettings;
-}
-
-/** Requests allowed per client address in each window; 0 turns one limit off. */
-export interface AddressLimits {
-  /** Validations whose key does not verify or names no license of the caller, per minute. */
-  invalidValidationsPerMinute: number;
-  signupsPerHour: number;
-  loginInitsPerHour: number;
-  checkoutInitsPerMinute: number;
-  /** Free trials started with a publishable key (POST /trials), per hour. */
-  trialsPerHour: number;
+  /** Outgoing webhooks' endpoint secrets, sealed with the master key. */
+  webhookSecrets: WebhookSecrets;
+  /** The tunables read from the environment (limits, addresses, timings). */
+  settings: Settings;
 }
 
 /** A store: the repositories plus its own lifecycle. */

@@ -12,10 +12,3 @@ export interface WebhookSecrets {
 export interface WebhookSender {
   send(request: { url: string; messageId: string; timestampSeconds: number; body: string; secrets: string[] }): Promise<{ status: number | null; error: string | null; durationMs: number }>;
 }
-
-/** The webhook parts of the running service; test doubles may leave them out (see adapters/webhooks). */
-export interface WebhookSettings {
-  secrets: WebhookSecrets;
-  /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES: http:// and private or loopback addresses are accepted (development, tests). */
-  allowPrivateAddresses: boolean;
-}

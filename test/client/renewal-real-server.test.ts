@@ -42,7 +42,7 @@ async function grantedFor30Days() {
   const grant = await call('POST', '/developers/licenses', { key: apiKey, body: { productId: product.body.id, email: 'buyer@example.com', expiresAt } });
   expect(grant.status).toBe(201);
   const jwks = (await call('GET', `/developers/${developerId}/jwks.json`)).body;
-  const deps = { ...depsFor(store), signer: new NodeSigner(new Uint8Array(Buffer.from(masterKey, 'base64'))), issuer: server.url };
+  const deps = { ...depsFor(store, undefined, { issuer: server.url }), signer: new NodeSigner(new Uint8Array(Buffer.from(masterKey, 'base64'))) };
   return { publishableKey, jwks, licenseId: grant.body.license.id as string, licenseKey: grant.body.licenseKey as string, expiresAt, deps };
 }
 

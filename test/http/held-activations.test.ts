@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { createLocalJWKSet, flattenedVerify } from 'jose';
-import { sqliteDeps } from '../support/deps.ts';
+import { sqliteDeps, testSettings } from '../support/deps.ts';
 import { seller, testApi, type TestApi } from '../support/http.ts';
 import { expectError } from './fixtures.ts';
 
@@ -94,7 +94,7 @@ describe('POST /licenses/activations: the holder lists its license’s machines'
 
   test('counted against the license’s validation rate limit, like activate', async () => {
     const { deps } = sqliteDeps();
-    const api = testApi({ deps: { ...deps, validateRateLimitPerMinute: 3 } });
+    const api = testApi({ deps: { ...deps, settings: testSettings({ validateRateLimitPerMinute: 3 }) } });
     const { s, licenseKey } = await licensed(api);
     await api.call('POST', '/licenses/validate', { key: s.publishableKey, body: { licenseKey, machineFingerprint: 'm-1' } });
     for (let i = 0; i < 2; i++) expect((await held(api, s.publishableKey, licenseKey)).status).toBe(200);

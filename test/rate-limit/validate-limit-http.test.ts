@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { DEFAULT_ADDRESS_LIMITS } from '../../src/app/limits/address-limits.ts';
 import type { RateLimiter, RateLimitVerdict } from '../../src/ports/rate-limiter.ts';
-import { sqliteDeps } from '../support/deps.ts';
+import { sqliteDeps, testSettings } from '../support/deps.ts';
 import { seller, testApi, type TestApi } from '../support/http.ts';
 import { MINUTE } from './limiters.ts';
 
@@ -17,9 +16,11 @@ async function limitedTo(perLicense: number, junkPerAddress = 2, rateLimiter?: R
   const api = testApi({
     deps: {
       ...deps,
-      validateRateLimitPerMinute: perLicense,
-      addressLimits: { ...DEFAULT_ADDRESS_LIMITS, invalidValidationsPerMinute: junkPerAddress },
-      trustedProxyHeader: 'x-forwarded-for',
+      settings: testSettings({
+        validateRateLimitPerMinute: perLicense,
+        addressLimits: { invalidValidationsPerMinute: junkPerAddress },
+        trustedProxyHeader: 'x-forwarded-for',
+      }),
       ...(rateLimiter && { rateLimiter }),
     },
   });

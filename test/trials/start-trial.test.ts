@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { DEFAULT_ADDRESS_LIMITS } from '../../src/app/limits/address-limits.ts';
-import { sqliteDeps } from '../support/deps.ts';
+import { sqliteDeps, testSettings } from '../support/deps.ts';
 import { seller, testApi, type TestApi } from '../support/http.ts';
 import { expectError } from '../http/fixtures.ts';
 
@@ -103,7 +102,7 @@ describe('POST /trials', () => {
 
   test('a flood from one address with a publishable key is cut off with 429; the seller’s secret key is not counted', async () => {
     const { deps } = sqliteDeps();
-    const api = testApi({ deps: { ...deps, addressLimits: { ...DEFAULT_ADDRESS_LIMITS, trialsPerHour: 3 }, trustedProxyHeader: 'x-forwarded-for' } });
+    const api = testApi({ deps: { ...deps, settings: testSettings({ addressLimits: { trialsPerHour: 3 }, trustedProxyHeader: 'x-forwarded-for' }) } });
     const { s, start } = await trialShop(api);
     const from = (address: string) => ({ 'x-forwarded-for': address });
     for (let i = 0; i < 3; i++) expect((await start({ email: `u${i}@example.com`, machineFingerprint: `m-${i}` }, s.publishableKey, from('203.0.113.7'))).status).toBe(201);

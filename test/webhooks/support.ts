@@ -1,7 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { HttpWebhookSender } from '../../src/adapters/webhooks/http-webhook-sender.ts';
-import { SealedWebhookSecrets } from '../../src/adapters/webhooks/sealed-webhook-secrets.ts';
 import type { DeliverDeps } from '../../src/app/outgoing-webhooks/deliver.ts';
 import type { Store } from '../../src/ports/deps.ts';
 import { FixedClock } from '../support/clock.ts';
@@ -37,13 +35,12 @@ export function receiver(answer: (n: number, request: Request) => number | Respo
  */
 export function webhookWorld(store: Store, options: { allowPrivate?: boolean; schedule?: number[]; timeoutMs?: number } = {}) {
   const clock = new FixedClock(Date.now());
-  const secrets = new SealedWebhookSecrets(new Uint8Array(randomBytes(32)));
-  const deps = { ...depsFor(store, clock), webhooks: { secrets, allowPrivateAddresses: options.allowPrivate ?? true } };
+  const deps = depsFor(store, clock, { webhooks: { allowPrivateAddresses: options.allowPrivate ?? true } });
   const api = testApi({ deps });
   const sender: DeliverDeps = {
     clock,
     outbox: store.outbox,
-    secrets,
+    secrets: deps.webhookSecrets,
     sender: new HttpWebhookSender({ timeoutMs: options.timeoutMs ?? 5_000, allowPrivateAddresses: options.allowPrivate ?? true }),
     random: () => 0.5,
     schedule: options.schedule,

@@ -9,7 +9,7 @@ import { issueOrConvert } from '../trials/convert-trial.ts';
 
 export type CompleteDeps = Pick<
   Deps,
-  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'customers' | 'cards' | 'checkouts' | 'issuer' | 'orders' | 'subscriptions'
+  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'customers' | 'cards' | 'checkouts' | 'settings' | 'orders' | 'subscriptions'
 >;
 
 /**

@@ -13,7 +13,7 @@ export interface StartCheckoutInput {
 
 /** A hosted checkout on the seller's connected processor account, open for 30 minutes. */
 export async function startCheckout(
-  deps: Pick<Deps, 'clock' | 'ids' | 'products' | 'connections' | 'checkouts' | 'processor' | 'apiBaseUrl'>,
+  deps: Pick<Deps, 'clock' | 'ids' | 'products' | 'connections' | 'checkouts' | 'processor' | 'settings'>,
   developerId: string,
   input: StartCheckoutInput,
 ): Promise<{ sessionId: string; checkoutUrl: string }> {
@@ -36,9 +36,9 @@ export async function startCheckout(
     currency: product.currency,
     email,
     // With our session's id, so the default success page can show the license key (24 h, as the status).
-    successUrl: input.successUrl ?? `${deps.apiBaseUrl}/checkout/success?session_id=${id}`,
+    successUrl: input.successUrl ?? `${deps.settings.apiBaseUrl}/checkout/success?session_id=${id}`,
     // With our session's id, so the default cancel page can end the session (the buyer lands on it as given).
-    cancelUrl: input.cancelUrl ?? `${deps.apiBaseUrl}/checkout/cancel?session_id=${id}`,
+    cancelUrl: input.cancelUrl ?? `${deps.settings.apiBaseUrl}/checkout/cancel?session_id=${id}`,
     processor: deps.processor.kind,
     processorSessionId: null,
     checkoutUrl: null,

@@ -2,9 +2,9 @@ import { CONNECT_STATE_LIFETIME_MS } from '../../domain/connect.ts';
 import { InvalidRequestError } from '../../domain/errors.ts';
 import type { Deps } from '../../ports/deps.ts';
 
-type ConnectDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'connections' | 'processor' | 'apiBaseUrl'>;
+type ConnectDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'connections' | 'processor' | 'settings'>;
 
-export const callbackUrl = (deps: Pick<Deps, 'apiBaseUrl'>) => `${deps.apiBaseUrl}/connect/callback`;
+export const callbackUrl = (deps: Pick<Deps, 'settings'>) => `${deps.settings.apiBaseUrl}/connect/callback`;
 
 /** The processor's authorize page, with a single-use state bound to this developer for 10 minutes. */
 export async function startConnect(deps: ConnectDeps, developerId: string): Promise<{ url: string }> {

@@ -7,7 +7,7 @@ import { TrialAlreadyUsedError } from '../trials/start-trial.ts';
 import { countValidation } from './validation-limit.ts';
 import { listActivations, type ActivationList } from './seller-activations.ts';
 
-type HolderDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'licenses' | 'products' | 'rateLimiter' | 'validateRateLimitPerMinute' | 'addressLimits'>;
+type HolderDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'licenses' | 'products' | 'rateLimiter' | 'settings'>;
 
 /** The license whose key the holder presents, as proof they hold it. Counted like a validation. */
 async function heldLicense(deps: HolderDeps, developerId: string, licenseKey: string, clientAddress: string): Promise<LicenseState> {

@@ -19,7 +19,7 @@ export interface GrantInput {
 
 /** A license given by hand (beta testers, support): same key format as a sold one. */
 export async function grantLicense(
-  deps: Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'customers' | 'issuer'>,
+  deps: Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'customers' | 'settings'>,
   developerId: string,
   input: GrantInput,
 ): Promise<{ license: LicenseView; licenseKey: string }> {

@@ -28,7 +28,7 @@ export interface LicenseTerms {
  * comes through here, so keys are alike whatever sold them.
  */
 export async function issueLicense(
-  deps: Pick<Deps, 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'issuer'>,
+  deps: Pick<Deps, 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'settings'>,
   terms: LicenseTerms,
   origin?: { checkoutSessionId?: string; purchaseId?: string },
 ): Promise<License> {
@@ -41,11 +41,11 @@ export async function issueLicense(
  * A new license with its signed key, not stored yet: issueLicense stores it alone, a trial stores it
  * with its claims and its machine in one transaction. A trial's key carries the `trial` claim.
  */
-export async function signNewLicense(deps: Pick<Deps, 'ids' | 'signer' | 'signingKeys' | 'issuer'>, terms: LicenseTerms): Promise<License> {
+export async function signNewLicense(deps: Pick<Deps, 'ids' | 'signer' | 'signingKeys' | 'settings'>, terms: LicenseTerms): Promise<License> {
   const id = deps.ids.next('lic');
   const { issuedAt } = terms;
   const licenseKey = await signLicenseKey(deps, {
-    iss: deps.issuer,
+    iss: deps.settings.issuer,
     sub: terms.developerId,
     id,
     productId: terms.productId,

@@ -3,7 +3,7 @@ import type { License } from '../../domain/license.ts';
 import type { Deps } from '../../ports/deps.ts';
 import { signLicenseKey } from './issue-license.ts';
 
-export type ReissueDeps = Pick<Deps, 'clock' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'issuer'>;
+export type ReissueDeps = Pick<Deps, 'clock' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'settings'>;
 
 /** What a reissue changes; everything else (id, issuedAt, activations, machine limit) stays. */
 export interface ReissueChange {
@@ -33,7 +33,7 @@ export async function reissueLicense(deps: ReissueDeps, licenseId: string, chang
     if (!wanted || current.storedStatus === 'revoked') return current;
     const features = wanted.features ?? current.features;
     const licenseKey = await signLicenseKey(deps, {
-      iss: deps.issuer,
+      iss: deps.settings.issuer,
       sub: current.developerId,
       id: current.id,
       productId: current.productId,

@@ -14,7 +14,7 @@ export type ValidationResult =
     }
   | { valid: false; reason: Exclude<ValidationVerdict, { valid: true }>['reason'] };
 
-type ValidateDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'rateLimiter' | 'validateRateLimitPerMinute' | 'addressLimits'>;
+type ValidateDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'rateLimiter' | 'settings'>;
 
 /**
  * Online validation. A key whose digest the store knows is byte for byte one this service signed,

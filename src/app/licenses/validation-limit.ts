@@ -1,8 +1,6 @@
 import type { Deps } from '../../ports/deps.ts';
 import { hitOrRefuse } from '../limits/address-limits.ts';
 
-/** Per license: room for many machines retrying at once, far below what would tax the service. */
-export const DEFAULT_VALIDATE_RATE_LIMIT_PER_MINUTE = 600;
 const MINUTE_MS = 60_000;
 
 /**
@@ -13,17 +11,17 @@ const MINUTE_MS = 60_000;
  */
 export type ValidationSubject = { licenseId: string } | { address: string };
 
-type LimitDeps = Pick<Deps, 'rateLimiter' | 'validateRateLimitPerMinute' | 'addressLimits'>;
+type LimitDeps = Pick<Deps, 'rateLimiter' | 'settings'>;
 
 /** One rate-limit hit per validation; past the subject's limit, 429 rate_limited with Retry-After. */
 export async function countValidation(deps: LimitDeps, subject: ValidationSubject): Promise<void> {
   if ('licenseId' in subject) {
-    await hitOrRefuse(deps, `validate:license:${subject.licenseId}`, deps.validateRateLimitPerMinute, MINUTE_MS, (limit, seconds) =>
+    await hitOrRefuse(deps, `validate:license:${subject.licenseId}`, deps.settings.validateRateLimitPerMinute, MINUTE_MS, (limit, seconds) =>
       `Too many validations of this license (at most ${limit} a minute). Try again in ${seconds} seconds.`,
     );
     return;
   }
-  await hitOrRefuse(deps, `validate:address:${subject.address}`, deps.addressLimits.invalidValidationsPerMinute, MINUTE_MS, (limit, seconds) =>
+  await hitOrRefuse(deps, `validate:address:${subject.address}`, deps.settings.addressLimits.invalidValidationsPerMinute, MINUTE_MS, (limit, seconds) =>
     `Too many validations of unknown or invalid license keys from this address (at most ${limit} a minute). Try again in ${seconds} seconds.`,
   );
 }

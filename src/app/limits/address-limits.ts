@@ -1,18 +1,9 @@
 import { RateLimitedError } from '../../domain/errors.ts';
-import type { AddressLimits, Deps } from '../../ports/deps.ts';
+import type { AddressLimits } from '../../domain/settings.ts';
+import type { Deps } from '../../ports/deps.ts';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
-
-/** No real user meets these: they only bound what one address can make the service store or send. */
-export const DEFAULT_ADDRESS_LIMITS: AddressLimits = {
-  invalidValidationsPerMinute: 120,
-  signupsPerHour: 10,
-  loginInitsPerHour: 60,
-  checkoutInitsPerMinute: 60,
-  // Free trials: an office behind one address starts a few an hour, a script thousands.
-  trialsPerHour: 20,
-};
 
 /** The requests that need no credential (or only the public pk_) and leave a row or a paid API call behind. */
 export type AddressLimited = 'signup' | 'login' | 'checkout' | 'trial';
@@ -24,12 +15,12 @@ const RULES: Record<AddressLimited, { limit: (l: AddressLimits) => number; windo
   trial: { limit: (l) => l.trialsPerHour, windowMs: HOUR_MS, per: 'an hour', what: 'trials started' },
 };
 
-type LimitDeps = Pick<Deps, 'rateLimiter' | 'addressLimits'>;
+type LimitDeps = Pick<Deps, 'rateLimiter' | 'settings'>;
 
 /** Counts one `action` from `address` (a key from the HTTP adapter's client address) and refuses it past its limit. */
 export async function countFromAddress(deps: LimitDeps, action: AddressLimited, address: string): Promise<void> {
   const rule = RULES[action];
-  await hitOrRefuse(deps, `${action}:address:${address}`, rule.limit(deps.addressLimits), rule.windowMs, (limit, seconds) =>
+  await hitOrRefuse(deps, `${action}:address:${address}`, rule.limit(deps.settings.addressLimits), rule.windowMs, (limit, seconds) =>
     `Too many ${rule.what} from this address (at most ${limit} ${rule.per}). Try again in ${seconds} seconds.`,
   );
 }

@@ -3,11 +3,10 @@ import {
   ENDPOINT_DISABLED_BY_SELLER, unknownEventTypes, WEBHOOK_LIMITS, webhookUrlProblem, type WebhookEndpoint,
 } from '../../domain/webhook-endpoint.ts';
 import type { Deps } from '../../ports/deps.ts';
-import type { WebhookSettings } from '../../ports/webhook-secrets.ts';
 import type { EndpointPage } from '../../ports/webhook-endpoint-repository.ts';
 import { pageLimit } from './pages.ts';
 
-export type EndpointDeps = Pick<Deps, 'clock' | 'ids' | 'webhookEndpoints'> & { webhooks: WebhookSettings };
+export type EndpointDeps = Pick<Deps, 'clock' | 'ids' | 'webhookEndpoints' | 'webhookSecrets' | 'settings'>;
 
 /** What a seller sees of an endpoint: never its secret. */
 export type EndpointView = Omit<WebhookEndpoint, 'developerId' | 'sealedSecret'>;
@@ -23,7 +22,7 @@ export interface EndpointInput {
 
 function checked(deps: EndpointDeps, input: EndpointInput): void {
   if (input.url !== undefined) {
-    const problem = webhookUrlProblem(input.url, deps.webhooks.allowPrivateAddresses);
+    const problem = webhookUrlProblem(input.url, deps.settings.webhooks.allowPrivateAddresses);
     if (problem) throw new InvalidRequestError(problem, 'url');
   }
   if (input.events) {
@@ -37,7 +36,7 @@ function checked(deps: EndpointDeps, input: EndpointInput): void {
 export async function createEndpoint(deps: EndpointDeps, developerId: string, input: EndpointInput & { url: string }): Promise<EndpointView & { secret: string }> {
   checked(deps, input);
   const now = deps.clock.now();
-  const secret = deps.webhooks.secrets.generate();
+  const secret = deps.webhookSecrets.generate();
   const endpoint: WebhookEndpoint = {
     // Ids has no prefix for endpoints; 22 base62 characters of a fresh secret are as unguessable as any id.
     id: `we_${deps.ids.secret('').slice(0, 22)}`,
@@ -45,7 +44,7 @@ export async function createEndpoint(deps: EndpointDeps, developerId: string, in
     url: input.url,
     description: input.description ?? null,
     events: input.events ? [...new Set(input.events)] : null,
-    sealedSecret: deps.webhooks.secrets.seal({ current: secret, previous: null, previousUntil: null }),
+    sealedSecret: deps.webhookSecrets.seal({ current: secret, previous: null, previousUntil: null }),
     enabled: true,
     disabledReason: null,
     failingSince: null,
@@ -105,10 +104,10 @@ export async function deleteEndpoint(deps: Pick<Deps, 'webhookEndpoints'>, devel
 export async function rotateEndpointSecret(deps: EndpointDeps, developerId: string, id: string): Promise<EndpointView & { secret: string; previousSecretExpiresAt: number }> {
   const current = await getEndpoint(deps, developerId, id);
   const now = deps.clock.now();
-  const secret = deps.webhooks.secrets.generate();
+  const secret = deps.webhookSecrets.generate();
   const previousUntil = now + WEBHOOK_LIMITS.previousSecretMs;
-  const old = deps.webhooks.secrets.unseal(current.sealedSecret);
-  const sealedSecret = deps.webhooks.secrets.seal({ current: secret, previous: old.current, previousUntil });
+  const old = deps.webhookSecrets.unseal(current.sealedSecret);
+  const sealedSecret = deps.webhookSecrets.seal({ current: secret, previous: old.current, previousUntil });
   const updated = await deps.webhookEndpoints.update(developerId, id, { sealedSecret, updatedAt: now });
   if (!updated) throw new NotFoundError('webhook endpoint');
   return { ...endpointView(updated), secret, previousSecretExpiresAt: previousUntil };

@@ -9,7 +9,7 @@ import { ownPurchase, purchaseLockKey } from './purchase.ts';
 
 type ConfirmDeps = Pick<
   Deps,
-  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'cards' | 'customers' | 'purchases' | 'connections' | 'processor' | 'otps' | 'otpCodes' | 'issuer' | 'orders'
+  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'cards' | 'customers' | 'purchases' | 'connections' | 'processor' | 'otps' | 'otpCodes' | 'settings' | 'orders'
 >;
 
 export interface ConfirmedPurchase {

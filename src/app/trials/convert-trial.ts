@@ -4,7 +4,7 @@ import type { Deps } from '../../ports/deps.ts';
 import { issueLicense, type LicenseTerms } from '../licenses/issue-license.ts';
 import { reissueLicense } from '../licenses/reissue-license.ts';
 
-export type ConvertDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'issuer'>;
+export type ConvertDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'settings'>;
 
 type Origin = { checkoutSessionId?: string; purchaseId?: string };
 

@@ -8,7 +8,7 @@ import type { Deps } from '../../ports/deps.ts';
 import { signNewLicense } from '../licenses/issue-license.ts';
 import { countFromAddress } from '../limits/address-limits.ts';
 
-type TrialDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'products' | 'trials' | 'issuer' | 'rateLimiter' | 'addressLimits'>;
+type TrialDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'products' | 'trials' | 'rateLimiter' | 'settings'>;
 
 export interface StartTrialInput {
   productId: string;

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { DEFAULT_ADDRESS_LIMITS } from '../../../src/app/limits/address-limits.ts';
-import type { AddressLimits } from '../../../src/ports/deps.ts';
-import { sqliteDeps } from '../../support/deps.ts';
+import type { AddressLimits } from '../../../src/domain/settings.ts';
+import { sqliteDeps, testSettings } from '../../support/deps.ts';
 import { seller, testApi, type TestApi } from '../../support/http.ts';
 import { from } from './stores.ts';
 
@@ -10,7 +9,7 @@ const HOUR = 3_600_000;
 /** The app behind a proxy that sets X-Forwarded-For, with `limits` per client address. */
 function behindProxy(limits: Partial<AddressLimits> = {}) {
   const { deps } = sqliteDeps();
-  return testApi({ deps: { ...deps, addressLimits: { ...DEFAULT_ADDRESS_LIMITS, ...limits }, trustedProxyHeader: 'x-forwarded-for' } });
+  return testApi({ deps: { ...deps, settings: testSettings({ addressLimits: limits, trustedProxyHeader: 'x-forwarded-for' }) } });
 }
 
 const signup = (api: TestApi, address: string) =>
@@ -58,7 +57,7 @@ describe('POST /developers/signup: at most 10 an hour per client address (defaul
 
   test('without a trusted proxy header, a forged X-Forwarded-For does not make a new address', async () => {
     const { deps } = sqliteDeps();
-    const api = testApi({ deps: { ...deps, addressLimits: { ...DEFAULT_ADDRESS_LIMITS, signupsPerHour: 2 } } });
+    const api = testApi({ deps: { ...deps, settings: testSettings({ addressLimits: { signupsPerHour: 2 } }) } });
 
     const statuses = await times(3, () => signup(api, `198.51.100.${Math.floor(Math.random() * 250)}`));
 

@@ -23,7 +23,7 @@ export function activationRoutes(deps: Deps) {
     .post('/licenses/activate', async ({ caller, body, request }) => {
       const { licenseKey, machineFingerprint, name } = body;
       const nonce = readNonce(request);
-      const address = clientAddress(request, deps.trustedProxyHeader);
+      const address = clientAddress(request, deps.settings.trustedProxyHeader);
       const { activation, created } = await activateMachine(deps, caller.developerId, { licenseKey, machineFingerprint, name, clientAddress: address });
       const answer = { activation: publicActivation(activation) };
       return signedAnswer(sign, request, caller.developerId, answer, { op: 'activate', nonce, machineFingerprint }, created ? 201 : 200);
@@ -42,7 +42,7 @@ export function activationRoutes(deps: Deps) {
     .post('/licenses/deactivate', async ({ caller, body, request }) => {
       const { licenseKey, machineFingerprint } = body;
       const nonce = readNonce(request);
-      const address = clientAddress(request, deps.trustedProxyHeader);
+      const address = clientAddress(request, deps.settings.trustedProxyHeader);
       const removed = await deactivateMachine(deps, caller.developerId, { licenseKey, machineFingerprint, clientAddress: address });
       return signedAnswer(sign, request, caller.developerId, { activation: publicActivation(removed) }, { op: 'deactivate', nonce, machineFingerprint });
     }, {
@@ -59,7 +59,7 @@ export function activationRoutes(deps: Deps) {
     })
     .post('/licenses/activations', async ({ caller, body, request }) => {
       const nonce = readNonce(request);
-      const address = clientAddress(request, deps.trustedProxyHeader);
+      const address = clientAddress(request, deps.settings.trustedProxyHeader);
       const list = await listHeldActivations(deps, caller.developerId, { licenseKey: body.licenseKey, clientAddress: address });
       return signedAnswer(sign, request, caller.developerId, publicList(list), { op: 'activations', nonce });
     }, {

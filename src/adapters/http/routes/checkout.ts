@@ -27,7 +27,7 @@ export function checkoutRoutes(deps: Deps) {
         '/checkout/init',
         async ({ caller, body, set, request }) => {
           // A secret key is the seller's own server, which may start checkouts for all its buyers from one address.
-          if (caller.scope === 'publishable') await countFromAddress(deps, 'checkout', clientAddress(request, deps.trustedProxyHeader));
+          if (caller.scope === 'publishable') await countFromAddress(deps, 'checkout', clientAddress(request, deps.settings.trustedProxyHeader));
           set.status = 201;
           return startCheckout(deps, caller.developerId, body);
         },

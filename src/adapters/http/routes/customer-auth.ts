@@ -12,7 +12,7 @@ const tags = ['Customers'];
 export function customerAuthRoutes(deps: Deps) {
   return new Elysia({ name: 'customer-auth' })
     .post('/auth/login/init', async ({ body, request }) => {
-      await countFromAddress(deps, 'login', clientAddress(request, deps.trustedProxyHeader));
+      await countFromAddress(deps, 'login', clientAddress(request, deps.settings.trustedProxyHeader));
       return startLogin(deps, body);
     }, {
       body: LoginInitBody,

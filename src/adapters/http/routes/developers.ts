@@ -15,7 +15,7 @@ export function developerRoutes(deps: Deps) {
     .post(
       '/developers/signup',
       async ({ body, set, request }) => {
-        await countFromAddress(deps, 'signup', clientAddress(request, deps.trustedProxyHeader));
+        await countFromAddress(deps, 'signup', clientAddress(request, deps.settings.trustedProxyHeader));
         set.status = 201;
         return signUp(deps, body);
       },

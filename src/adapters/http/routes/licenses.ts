@@ -17,7 +17,7 @@ export function licenseRoutes(deps: Deps) {
       withAnyApiKey(deps).post('/licenses/validate', async ({ caller, body, request }) => {
         const nonce = readNonce(request);
         const { licenseKey, machineFingerprint } = body;
-        const result = await validateLicense(deps, caller.developerId, { licenseKey, machineFingerprint, clientAddress: clientAddress(request, deps.trustedProxyHeader) });
+        const result = await validateLicense(deps, caller.developerId, { licenseKey, machineFingerprint, clientAddress: clientAddress(request, deps.settings.trustedProxyHeader) });
         return signedAnswer(sign, request, caller.developerId, result, { op: 'validate', nonce, machineFingerprint });
       }, {
         body: ValidateBody,

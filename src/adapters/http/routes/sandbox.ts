@@ -46,7 +46,7 @@ export function sandboxRoutes(deps: Deps) {
     return view;
   };
   const page = (view: Awaited<ReturnType<typeof sandboxSession>>, extra: Partial<Parameters<typeof checkoutPage>[0]> = {}) =>
-    htmlResponse(checkoutPage({ ...view, apiBaseUrl: deps.apiBaseUrl, ...extra }));
+    htmlResponse(checkoutPage({ ...view, apiBaseUrl: deps.settings.apiBaseUrl, ...extra }));
 
   return new Elysia({ name: 'sandbox' })
     .use(sandboxClockRoutes(deps))
@@ -135,7 +135,7 @@ export function sandboxRoutes(deps: Deps) {
 }
 
 /** Only our own callback: the sandbox page must not bounce a code (or anyone) to another site. */
-function acceptedRedirect(deps: Pick<Deps, 'apiBaseUrl'>, redirectUri: string): string {
+function acceptedRedirect(deps: Pick<Deps, 'settings'>, redirectUri: string): string {
   const own = callbackUrl(deps);
   if (redirectUri === own || redirectUri.startsWith(`${own}?`)) return redirectUri;
   throw new InvalidRequestError(`redirect_uri must be ${own}.`, 'redirect_uri', 'query');

@@ -15,7 +15,7 @@ export function trialRoutes(deps: Deps) {
     '/trials',
     async ({ caller, body, request, set }) => {
       // A secret key is the seller's own server, which may start trials for all its users from one address.
-      const address = caller.scope === 'publishable' ? clientAddress(request, deps.trustedProxyHeader) : null;
+      const address = caller.scope === 'publishable' ? clientAddress(request, deps.settings.trustedProxyHeader) : null;
       const { license, activation } = await startTrial(deps, caller.developerId, { ...body, clientAddress: address });
       set.status = 201;
       const { id, name, machineFingerprint, createdAt, lastSeenAt } = activation;

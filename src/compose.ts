@@ -1,0 +1,45 @@
+import { HmacOtpCodes } from './adapters/crypto/hmac-otp-codes.ts';
+import { NodeSigner } from './adapters/crypto/node-signer.ts';
+import { sha256Hashing } from './adapters/crypto/sha256-hashing.ts';
+import { MemoryRateLimiter } from './adapters/rate-limit/memory-rate-limiter.ts';
+import { OutboxSmsSender } from './adapters/sandbox/outbox-sms-sender.ts';
+import { SandboxProcessor } from './adapters/sandbox/sandbox-processor.ts';
+import { randomIds } from './adapters/system/random-ids.ts';
+import { SealedWebhookSecrets } from './adapters/webhooks/sealed-webhook-secrets.ts';
+import type { Settings } from './domain/settings.ts';
+import type { Clock } from './ports/clock.ts';
+import type { Deps, Store } from './ports/deps.ts';
+import type { PaymentProcessor } from './ports/payment-processor.ts';
+import type { RateLimiter } from './ports/rate-limiter.ts';
+import type { SmsSender } from './ports/sms-sender.ts';
+
+export interface DepsParts<C extends Clock> {
+  store: Store;
+  clock: C;
+  /** Seals the signing keys and webhook secrets, and keys the OTP HMACs. */
+  masterKey: Uint8Array;
+  settings: Settings;
+  /** Live providers; without them, the sandbox processor and SMS outbox. */
+  processor?: PaymentProcessor;
+  sms?: SmsSender;
+  /** Counters shared between instances; without one, in this process's memory. */
+  rateLimiter?: RateLimiter;
+}
+
+/** The one way Deps is built (service, tests, benchmarks): real adapters around a store, a clock and a master key. */
+export function composeDeps<C extends Clock>(parts: DepsParts<C>): Deps & { clock: C } {
+  const { store, clock, masterKey, settings } = parts;
+  return {
+    ...store,
+    clock,
+    ids: randomIds,
+    hashing: sha256Hashing,
+    signer: new NodeSigner(masterKey),
+    processor: parts.processor ?? new SandboxProcessor(settings.apiBaseUrl),
+    sms: parts.sms ?? new OutboxSmsSender(store.smsOutbox, clock),
+    otpCodes: new HmacOtpCodes(masterKey),
+    rateLimiter: parts.rateLimiter ?? new MemoryRateLimiter(clock),
+    webhookSecrets: new SealedWebhookSecrets(masterKey),
+    settings,
+  };
+}
