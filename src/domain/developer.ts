@@ -7,7 +7,8 @@ export interface Developer {
 }
 
 /** `secret` (sk_) keys may do everything; `publishable` (pk_) keys only validate and start checkouts. */
-export type ApiKeyScope = 'secret' | 'publishable';
+export const API_KEY_SCOPES = ['secret', 'publishable'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 export interface ApiKeyRecord {
   id: string;

@@ -1,5 +1,6 @@
 import { deactivationsProblem, maxMachinesProblem } from './activation.ts';
 import { DomainError, NotFoundError } from './errors.ts';
+import { isOneOf } from './vocabulary.ts';
 
 /** Products a developer sells. Prices are integers in the currency's minor unit. */
 export interface Product {
@@ -26,7 +27,8 @@ export interface Product {
   updatedAt: number;
 }
 
-export type BillingInterval = 'month' | 'year';
+export const BILLING_INTERVALS = ['month', 'year'] as const;
+export type BillingInterval = (typeof BILLING_INTERVALS)[number];
 
 export type ProductChanges = Partial<
   Pick<
@@ -100,7 +102,7 @@ export function productProblem(
 }
 
 function billingProblem(p: Partial<Pick<Product, 'licenseDays' | 'interval' | 'graceDays' | 'trialDays' | 'price'>>): { field: string; message: string } | null {
-  if (p.interval != null && p.interval !== 'month' && p.interval !== 'year')
+  if (p.interval != null && !isOneOf(BILLING_INTERVALS, p.interval))
     return { field: 'interval', message: 'interval must be "month", "year", or null for a one-off product.' };
   if (p.interval != null && p.licenseDays != null)
     return { field: 'licenseDays', message: 'A recurring product’s licenses last one paid period plus graceDays: licenseDays must be null when interval is set.' };

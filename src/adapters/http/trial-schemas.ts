@@ -1,4 +1,5 @@
 import { t } from 'elysia';
+import { ACTIVATION_LIMITS } from '../../domain/activation.ts';
 import { Activation } from './activation-schemas.ts';
 import { EXAMPLE } from './examples.ts';
 import { LicenseView, ValidateBody } from './schemas.ts';
@@ -8,7 +9,7 @@ export const TrialBody = t.Object({
   productId: t.String({ maxLength: 100, error: 'productId must be a product id (prod_…).' }),
   email: t.String({ maxLength: 254, description: 'The buyer’s e-mail: one trial per e-mail per product.', error: 'email must be an e-mail address (at most 254 characters).' }),
   machineFingerprint: ValidateBody.properties.machineFingerprint,
-  name: t.Optional(t.Union([t.String({ minLength: 1, maxLength: 100, pattern: '^[^\\u0000-\\u001f\\u007f]+$', error: 'name must be 1 to 100 characters without control characters, or null.' }), t.Null()], {
+  name: t.Optional(t.Union([t.String({ minLength: 1, maxLength: ACTIVATION_LIMITS.nameMax, pattern: '^[^\\u0000-\\u001f\\u007f]+$', error: 'name must be 1 to 100 characters without control characters, or null.' }), t.Null()], {
     description: 'A human name for the machine, e.g. its host name (1 to 100 characters).',
   })),
 }, {
