@@ -2,9 +2,10 @@ import { t } from 'elysia';
 import { CUSTOMER_LIST_LIMIT } from '../../app/customers/list-customers.ts';
 import { LICENSE_LIST_LIMIT } from '../../app/licenses/list-licenses.ts';
 import { ORDER_LIST_LIMIT } from '../../app/orders/list-orders.ts';
-import { ORDER_SOURCES, ORDER_STATUSES } from '../../domain/order.ts';
 import { PROCESSOR_KINDS } from '../../domain/checkout-session.ts';
+import { EMAIL_MAX_LENGTH } from '../../domain/developer.ts';
 import { LICENSE_STATUSES } from '../../domain/license.ts';
+import { ORDER_SOURCES, ORDER_STATUSES } from '../../domain/order.ts';
 import { EXAMPLE } from './examples.ts';
 import { LicenseStatus, LicenseView, Millis } from './schemas.ts';
 import { literalUnion } from './vocabulary.ts';
@@ -17,7 +18,7 @@ const Limit = (bounds: { default: number; max: number }) =>
 const Cursor = (what: string) =>
   t.Optional(t.String({ maxLength: 100, description: `A ${what} id (the last of the previous page): the page starts after it.`, error: 'startingAfter must be an id of at most 100 characters.' }));
 const ProductFilter = t.Optional(t.String({ maxLength: 100, description: 'Only this product’s.', examples: [EXAMPLE.productId], error: 'productId must be an id of at most 100 characters.' }));
-const ExactEmail = t.Optional(t.String({ maxLength: 254, description: 'Only this customer’s (the whole e-mail, case-insensitive).', examples: [EXAMPLE.buyerEmail], error: 'email must be an e-mail address of at most 254 characters.' }));
+const ExactEmail = t.Optional(t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'Only this customer’s (the whole e-mail, case-insensitive).', examples: [EXAMPLE.buyerEmail], error: `email must be an e-mail address of at most ${EMAIL_MAX_LENGTH} characters.` }));
 const CreatedAfter = t.Optional(t.Integer({ minimum: 0, description: 'Created at or after this Unix millisecond (inclusive).', examples: [EXAMPLE.time], error: 'createdAfter must be a time in Unix milliseconds.' }));
 const CreatedBefore = t.Optional(t.Integer({ minimum: 0, description: 'Created before this Unix millisecond (exclusive), so [createdAfter, createdBefore) ranges tile.', error: 'createdBefore must be a time in Unix milliseconds.' }));
 
@@ -48,7 +49,7 @@ export const CustomerListQuery = t.Object(
   {
     limit: Limit(CUSTOMER_LIST_LIMIT),
     startingAfter: Cursor('customer'),
-    email: t.Optional(t.String({ maxLength: 254, description: 'The start of the e-mail, case-insensitive (a whole address works too). Results then come in e-mail order.', examples: ['buyer@'], error: 'email must be at most 254 characters.' })),
+    email: t.Optional(t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'The start of the e-mail, case-insensitive (a whole address works too). Results then come in e-mail order.', examples: ['buyer@'], error: `email must be at most ${EMAIL_MAX_LENGTH} characters.` })),
   },
   { additionalProperties: true },
 );

@@ -1,8 +1,9 @@
 import { t } from 'elysia';
 import { MAX_EXPIRY } from '../../app/licenses/grant-license.ts';
 import { ACTIVATION_LIMITS } from '../../domain/activation.ts';
-import { API_KEY_SCOPES } from '../../domain/developer.ts';
+import { API_KEY_SCOPES, EMAIL_MAX_LENGTH } from '../../domain/developer.ts';
 import { LICENSE_STATUSES, VALIDATION_REASONS } from '../../domain/license.ts';
+import { MAX_KEY_LENGTH } from '../../domain/license-key.ts';
 import { BILLING_INTERVALS, PRODUCT_LIMITS, PRODUCT_MESSAGES } from '../../domain/product.ts';
 import { EXAMPLE } from './examples.ts';
 import { literalUnion, literals } from './vocabulary.ts';
@@ -39,7 +40,7 @@ const Features = t.Array(t.String({ minLength: 1, maxLength: PRODUCT_LIMITS.feat
 export const LicenseStatus = literalUnion(LICENSE_STATUSES);
 
 export const SignupBody = Input({
-  email: t.String({ maxLength: 254, description: 'Unique across developers.' }),
+  email: t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'Unique across developers.' }),
   name: t.String({ minLength: 1, maxLength: 200 }),
 }, { examples: [{ email: EXAMPLE.sellerEmail, name: 'Ada Tools' }] });
 
@@ -156,7 +157,7 @@ export const LicenseView = t.Object({
 
 export const GrantBody = Input({
   productId: t.String({ maxLength: 100 }),
-  email: t.String({ maxLength: 254, description: 'The customer’s e-mail; the customer is created if new.' }),
+  email: t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'The customer’s e-mail; the customer is created if new.' }),
   features: t.Optional(Features),
   expiresAt: t.Optional(t.Union([FutureMillis, t.Null()], { description: 'Default: the product’s term. null = perpetual.' })),
 }, { examples: [{ productId: EXAMPLE.productId, email: EXAMPLE.buyerEmail, features: ['pro'] }] });
@@ -176,7 +177,7 @@ const FINGERPRINT_PROBLEM =
   'machineFingerprint must be 1 to 256 visible ASCII characters, no spaces: the client library sends 64 lower-case hex digits. "3f…" in an example is a placeholder, not a fingerprint.';
 
 export const ValidateBody = Input({
-  licenseKey: t.String({ maxLength: 8192 }),
+  licenseKey: t.String({ maxLength: MAX_KEY_LENGTH }),
   machineFingerprint: t.String({
     minLength: 1,
     maxLength: 256,
@@ -269,7 +270,7 @@ export function errorsOf<const S extends readonly number[]>(...statuses: S): { [
 
 export const CheckoutInitBody = Input({
   productId: t.String({ maxLength: 100 }),
-  email: t.Optional(t.String({ maxLength: 254, description: 'Pre-fills the payment page.' })),
+  email: t.Optional(t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'Pre-fills the payment page.' })),
   successUrl: t.Optional(t.String({ maxLength: 2048, description: 'Absolute http(s) URL; default: GET /v1/checkout/success.' })),
   cancelUrl: t.Optional(t.String({ maxLength: 2048, description: 'Absolute http(s) URL; default: GET /v1/checkout/cancel.' })),
 }, { examples: [{ productId: EXAMPLE.productId, email: EXAMPLE.buyerEmail, successUrl: 'https://app.example.com/thanks', cancelUrl: 'https://app.example.com/cart' }] });
@@ -319,14 +320,14 @@ export function jsonErrors(...statuses: number[]) {
   );
 }
 
-export const LoginInitBody = Input({ email: t.String({ maxLength: 254 }) }, { examples: [{ email: EXAMPLE.buyerEmail }] });
+export const LoginInitBody = Input({ email: t.String({ maxLength: EMAIL_MAX_LENGTH }) }, { examples: [{ email: EXAMPLE.buyerEmail }] });
 export const CodeSent = t.Object({
   otpId: t.String(),
   phoneMasked: t.String({ description: 'All but the last four digits masked.' }),
   expiresIn: t.Integer({ description: 'Seconds the code stays valid (300).' }),
 });
 export const LoginVerifyBody = Input({
-  email: t.String({ maxLength: 254 }),
+  email: t.String({ maxLength: EMAIL_MAX_LENGTH }),
   otpId: t.String({ maxLength: 100 }),
   otp: t.String({ maxLength: 20, description: 'The 6-digit code.' }),
   deviceFingerprint: t.String({ minLength: 1, maxLength: 256, description: 'The identity token is bound to this device.' }),
