@@ -1,5 +1,5 @@
 import { t } from 'elysia';
-import { ACTIVATION_LIMITS } from '../../domain/activation.ts';
+import { ACTIVATION_LIMITS, ACTIVATION_MESSAGES } from '../../domain/activation.ts';
 import { EXAMPLE } from './examples.ts';
 import { Millis, ValidateBody } from './schemas.ts';
 
@@ -11,7 +11,7 @@ const MachineFingerprint = ValidateBody.properties.machineFingerprint;
 const LicenseKey = ValidateBody.properties.licenseKey;
 const MaxMachines = t.Union([t.Number({ multipleOf: 1, minimum: 1, maximum: ACTIVATION_LIMITS.maxMachinesMax }), t.Null()], {
   description: 'Machines this license may run on, 1 to 1000, or null for unlimited.',
-  error: 'maxMachines must be a whole number from 1 to 1000, or null for unlimited.',
+  error: ACTIVATION_MESSAGES.maxMachines,
 });
 
 export const Activation = t.Object({

@@ -1,6 +1,6 @@
 import { t } from 'elysia';
 import { MAX_EXPIRY } from '../../app/licenses/grant-license.ts';
-import { ACTIVATION_LIMITS } from '../../domain/activation.ts';
+import { ACTIVATION_LIMITS, ACTIVATION_MESSAGES } from '../../domain/activation.ts';
 import { API_KEY_SCOPES, EMAIL_MAX_LENGTH } from '../../domain/developer.ts';
 import { LICENSE_STATUSES, VALIDATION_REASONS } from '../../domain/license.ts';
 import { MAX_KEY_LENGTH } from '../../domain/license-key.ts';
@@ -81,27 +81,27 @@ const productFields = {
   licenseDays: t.Union([Int({ minimum: 1, maximum: PRODUCT_LIMITS.licenseDaysMax }), t.Null()]),
   maxMachines: t.Union([Int({ minimum: 1, maximum: ACTIVATION_LIMITS.maxMachinesMax }), t.Null()], {
     description: 'Machines per license, 1 to 1000 (default 1), or null for unlimited. Copied onto each license when it is issued.',
-    error: 'maxMachines must be a whole number from 1 to 1000, or null for unlimited.',
+    error: ACTIVATION_MESSAGES.maxMachines,
   }),
   deactivationsPer30Days: Int({
     minimum: 0,
     maximum: ACTIVATION_LIMITS.deactivationsMax,
     description: 'How many machines a license’s holder may deactivate per rolling 30 days (default 3; 0 = only you remove machines).',
-    error: 'deactivationsPer30Days must be a whole number from 0 to 1000 (0: only the seller removes machines).',
+    error: ACTIVATION_MESSAGES.deactivations,
   }),
   interval: t.Union([...literals(BILLING_INTERVALS), t.Null()], {
     description: 'Bill every month or year (a subscription; licenseDays must then be null), or null for a one-off sale (default).',
-    error: 'interval must be "month", "year", or null for a one-off product.',
+    error: PRODUCT_MESSAGES.interval,
   }),
   graceDays: Int({
     minimum: 0,
     maximum: PRODUCT_LIMITS.graceDaysMax,
     description: 'Days a subscription’s license runs past a period not yet paid (default 3).',
-    error: 'graceDays must be a whole number of days from 0 to 60.',
+    error: PRODUCT_MESSAGES.graceDays,
   }),
   trialDays: t.Union([Int({ minimum: 1, maximum: PRODUCT_LIMITS.trialDaysMax }), t.Null()], {
     description: 'Days of a free trial, one per customer e-mail and per machine (default null: no trial).',
-    error: 'trialDays must be a whole number of days from 1 to 365, or null for no trial.',
+    error: PRODUCT_MESSAGES.trialDays,
   }),
 };
 
