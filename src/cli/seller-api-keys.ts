@@ -1,29 +1,32 @@
+import { API_KEY_SCOPES, type ApiKeyScope } from '../domain/developer.ts';
+import { isOneOf } from '../domain/vocabulary.ts';
 import { positionals } from './args.ts';
 import type { Command } from './context.ts';
 import { HttpApiError, UsageError } from './errors.ts';
 import { fields, table, when } from './output.ts';
 import { confirm } from './prompt.ts';
 import { requireSeller } from './seller-auth.ts';
+import { orList } from './seller-list-flags.ts';
 
 interface ApiKeyView {
   id: string;
-  scope: 'secret' | 'publishable';
+  scope: ApiKeyScope;
   createdAt: number;
   revokedAt: number | null;
 }
 
-const SCOPES = ['secret', 'publishable'] as const;
+const SCOPE_CHOICES = API_KEY_SCOPES.join('|');
 
 const create: Command = {
   path: 'seller api-keys create',
   summary: 'make a secret (sk_…) or publishable (pk_…) key; the key is shown once',
-  usage: 'seller api-keys create --scope secret|publishable',
+  usage: `seller api-keys create --scope ${SCOPE_CHOICES}`,
   details: `A publishable key may only validate licenses and start checkouts: ship it in your app. A secret key
 may do everything: keep it on your servers. Either works at once; the config file keeps the one it has.`,
   flags: ['scope'],
   async run(ctx) {
-    const scope = ctx.flags.required('scope', '--scope secret|publishable').trim().toLowerCase();
-    if (!(SCOPES as readonly string[]).includes(scope)) throw new UsageError(`--scope must be secret or publishable, not "${scope}"`);
+    const scope = ctx.flags.required('scope', `--scope ${SCOPE_CHOICES}`).trim().toLowerCase();
+    if (!isOneOf(API_KEY_SCOPES, scope)) throw new UsageError(`--scope must be ${orList(API_KEY_SCOPES)}, not "${scope}"`);
     const { apiKey } = requireSeller(ctx);
     const made = await ctx.api.request<ApiKeyView & { key: string }>('POST', '/developers/api-keys', { apiKey, body: { scope } });
     ctx.result(made, () => fields([['Key id', made.id], ['Scope', made.scope], ['Key', `${made.key}  (shown once)`]]));

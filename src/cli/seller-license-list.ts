@@ -1,3 +1,4 @@
+import { LICENSE_STATUSES, type LicenseStatus } from '../domain/license.ts';
 import type { Command } from './context.ts';
 import { list, table, when } from './output.ts';
 import { requireSeller } from './seller-auth.ts';
@@ -9,7 +10,7 @@ interface ListedLicense {
   productId: string;
   customerId: string;
   customerEmail: string;
-  status: string;
+  status: LicenseStatus;
   features: string[];
   issuedAt: number;
   expiresAt: number | null;
@@ -24,7 +25,7 @@ export const licenseList: Command = {
   path: 'seller licenses list',
   summary: 'list your licenses, newest first; find a buyer’s with --email',
   usage:
-    'seller licenses list [--email <email>] [--product <productId>] [--status active|expired|revoked] [--trial true|false]\n' +
+    `seller licenses list [--email <email>] [--product <productId>] [--status ${LICENSE_STATUSES.join('|')}] [--trial true|false]\n` +
     '         [--created-after <date>] [--created-before <date>] [--limit <1-100>] [--starting-after <licenseId>]',
   details: `--email finds the licenses of one buyer (the whole address, any case). --status is as validation sees it
 now; --status expired lists the most recently expired first. --created-after (inclusive) and --created-before
@@ -36,7 +37,7 @@ One page at a time (default 20, newest first); when there are more, the last lin
     const query = {
       email: ctx.flags.string('email'),
       productId: ctx.flags.string('product'),
-      status: choiceFlag(ctx.flags, 'status', ['active', 'expired', 'revoked'] as const),
+      status: choiceFlag(ctx.flags, 'status', LICENSE_STATUSES),
       trial: ctx.flags.boolean('trial')?.toString(),
       createdAfter: timeFlag(ctx.flags, 'created-after'),
       createdBefore: timeFlag(ctx.flags, 'created-before'),

@@ -1,3 +1,4 @@
+import { isOneOf } from '../domain/vocabulary.ts';
 import type { Flags } from './args.ts';
 import { UsageError } from './errors.ts';
 
@@ -17,12 +18,15 @@ export function timeFlag(flags: Flags, name: string): number | undefined {
   return ms;
 }
 
+/** "a, b or c": the choices a usage error names. */
+export const orList = (allowed: readonly string[]): string => `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`;
+
 /** One of `allowed`, or a usage error listing them. */
-export function choiceFlag<T extends string>(flags: Flags, name: string, allowed: readonly T[]): T | undefined {
+export function choiceFlag<const T extends readonly string[]>(flags: Flags, name: string, allowed: T): T[number] | undefined {
   const value = flags.string(name)?.trim().toLowerCase();
   if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}, not "${value}"`);
-  return value as T;
+  if (!isOneOf(allowed, value)) throw new UsageError(`--${name} must be ${orList(allowed)}, not "${value}"`);
+  return value;
 }
 
 /** The command line for the next page: the cursor, then the same filters as given. */

@@ -1,4 +1,5 @@
 import { formatPrice } from '../domain/money.ts';
+import { ORDER_STATUSES, type OrderStatus } from '../domain/order.ts';
 import type { Command } from './context.ts';
 import { table, when } from './output.ts';
 import { requireSeller } from './seller-auth.ts';
@@ -15,7 +16,7 @@ interface ListedOrder {
   currency: string;
   processor: string;
   paymentId: string | null;
-  status: string;
+  status: OrderStatus;
   createdAt: number;
   refundedAt: number | null;
 }
@@ -27,7 +28,7 @@ export const orderList: Command = {
   path: 'seller orders list',
   summary: 'list your orders (payments and refunds), newest first',
   usage:
-    'seller orders list [--product <productId>] [--email <email>] [--status paid|refunded]\n' +
+    `seller orders list [--product <productId>] [--email <email>] [--status ${ORDER_STATUSES.join('|')}]\n` +
     '         [--created-after <date>] [--created-before <date>] [--limit <1-100>] [--starting-after <orderId>]',
   details: `Completed checkouts, terminal purchases and renewals, with the amount, the processor's payment id and
 the license each paid for. --email is one buyer's whole address (any case). --created-after (inclusive) and
@@ -38,7 +39,7 @@ or Unix milliseconds. One page at a time (default 20); the last line says how to
     const query = {
       productId: ctx.flags.string('product'),
       email: ctx.flags.string('email'),
-      status: choiceFlag(ctx.flags, 'status', ['paid', 'refunded'] as const),
+      status: choiceFlag(ctx.flags, 'status', ORDER_STATUSES),
       createdAfter: timeFlag(ctx.flags, 'created-after'),
       createdBefore: timeFlag(ctx.flags, 'created-before'),
       limit: ctx.flags.integer('limit', 1, 100),

@@ -1,10 +1,12 @@
-import type { Product as DomainProduct } from '../domain/product.ts';
+import { BILLING_INTERVALS, PRODUCT_LIMITS, type BillingInterval, type Product as DomainProduct } from '../domain/product.ts';
+import { isOneOf } from '../domain/vocabulary.ts';
 import { formatPrice, minorUnitDigits } from '../domain/money.ts';
 import { positionals, type Flags } from './args.ts';
 import type { Command, Context } from './context.ts';
 import { CliError, UsageError } from './errors.ts';
 import { fields, list, table } from './output.ts';
 import { requireSeller } from './seller-auth.ts';
+import { orList } from './seller-list-flags.ts';
 
 /** A product as the API shows it: the domain's, without the owner. */
 type Product = Omit<DomainProduct, 'developerId'>;
@@ -36,23 +38,26 @@ function licenseDays(flags: Flags): number | null | undefined {
 }
 
 const NONE = ['none', 'null', 'off'];
+const INTERVAL_CHOICES = BILLING_INTERVALS.join('|');
+/** How `products list` names a billing period: a new interval without its word fails the type check. */
+const PERIODICALLY: Record<BillingInterval, string> = { month: 'monthly', year: 'yearly' };
 
 /** `--interval month|year` sells a subscription; `--interval none` makes it one-off again. */
 function billing(flags: Flags): Partial<Pick<Product, 'interval' | 'graceDays' | 'trialDays'>> {
   const out: Partial<Pick<Product, 'interval' | 'graceDays' | 'trialDays'>> = {};
   const interval = flags.string('interval')?.trim().toLowerCase();
   if (interval !== undefined) {
-    if (interval !== 'month' && interval !== 'year' && !NONE.includes(interval)) throw new UsageError('--interval must be month, year or none');
-    out.interval = interval === 'month' || interval === 'year' ? interval : null;
+    if (!isOneOf(BILLING_INTERVALS, interval) && !NONE.includes(interval)) throw new UsageError(`--interval must be ${orList([...BILLING_INTERVALS, 'none'])}`);
+    out.interval = isOneOf(BILLING_INTERVALS, interval) ? interval : null;
   }
-  if (flags.string('grace-days') !== undefined) out.graceDays = flags.integer('grace-days', 0, 60);
+  if (flags.string('grace-days') !== undefined) out.graceDays = flags.integer('grace-days', 0, PRODUCT_LIMITS.graceDaysMax);
   const trial = flags.string('trial-days');
-  if (trial !== undefined) out.trialDays = NONE.includes(trial.trim().toLowerCase()) ? null : flags.integer('trial-days', 1, 365);
+  if (trial !== undefined) out.trialDays = NONE.includes(trial.trim().toLowerCase()) ? null : flags.integer('trial-days', 1, PRODUCT_LIMITS.trialDaysMax);
   return out;
 }
 
 const term = (p: Product) => {
-  const base = p.interval ? `${p.interval === 'month' ? 'monthly' : 'yearly'} (+${p.graceDays} days grace)` : p.licenseDays === null ? 'perpetual' : `${p.licenseDays} days`;
+  const base = p.interval ? `${PERIODICALLY[p.interval]} (+${p.graceDays} days grace)` : p.licenseDays === null ? 'perpetual' : `${p.licenseDays} days`;
   return p.trialDays ? `${base}, ${p.trialDays}-day trial` : base;
 };
 
@@ -83,7 +88,7 @@ export async function allProducts(ctx: Context, apiKey: string): Promise<Product
 const create: Command = {
   path: 'seller products create',
   summary: 'create a product',
-  usage: 'seller products create --name <name> --price <19.99> --currency <usd> [--features a,b] [--license-days <n>] [--interval month|year] [--grace-days <n>] [--trial-days <n>]',
+  usage: `seller products create --name <name> --price <19.99> --currency <usd> [--features a,b] [--license-days <n>] [--interval ${INTERVAL_CHOICES}] [--grace-days <n>] [--trial-days <n>]`,
   flags: ['name', 'price', 'currency', 'features', 'license-days', 'interval', 'grace-days', 'trial-days'],
   async run(ctx) {
     const name = ctx.flags.required('name', '--name <name>');
@@ -122,7 +127,7 @@ const update: Command = {
   maxArgs: 1,
   summary: 'change a product (issued licenses keep their terms)',
   usage:
-    'seller products update <productId> [--name <name>] [--price <19.99>] [--currency <usd>] [--features a,b] [--license-days <n>|perpetual] [--interval month|year|none] [--grace-days <n>] [--trial-days <n>|none] [--active true|false]',
+    `seller products update <productId> [--name <name>] [--price <19.99>] [--currency <usd>] [--features a,b] [--license-days <n>|perpetual] [--interval ${INTERVAL_CHOICES}|none] [--grace-days <n>] [--trial-days <n>|none] [--active true|false]`,
   flags: ['name', 'price', 'currency', 'features', 'license-days', 'interval', 'grace-days', 'trial-days', 'active'],
   async run(ctx) {
     const [id] = positionals(ctx.args, ['productId']);

@@ -1,3 +1,5 @@
+import { LICENSE_STATUSES } from '../domain/license.ts';
+import { isOneOf } from '../domain/vocabulary.ts';
 import type { InvalidReason, LicenseDetails } from './types.ts';
 
 /** The one record the client keeps: the key and what the server last said about it. */
@@ -77,7 +79,7 @@ function isLicense(value: unknown): value is LicenseDetails {
     (value.productName === undefined || typeof value.productName === 'string') &&
     Array.isArray(value.features) &&
     value.features.every((f) => typeof f === 'string') &&
-    (value.status === 'active' || value.status === 'expired' || value.status === 'revoked') &&
+    isOneOf(LICENSE_STATUSES, value.status) &&
     num(value.issuedAt) !== null &&
     (value.expiresAt === null || num(value.expiresAt) !== null)
   );

@@ -6,6 +6,8 @@ import { detailsFromClaims, statusOf } from './license-details.ts';
 import type { OfflineVerifier } from './offline.ts';
 import { adoptOfferedKey } from './renewal.ts';
 import type { LicenseClaims } from '../domain/license-key.ts';
+import { LICENSE_STATUSES, VALIDATION_REASONS } from '../domain/license.ts';
+import { isOneOf } from '../domain/vocabulary.ts';
 import { CACHE_REFRESH_MS, type CheckWarning, type InvalidReason, type LicenseCheckResult, type LicenseDetails } from './types.ts';
 
 export interface CheckContext {
@@ -25,7 +27,6 @@ export interface CheckContext {
 }
 
 const DAY_MS = 86_400_000;
-const ONLINE_REASONS = new Set<InvalidReason>(['not_found', 'expired', 'revoked', 'invalid_format', 'invalid_signature', 'machine_mismatch']);
 
 /** SPEC.md section 1, "Client-side verification flow", steps 1 to 5. */
 export async function checkLicense(ctx: CheckContext): Promise<LicenseCheckResult> {
@@ -145,7 +146,7 @@ async function believe(ctx: CheckContext, record: CacheRecord, license: LicenseD
     return { valid: true, license: fresh, offlineVerified: false, machineBound: true, machineFingerprint: ctx.fingerprint };
   }
   // The server is believed: revoked, expired or bound elsewhere stays so for the next 24 hours.
-  const status = verdict.reason === 'revoked' || verdict.reason === 'expired' ? verdict.reason : (record.license?.status ?? 'active');
+  const status = isOneOf(LICENSE_STATUSES, verdict.reason) ? verdict.reason : (record.license?.status ?? 'active');
   // A mismatch means bound, but to a machine this client cannot name.
   const mismatch = verdict.reason === 'machine_mismatch';
   const binding = mismatch ? { machineBound: true, machineFingerprint: null } : {};
@@ -196,8 +197,6 @@ function onlineVerdict(body: unknown): OnlineVerdict | null {
     const offered = typeof b.license?.licenseKey === 'string' ? { licenseKey: b.license.licenseKey } : {};
     return { valid: true, status: statusOf(b.license?.status), licenseId: b.license?.id, ...offered };
   }
-  if (b.valid === false && typeof b.reason === 'string' && ONLINE_REASONS.has(b.reason as InvalidReason)) {
-    return { valid: false, reason: b.reason as InvalidReason };
-  }
+  if (b.valid === false && isOneOf(VALIDATION_REASONS, b.reason)) return { valid: false, reason: b.reason };
   return null;
 }

@@ -1,9 +1,11 @@
+import type { CheckoutStatus as ServerCheckoutStatus } from '../domain/checkout-session.ts';
 import { CheckoutError } from './errors.ts';
 import { describe, type Http } from './http.ts';
 import { detailsFromServer } from './license-details.ts';
 import { CHECKOUT_POLL_INTERVAL_MS, CHECKOUT_TIMEOUT_MS, type LicenseDetails, type Sleep } from './types.ts';
 
-export type CheckoutStatus = 'started' | 'pending' | 'complete' | 'expired';
+/** The service's checkout statuses, and `started` before the first poll answers. */
+export type CheckoutStatus = 'started' | ServerCheckoutStatus;
 
 export interface CheckoutProgress {
   status: CheckoutStatus;
@@ -69,7 +71,7 @@ async function init(ctx: CheckoutContext, options: CheckoutOptions): Promise<{ s
   return { sessionId: body.sessionId, checkoutUrl: body.checkoutUrl };
 }
 
-type Polled = { status: 'pending' | 'expired' } | ({ status: 'complete' } & Completed);
+type Polled = { status: Exclude<ServerCheckoutStatus, 'complete'> } | ({ status: 'complete' } & Completed);
 
 /** One poll. A network blip or a 5xx is not the end of a checkout: the next poll tries again. */
 async function poll(ctx: CheckoutContext, sessionId: string, signal?: AbortSignal): Promise<Polled | null> {

@@ -1,4 +1,6 @@
 import type { LicenseClaims } from '../domain/license-key.ts';
+import { LICENSE_STATUSES } from '../domain/license.ts';
+import { isOneOf } from '../domain/vocabulary.ts';
 import type { LicenseDetails, LicenseStatus } from './types.ts';
 
 /** LicenseDetails from a key's claims. */
@@ -32,7 +34,7 @@ export function detailsFromServer(license: Record<string, unknown>, productName?
 }
 
 export function statusOf(value: unknown): LicenseStatus {
-  return value === 'expired' || value === 'revoked' ? value : 'active';
+  return isOneOf(LICENSE_STATUSES, value) ? value : 'active';
 }
 
 function withName(details: LicenseDetails, productName: string | undefined): LicenseDetails {

@@ -1,10 +1,10 @@
-import { parseLicenseKey, type LicenseClaims } from '../domain/license-key.ts';
+import { parseLicenseKey, type KeyProblem, type LicenseClaims } from '../domain/license-key.ts';
 import { detailsFromClaims } from './license-details.ts';
 import type { Jwks, LicenseDetails } from './types.ts';
 
 export type OfflineVerdict =
   | { ok: true; claims: LicenseClaims }
-  | { ok: false; reason: 'invalid_format' | 'invalid_signature' }
+  | { ok: false; reason: KeyProblem }
   /** Genuine but past its expiry: the claims name the license, whose renewal only the server knows of. */
   | { ok: false; reason: 'expired'; claims: LicenseClaims };
 

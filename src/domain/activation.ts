@@ -20,6 +20,12 @@ export interface ActivationSeen {
 }
 
 export const ACTIVATION_LIMITS = { maxMachinesMax: 1000, nameMax: 100, deactivationsMax: 1000 };
+
+/** What a seller reads when a bound is refused, wherever it is refused (schema or use case). */
+export const ACTIVATION_MESSAGES = {
+  maxMachines: `maxMachines must be a whole number from 1 to ${ACTIVATION_LIMITS.maxMachinesMax}, or null for unlimited.`,
+  deactivations: `deactivationsPer30Days must be a whole number from 0 to ${ACTIVATION_LIMITS.deactivationsMax} (0: only the seller removes machines).`,
+};
 export const DEFAULT_MAX_MACHINES = 1;
 export const DEFAULT_DEACTIVATIONS_PER_30_DAYS = 3;
 export const DEACTIVATION_WINDOW_MS = 30 * 86_400_000;
@@ -34,13 +40,13 @@ export function hasFreeSlot(count: number, maxMachines: number | null): boolean 
 export function maxMachinesProblem(value: number | null): string | null {
   if (value === null) return null;
   if (!Number.isSafeInteger(value) || value < 1 || value > ACTIVATION_LIMITS.maxMachinesMax)
-    return 'maxMachines must be a whole number from 1 to 1000, or null for unlimited.';
+    return ACTIVATION_MESSAGES.maxMachines;
   return null;
 }
 
 export function deactivationsProblem(value: number): string | null {
   if (!Number.isSafeInteger(value) || value < 0 || value > ACTIVATION_LIMITS.deactivationsMax)
-    return 'deactivationsPer30Days must be a whole number from 0 to 1000 (0: only the seller removes machines).';
+    return ACTIVATION_MESSAGES.deactivations;
   return null;
 }
 

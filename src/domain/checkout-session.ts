@@ -1,8 +1,12 @@
+import type { BillingInterval } from './product.ts';
+
 /** A hosted checkout: pending until paid, expired 30 minutes after it was created unless paid. */
 export const CHECKOUT_LIFETIME_MS = 30 * 60_000;
 
-export type CheckoutStatus = 'pending' | 'complete' | 'expired';
-export type ProcessorKind = 'sandbox' | 'stripe';
+export const CHECKOUT_STATUSES = ['pending', 'complete', 'expired'] as const;
+export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
+export const PROCESSOR_KINDS = ['sandbox', 'stripe'] as const;
+export type ProcessorKind = (typeof PROCESSOR_KINDS)[number];
 
 export interface CheckoutSession {
   id: string;
@@ -52,7 +56,7 @@ export interface ProcessorSubscription {
   processorSubscriptionId: string;
   /** The end of the first period, paid by the checkout. */
   currentPeriodEnd: number;
-  interval: 'month' | 'year';
+  interval: BillingInterval;
 }
 
 export interface SavedCardDetails {

@@ -7,7 +7,8 @@ export interface Developer {
 }
 
 /** `secret` (sk_) keys may do everything; `publishable` (pk_) keys only validate and start checkouts. */
-export type ApiKeyScope = 'secret' | 'publishable';
+export const API_KEY_SCOPES = ['secret', 'publishable'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 export interface ApiKeyRecord {
   id: string;
@@ -39,9 +40,11 @@ export interface SigningKey {
   active: boolean;
 }
 
+/** The longest address SMTP can deliver to (RFC 5321's path limit, less its brackets). */
+export const EMAIL_MAX_LENGTH = 254;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function normalizeEmail(email: string): string | null {
   const trimmed = email.trim().toLowerCase();
-  return trimmed.length <= 254 && EMAIL.test(trimmed) ? trimmed : null;
+  return trimmed.length <= EMAIL_MAX_LENGTH && EMAIL.test(trimmed) ? trimmed : null;
 }

@@ -41,7 +41,7 @@ export type VerifyResult = { ok: true; key: ParsedLicenseKey } | { ok: false; re
 export type Ed25519Verify = (data: Uint8Array, signature: Uint8Array) => boolean;
 
 export const LICENSE_KEY_ALG = 'EdDSA';
-const MAX_KEY_LENGTH = 8192;
+export const MAX_KEY_LENGTH = 8192;
 
 /** The part of a key that gets signed: base64url(header) "." base64url(claims). */
 export function signingInputFor(kid: string, claims: LicenseClaims): string {

@@ -1,15 +1,16 @@
 /** A license and the rules that decide whether it is usable right now. */
-export type StoredLicenseStatus = 'active' | 'revoked';
-export type LicenseStatus = 'active' | 'expired' | 'revoked';
+/** Only these are stored; `expired` is derived from the clock. */
+export const LICENSE_STORED_STATUSES = ['active', 'revoked'] as const;
+export type StoredLicenseStatus = (typeof LICENSE_STORED_STATUSES)[number];
+export const LICENSE_STATUSES = ['active', 'expired', 'revoked'] as const;
+export type LicenseStatus = (typeof LICENSE_STATUSES)[number];
 
-export type InvalidReason =
-  | 'not_found'
-  | 'expired'
-  | 'revoked'
-  | 'invalid_format'
-  | 'invalid_signature'
-  | 'machine_mismatch'
-  | 'network_error';
+/** Why the service refuses a key, in CONTRACT.md's order. */
+export const VALIDATION_REASONS = ['not_found', 'expired', 'revoked', 'invalid_format', 'invalid_signature', 'machine_mismatch'] as const;
+export type ValidationReason = (typeof VALIDATION_REASONS)[number];
+/** The service's reasons plus the one only a client can reach: it could not ask the service. */
+export const INVALID_REASONS = [...VALIDATION_REASONS, 'network_error'] as const;
+export type InvalidReason = (typeof INVALID_REASONS)[number];
 
 export interface License {
   id: string;

@@ -1,8 +1,10 @@
 import type { ProcessorKind } from './checkout-session.ts';
 
 /** What an order records: a completed checkout, a paid terminal purchase, or a paid renewal invoice. */
-export type OrderSource = 'checkout' | 'purchase' | 'renewal';
-export type OrderStatus = 'paid' | 'refunded';
+export const ORDER_SOURCES = ['checkout', 'purchase', 'renewal'] as const;
+export type OrderSource = (typeof ORDER_SOURCES)[number];
+export const ORDER_STATUSES = ['paid', 'refunded'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** Money in, as its seller sees it. Amounts are in the currency's minor unit. */
 export interface Order {

@@ -23,7 +23,8 @@ export const SMS_LIMITS = [
  * A login code only logs in; a purchase code only confirms its own purchase; a phone code only
  * confirms the new phone number it was sent to.
  */
-export type OtpScope = 'login' | 'purchase' | 'phone';
+export const OTP_SCOPES = ['login', 'purchase', 'phone'] as const;
+export type OtpScope = (typeof OTP_SCOPES)[number];
 
 export interface OtpChallenge {
   id: string;

@@ -1,5 +1,6 @@
 import { deactivationsProblem, maxMachinesProblem } from './activation.ts';
 import { DomainError, NotFoundError } from './errors.ts';
+import { isOneOf } from './vocabulary.ts';
 
 /** Products a developer sells. Prices are integers in the currency's minor unit. */
 export interface Product {
@@ -26,7 +27,8 @@ export interface Product {
   updatedAt: number;
 }
 
-export type BillingInterval = 'month' | 'year';
+export const BILLING_INTERVALS = ['month', 'year'] as const;
+export type BillingInterval = (typeof BILLING_INTERVALS)[number];
 
 export type ProductChanges = Partial<
   Pick<
@@ -72,6 +74,9 @@ const CURRENCY = /^[a-z]{3}$/;
 export const PRODUCT_MESSAGES = {
   price: 'price must be a whole number in the currency’s minor unit (cents for usd: 1999 is $19.99; yen for jpy: 500 is ¥500), from 0 to 99999999.',
   currency: 'currency must be a three-letter ISO 4217 code, e.g. "usd" or "EUR" (stored in lower case).',
+  interval: `interval must be ${BILLING_INTERVALS.map((i) => `"${i}"`).join(', ')}, or null for a one-off product.`,
+  graceDays: `graceDays must be a whole number of days from 0 to ${PRODUCT_LIMITS.graceDaysMax}.`,
+  trialDays: `trialDays must be a whole number of days from 1 to ${PRODUCT_LIMITS.trialDaysMax}, or null for no trial.`,
 };
 
 /** ISO 4217 codes are case-insensitive: "USD" is stored as "usd"; anything else is left for productProblem. */
@@ -100,16 +105,16 @@ export function productProblem(
 }
 
 function billingProblem(p: Partial<Pick<Product, 'licenseDays' | 'interval' | 'graceDays' | 'trialDays' | 'price'>>): { field: string; message: string } | null {
-  if (p.interval != null && p.interval !== 'month' && p.interval !== 'year')
-    return { field: 'interval', message: 'interval must be "month", "year", or null for a one-off product.' };
+  if (p.interval != null && !isOneOf(BILLING_INTERVALS, p.interval))
+    return { field: 'interval', message: PRODUCT_MESSAGES.interval };
   if (p.interval != null && p.licenseDays != null)
     return { field: 'licenseDays', message: 'A recurring product’s licenses last one paid period plus graceDays: licenseDays must be null when interval is set.' };
   if (p.interval != null && p.price === 0)
     return { field: 'price', message: 'A recurring product needs a price above 0 (a free product needs no subscription).' };
   if (p.graceDays !== undefined && (!Number.isSafeInteger(p.graceDays) || p.graceDays < 0 || p.graceDays > PRODUCT_LIMITS.graceDaysMax))
-    return { field: 'graceDays', message: 'graceDays must be a whole number of days from 0 to 60.' };
+    return { field: 'graceDays', message: PRODUCT_MESSAGES.graceDays };
   if (p.trialDays != null && (!Number.isSafeInteger(p.trialDays) || p.trialDays < 1 || p.trialDays > PRODUCT_LIMITS.trialDaysMax))
-    return { field: 'trialDays', message: 'trialDays must be a whole number of days from 1 to 365, or null for no trial.' };
+    return { field: 'trialDays', message: PRODUCT_MESSAGES.trialDays };
   return null;
 }
 

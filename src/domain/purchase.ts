@@ -1,5 +1,6 @@
 /** A terminal purchase with a saved card: init → otp → confirm; confirmed once, whatever the retries. */
-export type PurchaseStatus = 'pending' | 'charging' | 'paid';
+export const PURCHASE_STATUSES = ['pending', 'charging', 'paid'] as const;
+export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
 
 export interface Purchase {
   id: string;

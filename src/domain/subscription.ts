@@ -1,7 +1,11 @@
 import type { ProcessorKind } from './checkout-session.ts';
 import type { BillingInterval } from './product.ts';
 
-export type SubscriptionStatus = 'active' | 'past_due' | 'canceled';
+export const SUBSCRIPTION_STATUSES = ['active', 'past_due', 'canceled'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+/** What one run of the sandbox's billing clock did to a subscription. */
+export const RENEWAL_OUTCOMES = ['renewed', 'payment_failed', 'canceled'] as const;
+export type RenewalOutcome = (typeof RENEWAL_OUTCOMES)[number];
 
 /**
  * A recurring product's subscription at its processor (a Stripe subscription on the seller's

@@ -2,7 +2,8 @@
 import type { License } from './license.ts';
 
 /** What a trial is claimed by: the product's one trial per e-mail, and per machine. */
-export type TrialClaimKind = 'email' | 'machine';
+export const TRIAL_CLAIM_KINDS = ['email', 'machine'] as const;
+export type TrialClaimKind = (typeof TRIAL_CLAIM_KINDS)[number];
 
 /** When a trial of `trialDays` started at `startedAt` ends. */
 export function trialExpiry(trialDays: number, startedAt: number): number {

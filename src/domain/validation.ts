@@ -3,7 +3,7 @@
  * invalid_format → invalid_signature → not_found → revoked → expired → machine_mismatch.
  * Binding happens only when every check passes.
  */
-import { isExpired, type InvalidReason, type StoredLicenseStatus } from './license.ts';
+import { isExpired, type StoredLicenseStatus, type ValidationReason } from './license.ts';
 import { decideSeat, type BindingDecision } from './machine-binding.ts';
 import type { KeyProblem } from './license-key.ts';
 
@@ -18,7 +18,7 @@ export interface LicenseUnderValidation {
 
 export type ValidationVerdict =
   | { valid: true; binding: Exclude<BindingDecision, { kind: 'mismatch' }> }
-  | { valid: false; reason: Exclude<InvalidReason, 'network_error'> };
+  | { valid: false; reason: ValidationReason };
 
 export function judgeValidation(
   keyProblem: KeyProblem | null,

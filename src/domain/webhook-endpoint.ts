@@ -144,6 +144,10 @@ function ipv6Groups(text: string): number[] | null {
   return [...l, ...Array<number>(right === undefined ? 0 : missing).fill(0), ...r];
 }
 
+/** A delivery waits for its next attempt until one succeeds or the schedule below is spent. */
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
 /**
  * Standard Webhooks' schedule: the delay before attempt n+1 after n failed attempts. Ten attempts
  * (at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h) over about three days; then the

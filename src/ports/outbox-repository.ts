@@ -1,6 +1,7 @@
-/** The outbox as the dispatcher and the delivery log see it (events are written by the store's triggers). */
+import type { WebhookDeliveryStatus } from '../domain/webhook-endpoint.ts';
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+/** The outbox as the dispatcher and the delivery log see it (events are written by the store's triggers). */
+export type DeliveryStatus = WebhookDeliveryStatus;
 
 /** A delivery claimed for sending, with what the request needs. */
 export interface DueDelivery {

@@ -1,4 +1,5 @@
 import { t } from 'elysia';
+import { ACTIVATION_LIMITS, ACTIVATION_MESSAGES } from '../../domain/activation.ts';
 import { EXAMPLE } from './examples.ts';
 import { Millis, ValidateBody } from './schemas.ts';
 
@@ -8,9 +9,9 @@ const Input = <T extends Parameters<typeof t.Object>[0]>(properties: T, options:
 
 const MachineFingerprint = ValidateBody.properties.machineFingerprint;
 const LicenseKey = ValidateBody.properties.licenseKey;
-const MaxMachines = t.Union([t.Number({ multipleOf: 1, minimum: 1, maximum: 1000 }), t.Null()], {
+const MaxMachines = t.Union([t.Number({ multipleOf: 1, minimum: 1, maximum: ACTIVATION_LIMITS.maxMachinesMax }), t.Null()], {
   description: 'Machines this license may run on, 1 to 1000, or null for unlimited.',
-  error: 'maxMachines must be a whole number from 1 to 1000, or null for unlimited.',
+  error: ACTIVATION_MESSAGES.maxMachines,
 });
 
 export const Activation = t.Object({
@@ -24,7 +25,7 @@ export const Activation = t.Object({
 export const ActivateBody = Input({
   licenseKey: LicenseKey,
   machineFingerprint: MachineFingerprint,
-  name: t.Optional(t.Union([t.String({ minLength: 1, maxLength: 100, pattern: '^[^\\u0000-\\u001f\\u007f]+$', error: 'name must be 1 to 100 characters without control characters, or null.' }), t.Null()], {
+  name: t.Optional(t.Union([t.String({ minLength: 1, maxLength: ACTIVATION_LIMITS.nameMax, pattern: '^[^\\u0000-\\u001f\\u007f]+$', error: 'name must be 1 to 100 characters without control characters, or null.' }), t.Null()], {
     description: 'A human name for the machine, e.g. its host name (1 to 100 characters).',
   })),
 }, { examples: [{ licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint, name: 'ada-laptop' }] });

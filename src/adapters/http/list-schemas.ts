@@ -2,8 +2,13 @@ import { t } from 'elysia';
 import { CUSTOMER_LIST_LIMIT } from '../../app/customers/list-customers.ts';
 import { LICENSE_LIST_LIMIT } from '../../app/licenses/list-licenses.ts';
 import { ORDER_LIST_LIMIT } from '../../app/orders/list-orders.ts';
+import { PROCESSOR_KINDS } from '../../domain/checkout-session.ts';
+import { EMAIL_MAX_LENGTH } from '../../domain/developer.ts';
+import { LICENSE_STATUSES } from '../../domain/license.ts';
+import { ORDER_SOURCES, ORDER_STATUSES } from '../../domain/order.ts';
 import { EXAMPLE } from './examples.ts';
-import { LicenseView, Millis } from './schemas.ts';
+import { LicenseStatus, LicenseView, Millis } from './schemas.ts';
+import { literalUnion } from './vocabulary.ts';
 
 // Query schemas of the seller's lists. Unknown parameters are ignored; bounds are checked by the use
 // cases, so their 400 names the field. Every list is a keyset page: startingAfter = the last id seen.
@@ -13,7 +18,7 @@ const Limit = (bounds: { default: number; max: number }) =>
 const Cursor = (what: string) =>
   t.Optional(t.String({ maxLength: 100, description: `A ${what} id (the last of the previous page): the page starts after it.`, error: 'startingAfter must be an id of at most 100 characters.' }));
 const ProductFilter = t.Optional(t.String({ maxLength: 100, description: 'Only this product’s.', examples: [EXAMPLE.productId], error: 'productId must be an id of at most 100 characters.' }));
-const ExactEmail = t.Optional(t.String({ maxLength: 254, description: 'Only this customer’s (the whole e-mail, case-insensitive).', examples: [EXAMPLE.buyerEmail], error: 'email must be an e-mail address of at most 254 characters.' }));
+const ExactEmail = t.Optional(t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'Only this customer’s (the whole e-mail, case-insensitive).', examples: [EXAMPLE.buyerEmail], error: `email must be an e-mail address of at most ${EMAIL_MAX_LENGTH} characters.` }));
 const CreatedAfter = t.Optional(t.Integer({ minimum: 0, description: 'Created at or after this Unix millisecond (inclusive).', examples: [EXAMPLE.time], error: 'createdAfter must be a time in Unix milliseconds.' }));
 const CreatedBefore = t.Optional(t.Integer({ minimum: 0, description: 'Created before this Unix millisecond (exclusive), so [createdAfter, createdBefore) ranges tile.', error: 'createdBefore must be a time in Unix milliseconds.' }));
 
@@ -23,7 +28,7 @@ export const LicenseListQuery = t.Object(
     startingAfter: Cursor('license'),
     productId: ProductFilter,
     email: ExactEmail,
-    status: t.Optional(t.Union([t.Literal('active'), t.Literal('expired'), t.Literal('revoked')], { description: 'As validation sees it now: expired = past expiresAt, not revoked. With status=expired the list is ordered by expiresAt, most recently expired first (the cursor follows that order); otherwise newest issued first.', error: 'status must be active, expired or revoked.' })),
+    status: t.Optional(literalUnion(LICENSE_STATUSES, { description: 'As validation sees it now: expired = past expiresAt, not revoked. With status=expired the list is ordered by expiresAt, most recently expired first (the cursor follows that order); otherwise newest issued first.', error: 'status must be active, expired or revoked.' })),
     trial: t.Optional(t.Boolean({ description: 'true: only free trials; false: only paid or granted licenses.', error: 'trial must be true or false.' })),
     createdAfter: CreatedAfter,
     createdBefore: CreatedBefore,
@@ -44,7 +49,7 @@ export const CustomerListQuery = t.Object(
   {
     limit: Limit(CUSTOMER_LIST_LIMIT),
     startingAfter: Cursor('customer'),
-    email: t.Optional(t.String({ maxLength: 254, description: 'The start of the e-mail, case-insensitive (a whole address works too). Results then come in e-mail order.', examples: ['buyer@'], error: 'email must be at most 254 characters.' })),
+    email: t.Optional(t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'The start of the e-mail, case-insensitive (a whole address works too). Results then come in e-mail order.', examples: ['buyer@'], error: `email must be at most ${EMAIL_MAX_LENGTH} characters.` })),
   },
   { additionalProperties: true },
 );
@@ -52,7 +57,7 @@ export const CustomerListQuery = t.Object(
 const CustomerLicense = t.Object({
   id: t.String(),
   productId: t.String(),
-  status: t.Union([t.Literal('active'), t.Literal('expired'), t.Literal('revoked')]),
+  status: LicenseStatus,
   issuedAt: Millis,
   expiresAt: t.Union([Millis, t.Null()], { description: 'null = perpetual.' }),
   trial: t.Boolean(),
@@ -95,7 +100,7 @@ export const OrderListQuery = t.Object(
     startingAfter: Cursor('order'),
     productId: ProductFilter,
     email: ExactEmail,
-    status: t.Optional(t.Union([t.Literal('paid'), t.Literal('refunded')], { error: 'status must be paid or refunded.' })),
+    status: t.Optional(literalUnion(ORDER_STATUSES, { error: 'status must be paid or refunded.' })),
     createdAfter: CreatedAfter,
     createdBefore: CreatedBefore,
   },
@@ -113,14 +118,14 @@ export const OrderList = t.Object(
         customerEmail: t.String(),
         productId: t.String(),
         licenseId: t.String({ description: 'The license it paid for.' }),
-        source: t.Union([t.Literal('checkout'), t.Literal('purchase'), t.Literal('renewal')]),
+        source: literalUnion(ORDER_SOURCES),
         sourceId: t.String({ description: 'The checkout session, terminal purchase or invoice it records.' }),
         amount: t.Integer({ description: 'In the currency’s minor unit.' }),
         currency: t.String(),
-        processor: t.Union([t.Literal('sandbox'), t.Literal('stripe')]),
+        processor: literalUnion(PROCESSOR_KINDS),
         paymentId: Nullable('The processor’s payment (PaymentIntent) id.'),
         processorReference: Nullable('The processor’s checkout session or invoice id.'),
-        status: t.Union([t.Literal('paid'), t.Literal('refunded')]),
+        status: literalUnion(ORDER_STATUSES),
         createdAt: Millis,
         refundedAt: t.Union([Millis, t.Null()]),
       }),

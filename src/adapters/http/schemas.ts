@@ -1,7 +1,12 @@
 import { t } from 'elysia';
 import { MAX_EXPIRY } from '../../app/licenses/grant-license.ts';
-import { PRODUCT_MESSAGES } from '../../domain/product.ts';
+import { ACTIVATION_LIMITS, ACTIVATION_MESSAGES } from '../../domain/activation.ts';
+import { API_KEY_SCOPES, EMAIL_MAX_LENGTH } from '../../domain/developer.ts';
+import { LICENSE_STATUSES, VALIDATION_REASONS } from '../../domain/license.ts';
+import { MAX_KEY_LENGTH } from '../../domain/license-key.ts';
+import { BILLING_INTERVALS, PRODUCT_LIMITS, PRODUCT_MESSAGES } from '../../domain/product.ts';
 import { EXAMPLE } from './examples.ts';
+import { literalUnion, literals } from './vocabulary.ts';
 
 /** TypeBox models: the one source of request/response types and of the OpenAPI document. */
 export const ErrorBody = t.Object(
@@ -31,11 +36,11 @@ const Input = <T extends Properties>(properties: T, options: Parameters<typeof t
 
 export const Millis = Int({ description: 'Unix time in milliseconds.' });
 const FutureMillis = Int({ minimum: 0, maximum: MAX_EXPIRY, description: 'Unix time in milliseconds.' });
-const Features = t.Array(t.String({ minLength: 1, maxLength: 100 }), { maxItems: 100, description: 'Entitlements; may be empty.' });
-const LicenseStatus = t.Union([t.Literal('active'), t.Literal('expired'), t.Literal('revoked')]);
+const Features = t.Array(t.String({ minLength: 1, maxLength: PRODUCT_LIMITS.featureMax }), { maxItems: PRODUCT_LIMITS.featuresMax, description: 'Entitlements; may be empty.' });
+export const LicenseStatus = literalUnion(LICENSE_STATUSES);
 
 export const SignupBody = Input({
-  email: t.String({ maxLength: 254, description: 'Unique across developers.' }),
+  email: t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'Unique across developers.' }),
   name: t.String({ minLength: 1, maxLength: 200 }),
 }, { examples: [{ email: EXAMPLE.sellerEmail, name: 'Ada Tools' }] });
 
@@ -59,7 +64,7 @@ export const Product = t.Object({
   licenseDays: t.Union([Int(), t.Null()], { description: 'Days a sold license lasts; null = perpetual.' }),
   maxMachines: t.Union([Int(), t.Null()], { description: 'Machines per license issued from now on (copied onto each license); null = unlimited.' }),
   deactivationsPer30Days: Int({ description: 'Machines a license’s holder may deactivate per rolling 30 days (docs/activations.md).' }),
-  interval: t.Union([t.Literal('month'), t.Literal('year'), t.Null()], { description: 'Recurring billing period; null = one-off (docs/subscriptions-and-trials.md).' }),
+  interval: t.Union([...literals(BILLING_INTERVALS), t.Null()], { description: 'Recurring billing period; null = one-off (docs/subscriptions-and-trials.md).' }),
   graceDays: Int({ description: 'Days a subscription’s license runs past an unpaid period.' }),
   trialDays: t.Union([Int(), t.Null()], { description: 'Days of a free trial (POST /trials); null = no trial.' }),
   active: t.Boolean(),
@@ -68,35 +73,35 @@ export const Product = t.Object({
 });
 
 const productFields = {
-  name: t.String({ minLength: 1, maxLength: 200 }),
+  name: t.String({ minLength: 1, maxLength: PRODUCT_LIMITS.nameMax }),
   // `error`: the problem the 400 names for this field (see validationDetails).
-  price: Int({ minimum: 0, maximum: 99_999_999, description: 'Minor units, e.g. 1999 for $19.99.', error: PRODUCT_MESSAGES.price }),
+  price: Int({ minimum: 0, maximum: PRODUCT_LIMITS.priceMax, description: 'Minor units, e.g. 1999 for $19.99.', error: PRODUCT_MESSAGES.price }),
   currency: t.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217, e.g. "usd"; upper case is accepted and stored in lower case.', error: PRODUCT_MESSAGES.currency }),
   features: Features,
-  licenseDays: t.Union([Int({ minimum: 1, maximum: 36_500 }), t.Null()]),
-  maxMachines: t.Union([Int({ minimum: 1, maximum: 1000 }), t.Null()], {
+  licenseDays: t.Union([Int({ minimum: 1, maximum: PRODUCT_LIMITS.licenseDaysMax }), t.Null()]),
+  maxMachines: t.Union([Int({ minimum: 1, maximum: ACTIVATION_LIMITS.maxMachinesMax }), t.Null()], {
     description: 'Machines per license, 1 to 1000 (default 1), or null for unlimited. Copied onto each license when it is issued.',
-    error: 'maxMachines must be a whole number from 1 to 1000, or null for unlimited.',
+    error: ACTIVATION_MESSAGES.maxMachines,
   }),
   deactivationsPer30Days: Int({
     minimum: 0,
-    maximum: 1000,
+    maximum: ACTIVATION_LIMITS.deactivationsMax,
     description: 'How many machines a license’s holder may deactivate per rolling 30 days (default 3; 0 = only you remove machines).',
-    error: 'deactivationsPer30Days must be a whole number from 0 to 1000 (0: only the seller removes machines).',
+    error: ACTIVATION_MESSAGES.deactivations,
   }),
-  interval: t.Union([t.Literal('month'), t.Literal('year'), t.Null()], {
+  interval: t.Union([...literals(BILLING_INTERVALS), t.Null()], {
     description: 'Bill every month or year (a subscription; licenseDays must then be null), or null for a one-off sale (default).',
-    error: 'interval must be "month", "year", or null for a one-off product.',
+    error: PRODUCT_MESSAGES.interval,
   }),
   graceDays: Int({
     minimum: 0,
-    maximum: 60,
+    maximum: PRODUCT_LIMITS.graceDaysMax,
     description: 'Days a subscription’s license runs past a period not yet paid (default 3).',
-    error: 'graceDays must be a whole number of days from 0 to 60.',
+    error: PRODUCT_MESSAGES.graceDays,
   }),
-  trialDays: t.Union([Int({ minimum: 1, maximum: 365 }), t.Null()], {
+  trialDays: t.Union([Int({ minimum: 1, maximum: PRODUCT_LIMITS.trialDaysMax }), t.Null()], {
     description: 'Days of a free trial, one per customer e-mail and per machine (default null: no trial).',
-    error: 'trialDays must be a whole number of days from 1 to 365, or null for no trial.',
+    error: PRODUCT_MESSAGES.trialDays,
   }),
 };
 
@@ -152,7 +157,7 @@ export const LicenseView = t.Object({
 
 export const GrantBody = Input({
   productId: t.String({ maxLength: 100 }),
-  email: t.String({ maxLength: 254, description: 'The customer’s e-mail; the customer is created if new.' }),
+  email: t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'The customer’s e-mail; the customer is created if new.' }),
   features: t.Optional(Features),
   expiresAt: t.Optional(t.Union([FutureMillis, t.Null()], { description: 'Default: the product’s term. null = perpetual.' })),
 }, { examples: [{ productId: EXAMPLE.productId, email: EXAMPLE.buyerEmail, features: ['pro'] }] });
@@ -172,7 +177,7 @@ const FINGERPRINT_PROBLEM =
   'machineFingerprint must be 1 to 256 visible ASCII characters, no spaces: the client library sends 64 lower-case hex digits. "3f…" in an example is a placeholder, not a fingerprint.';
 
 export const ValidateBody = Input({
-  licenseKey: t.String({ maxLength: 8192 }),
+  licenseKey: t.String({ maxLength: MAX_KEY_LENGTH }),
   machineFingerprint: t.String({
     minLength: 1,
     maxLength: 256,
@@ -200,14 +205,7 @@ export const ValidationResult = t.Union(
   }),
   t.Object({
     valid: t.Literal(false),
-    reason: t.Union([
-      t.Literal('not_found'),
-      t.Literal('expired'),
-      t.Literal('revoked'),
-      t.Literal('invalid_format'),
-      t.Literal('invalid_signature'),
-      t.Literal('machine_mismatch'),
-    ]),
+    reason: literalUnion(VALIDATION_REASONS),
   }),
   ],
   {
@@ -235,7 +233,7 @@ export const Jwks = t.Object({
   ),
 });
 
-const ApiKeyScope = t.Union([t.Literal('secret'), t.Literal('publishable')], {
+const ApiKeyScope = literalUnion(API_KEY_SCOPES, {
   description: 'secret (sk_…): everything; publishable (pk_…): validation and checkout only.',
 });
 export const NewApiKeyBody = Input({ scope: ApiKeyScope }, { examples: [{ scope: 'publishable' }] });
@@ -272,7 +270,7 @@ export function errorsOf<const S extends readonly number[]>(...statuses: S): { [
 
 export const CheckoutInitBody = Input({
   productId: t.String({ maxLength: 100 }),
-  email: t.Optional(t.String({ maxLength: 254, description: 'Pre-fills the payment page.' })),
+  email: t.Optional(t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'Pre-fills the payment page.' })),
   successUrl: t.Optional(t.String({ maxLength: 2048, description: 'Absolute http(s) URL; default: GET /v1/checkout/success.' })),
   cancelUrl: t.Optional(t.String({ maxLength: 2048, description: 'Absolute http(s) URL; default: GET /v1/checkout/cancel.' })),
 }, { examples: [{ productId: EXAMPLE.productId, email: EXAMPLE.buyerEmail, successUrl: 'https://app.example.com/thanks', cancelUrl: 'https://app.example.com/cart' }] });
@@ -322,14 +320,14 @@ export function jsonErrors(...statuses: number[]) {
   );
 }
 
-export const LoginInitBody = Input({ email: t.String({ maxLength: 254 }) }, { examples: [{ email: EXAMPLE.buyerEmail }] });
+export const LoginInitBody = Input({ email: t.String({ maxLength: EMAIL_MAX_LENGTH }) }, { examples: [{ email: EXAMPLE.buyerEmail }] });
 export const CodeSent = t.Object({
   otpId: t.String(),
   phoneMasked: t.String({ description: 'All but the last four digits masked.' }),
   expiresIn: t.Integer({ description: 'Seconds the code stays valid (300).' }),
 });
 export const LoginVerifyBody = Input({
-  email: t.String({ maxLength: 254 }),
+  email: t.String({ maxLength: EMAIL_MAX_LENGTH }),
   otpId: t.String({ maxLength: 100 }),
   otp: t.String({ maxLength: 20, description: 'The 6-digit code.' }),
   deviceFingerprint: t.String({ minLength: 1, maxLength: 256, description: 'The identity token is bound to this device.' }),

@@ -1,12 +1,16 @@
 import { t } from 'elysia';
 import { SUBSCRIPTION_LIST_LIMIT } from '../../app/subscriptions/seller-subscriptions.ts';
+import { PROCESSOR_KINDS } from '../../domain/checkout-session.ts';
+import { BILLING_INTERVALS } from '../../domain/product.ts';
+import { SUBSCRIPTION_STATUSES } from '../../domain/subscription.ts';
 import { EXAMPLE } from './examples.ts';
 import { Millis } from './schemas.ts';
+import { literalUnion } from './vocabulary.ts';
 
 // TypeBox models of the seller's subscription routes (docs/subscriptions.md). Unknown request fields
 // are ignored, as elsewhere; bounds the use case checks (limit) are refused there, naming the field.
 
-const Status = t.Union([t.Literal('active'), t.Literal('past_due'), t.Literal('canceled')], {
+const Status = literalUnion(SUBSCRIPTION_STATUSES, {
   description: 'active: paid through its period; past_due: a renewal failed (the license runs to its paid end plus grace); canceled: ended, final.',
 });
 
@@ -15,7 +19,7 @@ export const SubscriptionListQuery = t.Object(
     limit: t.Optional(t.Integer({ description: `Page size, 1 to ${SUBSCRIPTION_LIST_LIMIT.max} (default ${SUBSCRIPTION_LIST_LIMIT.default}).`, examples: [20], error: `limit must be a whole number from 1 to ${SUBSCRIPTION_LIST_LIMIT.max}.` })),
     startingAfter: t.Optional(t.String({ maxLength: 100, description: 'A subscription id (the last of the previous page): the page starts after it.', error: 'startingAfter must be an id of at most 100 characters.' })),
     productId: t.Optional(t.String({ maxLength: 100, description: 'Only this product’s.', examples: [EXAMPLE.productId], error: 'productId must be an id of at most 100 characters.' })),
-    status: t.Optional(t.Union([t.Literal('active'), t.Literal('past_due'), t.Literal('canceled')], { description: 'Only subscriptions in this state.', error: 'status must be active, past_due or canceled.' })),
+    status: t.Optional(literalUnion(SUBSCRIPTION_STATUSES, { description: 'Only subscriptions in this state.', error: 'status must be active, past_due or canceled.' })),
   },
   { additionalProperties: true },
 );
@@ -31,10 +35,10 @@ export const SubscriptionView = t.Object({
   customerEmail: t.String({ description: 'The e-mail of the customer who pays for it.' }),
   productId: t.String(),
   licenseId: t.String({ description: 'The one license it renews: each paid period extends it (same id, a fresh key).' }),
-  processor: t.Union([t.Literal('sandbox'), t.Literal('stripe')]),
+  processor: literalUnion(PROCESSOR_KINDS),
   processorSubscriptionId: t.String({ description: 'The processor’s id (sub_… on your Stripe account; sub_sandbox_… in the sandbox).' }),
   status: Status,
-  interval: t.Union([t.Literal('month'), t.Literal('year')]),
+  interval: literalUnion(BILLING_INTERVALS),
   currentPeriodEnd: t.Integer({ description: 'End of the period paid for (Unix ms). The license lasts to it plus the product’s graceDays.' }),
   cancelAtPeriodEnd: t.Boolean({ description: 'true: it is not billed again and ends at currentPeriodEnd.' }),
   createdAt: Millis,

@@ -1,4 +1,6 @@
 import { t } from 'elysia';
+import { EMAIL_MAX_LENGTH } from '../../domain/developer.ts';
+import { ACTIVATION_LIMITS } from '../../domain/activation.ts';
 import { Activation } from './activation-schemas.ts';
 import { EXAMPLE } from './examples.ts';
 import { LicenseView, ValidateBody } from './schemas.ts';
@@ -6,9 +8,9 @@ import { LicenseView, ValidateBody } from './schemas.ts';
 /** TypeBox models of POST /trials (docs/trials.md). Unknown request fields are ignored, as elsewhere. */
 export const TrialBody = t.Object({
   productId: t.String({ maxLength: 100, error: 'productId must be a product id (prod_…).' }),
-  email: t.String({ maxLength: 254, description: 'The buyer’s e-mail: one trial per e-mail per product.', error: 'email must be an e-mail address (at most 254 characters).' }),
+  email: t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'The buyer’s e-mail: one trial per e-mail per product.', error: `email must be an e-mail address (at most ${EMAIL_MAX_LENGTH} characters).` }),
   machineFingerprint: ValidateBody.properties.machineFingerprint,
-  name: t.Optional(t.Union([t.String({ minLength: 1, maxLength: 100, pattern: '^[^\\u0000-\\u001f\\u007f]+$', error: 'name must be 1 to 100 characters without control characters, or null.' }), t.Null()], {
+  name: t.Optional(t.Union([t.String({ minLength: 1, maxLength: ACTIVATION_LIMITS.nameMax, pattern: '^[^\\u0000-\\u001f\\u007f]+$', error: 'name must be 1 to 100 characters without control characters, or null.' }), t.Null()], {
     description: 'A human name for the machine, e.g. its host name (1 to 100 characters).',
   })),
 }, {

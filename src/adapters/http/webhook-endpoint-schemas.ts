@@ -1,7 +1,8 @@
 import { t } from 'elysia';
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS } from '../../domain/webhook-endpoint.ts';
+import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS } from '../../domain/webhook-endpoint.ts';
 import { EXAMPLE } from './examples.ts';
 import { Millis } from './schemas.ts';
+import { literalUnion } from './vocabulary.ts';
 
 /** TypeBox models of the outgoing webhook routes (docs/webhooks.md). Unknown request fields are ignored, as elsewhere. */
 const Input = <T extends Parameters<typeof t.Object>[0]>(properties: T, options: Parameters<typeof t.Object>[1] = {}) =>
@@ -65,7 +66,7 @@ export const RotatedWebhookSecret = t.Object({
 export const WebhookEndpointView = t.Object(WebhookEndpoint.properties, { examples: [endpointExample] });
 export const WebhookEndpointList = t.Object({ data: t.Array(WebhookEndpoint), hasMore: t.Boolean() });
 
-const Status = t.Union([t.Literal('pending'), t.Literal('succeeded'), t.Literal('failed')]);
+const Status = literalUnion(WEBHOOK_DELIVERY_STATUSES);
 const deliveryFields = {
   id: t.String({ description: 'del_…' }),
   eventId: t.String({ description: 'msg_…: the webhook-id header, the same on every attempt.' }),

@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, gte, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { LicenseStatus } from '../../domain/license.ts';
 import type { LicenseListQuery, LicensePage } from '../../ports/license-repository.ts';
 import { firstMachine } from './postgres-activations.ts';
 import type { PostgresDb } from './postgres-store.ts';
@@ -28,11 +29,15 @@ const ID = sql`${licenses.id} COLLATE "C"`;
 
 /** The status as a condition on stored columns: revoked/active walk (…, status, issued_at, id), expired is a range of (…, status, expires_at, id). */
 function statusCondition(status: NonNullable<LicenseListQuery['status']>): SQL | undefined {
-  if (status.is === 'revoked') return eq(licenses.status, 'revoked');
-  const stillValid = or(isNull(licenses.expiresAt), gt(licenses.expiresAt, status.now));
-  const ended = and(isNotNull(licenses.expiresAt), lte(licenses.expiresAt, status.now));
-  return and(eq(licenses.status, 'active'), status.is === 'active' ? stillValid : ended);
+  return STATUS_CONDITIONS[status.is](status.now);
 }
+
+/** One condition per status validation can report: a status without one fails the type check. */
+const STATUS_CONDITIONS: Record<LicenseStatus, (now: number) => SQL | undefined> = {
+  active: (now) => and(eq(licenses.status, 'active'), or(isNull(licenses.expiresAt), gt(licenses.expiresAt, now))),
+  expired: (now) => and(eq(licenses.status, 'active'), isNotNull(licenses.expiresAt), lte(licenses.expiresAt, now)),
+  revoked: () => eq(licenses.status, 'revoked'),
+};
 
 /** Most recently expired first when the filter is `expired` (index (developer_id, status, expires_at, id)); else newest first. */
 const byExpiry = (query: LicenseListQuery): boolean => query.status?.is === 'expired';

@@ -11,6 +11,16 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { CHECKOUT_STATUSES, PROCESSOR_KINDS } from '../../domain/checkout-session.ts';
+import { API_KEY_SCOPES } from '../../domain/developer.ts';
+import { LICENSE_STORED_STATUSES } from '../../domain/license.ts';
+import { ORDER_SOURCES, ORDER_STATUSES } from '../../domain/order.ts';
+import { OTP_SCOPES } from '../../domain/otp-challenge.ts';
+import { BILLING_INTERVALS } from '../../domain/product.ts';
+import { PURCHASE_STATUSES } from '../../domain/purchase.ts';
+import { SUBSCRIPTION_STATUSES } from '../../domain/subscription.ts';
+import { TRIAL_CLAIM_KINDS } from '../../domain/trial.ts';
+import { WEBHOOK_DELIVERY_STATUSES } from '../../domain/webhook-endpoint.ts';
 
 // The SQLite schema, table for table. Times are Unix milliseconds in bigint; `seq` columns stand in
 // for SQLite's rowid where a list breaks ties by insertion order. Ids are compared and ordered under
@@ -32,7 +42,7 @@ export const apiKeys = pgTable(
   {
     id: text('id').primaryKey(),
     developerId: text('developer_id').notNull().references(() => developers.id),
-    scope: text('scope', { enum: ['secret', 'publishable'] }).notNull(),
+    scope: text('scope', { enum: API_KEY_SCOPES }).notNull(),
     keyHash: text('key_hash').notNull().unique(),
     createdAt: millis('created_at').notNull(),
     revokedAt: millis('revoked_at'),
@@ -73,7 +83,7 @@ export const products = pgTable(
     /** Holder-initiated deactivations allowed per license per rolling 30 days. */
     deactivationsPer30Days: integer('deactivations_per_30_days').notNull().default(3),
     /** Recurring products bill every `interval`; null = one-off. */
-    interval: text('interval', { enum: ['month', 'year'] }),
+    interval: text('interval', { enum: BILLING_INTERVALS }),
     /** Days a subscription's license outlives a period it has not been paid for yet. */
     graceDays: integer('grace_days').notNull().default(3),
     /** Days of a free trial (one per customer e-mail and per machine); null = no trial. */
@@ -99,7 +109,7 @@ export const licenses = pgTable(
     developerId: text('developer_id').notNull().references(() => developers.id),
     productId: text('product_id').notNull().references(() => products.id),
     customerId: text('customer_id').notNull().references(() => customers.id),
-    status: text('status', { enum: ['active', 'revoked'] }).notNull(),
+    status: text('status', { enum: LICENSE_STORED_STATUSES }).notNull(),
     features: jsonb('features').$type<string[]>().notNull(),
     issuedAt: millis('issued_at').notNull(),
     expiresAt: millis('expires_at'),
@@ -152,7 +162,7 @@ export const trialClaims = pgTable(
   'trial_claims',
   {
     productId: text('product_id').notNull().references(() => products.id),
-    kind: text('kind', { enum: ['email', 'machine'] }).notNull(),
+    kind: text('kind', { enum: TRIAL_CLAIM_KINDS }).notNull(),
     /** The normalized e-mail, or the machine fingerprint. */
     value: text('value').notNull(),
     licenseId: text('license_id').notNull().references(() => licenses.id),
@@ -187,17 +197,17 @@ export const orders = pgTable(
     customerId: text('customer_id').notNull().references(() => customers.id),
     productId: text('product_id').notNull().references(() => products.id),
     licenseId: text('license_id').notNull(),
-    source: text('source', { enum: ['checkout', 'purchase', 'renewal'] }).notNull(),
+    source: text('source', { enum: ORDER_SOURCES }).notNull(),
     /** The checkout session, purchase or invoice it records: one order each. */
     sourceId: text('source_id').notNull().unique(),
     amount: integer('amount').notNull(),
     currency: text('currency').notNull(),
-    processor: text('processor', { enum: ['sandbox', 'stripe'] }).notNull(),
+    processor: text('processor', { enum: PROCESSOR_KINDS }).notNull(),
     /** The processor's payment (PaymentIntent) id, when it has one. */
     paymentId: text('payment_id'),
     /** The processor's checkout session, or invoice, id. */
     processorReference: text('processor_reference'),
-    status: text('status', { enum: ['paid', 'refunded'] }).notNull(),
+    status: text('status', { enum: ORDER_STATUSES }).notNull(),
     createdAt: millis('created_at').notNull(),
     refundedAt: millis('refunded_at'),
   },
@@ -219,10 +229,10 @@ export const subscriptions = pgTable(
     customerId: text('customer_id').notNull().references(() => customers.id),
     productId: text('product_id').notNull().references(() => products.id),
     licenseId: text('license_id').notNull().unique(),
-    processor: text('processor', { enum: ['sandbox', 'stripe'] }).notNull(),
+    processor: text('processor', { enum: PROCESSOR_KINDS }).notNull(),
     processorSubscriptionId: text('processor_subscription_id').notNull().unique(),
-    status: text('status', { enum: ['active', 'past_due', 'canceled'] }).notNull(),
-    interval: text('interval', { enum: ['month', 'year'] }).notNull(),
+    status: text('status', { enum: SUBSCRIPTION_STATUSES }).notNull(),
+    interval: text('interval', { enum: BILLING_INTERVALS }).notNull(),
     currentPeriodEnd: millis('current_period_end').notNull(),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
     createdAt: millis('created_at').notNull(),
@@ -277,7 +287,7 @@ export const webhookDeliveries = pgTable(
     eventId: text('event_id').notNull(),
     endpointId: text('endpoint_id').notNull(),
     developerId: text('developer_id').notNull(),
-    status: text('status', { enum: ['pending', 'succeeded', 'failed'] }).notNull(),
+    status: text('status', { enum: WEBHOOK_DELIVERY_STATUSES }).notNull(),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: millis('next_attempt_at').notNull(),
     /** A claim: whoever took it delivers until then; past it (a crash), another sender may. */
@@ -345,10 +355,10 @@ export const checkoutSessions = pgTable(
     email: text('email'),
     successUrl: text('success_url').notNull(),
     cancelUrl: text('cancel_url').notNull(),
-    processor: text('processor', { enum: ['sandbox', 'stripe'] }).notNull(),
+    processor: text('processor', { enum: PROCESSOR_KINDS }).notNull(),
     processorSessionId: text('processor_session_id').unique(),
     checkoutUrl: text('checkout_url'),
-    status: text('status', { enum: ['pending', 'complete', 'expired'] }).notNull(),
+    status: text('status', { enum: CHECKOUT_STATUSES }).notNull(),
     createdAt: millis('created_at').notNull(),
     expiresAt: millis('expires_at').notNull(),
     completedAt: millis('completed_at'),
@@ -415,7 +425,7 @@ export const otpChallenges = pgTable(
   'otp_challenges',
   {
     id: text('id').primaryKey(),
-    scope: text('scope', { enum: ['login', 'purchase', 'phone'] }).notNull(),
+    scope: text('scope', { enum: OTP_SCOPES }).notNull(),
     /** The normalized e-mail (login) or the purchase id (purchase). */
     subject: text('subject').notNull(),
     /** null for an e-mail with no customer: the look-alike challenge no code can pass. */
@@ -458,7 +468,7 @@ export const purchases = pgTable(
     productId: text('product_id').notNull().references(() => products.id),
     amount: integer('amount').notNull(),
     currency: text('currency').notNull(),
-    status: text('status', { enum: ['pending', 'charging', 'paid'] }).notNull(),
+    status: text('status', { enum: PURCHASE_STATUSES }).notNull(),
     attempt: integer('attempt').notNull(),
     chargingSince: millis('charging_since'),
     cardId: text('card_id').references(() => savedCards.id),

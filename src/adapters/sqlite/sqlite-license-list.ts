@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, gte, isNotNull, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
+import type { LicenseStatus } from '../../domain/license.ts';
 import type { LicenseListQuery, LicensePage } from '../../ports/license-repository.ts';
 import { customers, licenses } from './schema.ts';
 import { firstMachine } from './sqlite-activations.ts';
@@ -29,11 +30,15 @@ const columns = { ...licenseColumns, customerEmail: customers.email };
  * status, expires_at, id), listed by expiry.
  */
 export function statusCondition(status: NonNullable<LicenseListQuery['status']>): SQL | undefined {
-  if (status.is === 'revoked') return eq(licenses.status, 'revoked');
-  const stillValid = or(isNull(licenses.expiresAt), gt(licenses.expiresAt, status.now));
-  const ended = and(isNotNull(licenses.expiresAt), lte(licenses.expiresAt, status.now));
-  return and(eq(licenses.status, 'active'), status.is === 'active' ? stillValid : ended);
+  return STATUS_CONDITIONS[status.is](status.now);
 }
+
+/** One condition per status validation can report: a status without one fails the type check. */
+const STATUS_CONDITIONS: Record<LicenseStatus, (now: number) => SQL | undefined> = {
+  active: (now) => and(eq(licenses.status, 'active'), or(isNull(licenses.expiresAt), gt(licenses.expiresAt, now))),
+  expired: (now) => and(eq(licenses.status, 'active'), isNotNull(licenses.expiresAt), lte(licenses.expiresAt, now)),
+  revoked: () => eq(licenses.status, 'revoked'),
+};
 
 /** Most recently expired first when the filter is `expired` (index (developer_id, status, expires_at, id)); else newest first. */
 export const byExpiry = (query: LicenseListQuery): boolean => query.status?.is === 'expired';

@@ -1,6 +1,8 @@
 import type Stripe from 'stripe';
 import type { ProcessorSubscription, SavedCardDetails } from '../../domain/checkout-session.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { BILLING_INTERVALS } from '../../domain/product.ts';
+import { isOneOf } from '../../domain/vocabulary.ts';
 import { cardOf } from './stripe-checkout.ts';
 
 type Obj = Record<string, unknown>;
@@ -19,7 +21,7 @@ export function subscriptionOfSession(s: Stripe.Checkout.Session): { subscriptio
   const item = record(items[0]);
   const periodEnd = seconds(sub?.current_period_end) ?? seconds(item?.current_period_end);
   const interval = record(record(item?.price)?.recurring)?.interval ?? record(item?.plan)?.interval;
-  if (!sub || typeof sub.id !== 'string' || periodEnd === null || (interval !== 'month' && interval !== 'year')) {
+  if (!sub || typeof sub.id !== 'string' || periodEnd === null || !isOneOf(BILLING_INTERVALS, interval)) {
     throw new DomainError('processor_error', 'Stripe did not describe the checkout’s subscription; try again later.', { processor: 'stripe' });
   }
   const invoice = record(s.invoice);

@@ -1,4 +1,4 @@
-import { periodEndAfter } from '../../domain/subscription.ts';
+import { periodEndAfter, type RenewalOutcome } from '../../domain/subscription.ts';
 import type { Deps } from '../../ports/deps.ts';
 import { payPeriod, type PayPeriodDeps } from './pay-period.ts';
 
@@ -8,7 +8,7 @@ const MAX_PERIODS = 120;
 
 export interface SandboxBill {
   subscriptionId: string;
-  outcome: 'renewed' | 'payment_failed' | 'canceled';
+  outcome: RenewalOutcome;
   periods: number;
 }
 

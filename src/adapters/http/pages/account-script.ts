@@ -1,4 +1,8 @@
+import type { LicenseStatus } from '../../../domain/license.ts';
 import { SafeHtml } from './html.ts';
+
+/** What the buyer reads for each status: a status without its label fails the type check. */
+export const LICENSE_STATUS_LABELS: Record<LicenseStatus, string> = { active: 'Active', expired: 'Expired', revoked: 'Revoked' };
 
 /**
  * The buyer page's script, sent inline under the response's nonce (no build step, no outside asset).
@@ -136,7 +140,7 @@ export const ACCOUNT_SCRIPT = new SafeHtml(String.raw`(() => {
     card.setAttribute('aria-label', title);
     card.append(el('h2', null, title));
     const term = license.expiresAt === null ? 'never expires' : 'valid until ' + day(license.expiresAt) + ' (UTC)';
-    const status = { active: 'Active', expired: 'Expired', revoked: 'Revoked' }[license.status] || license.status;
+    const status = ${JSON.stringify(LICENSE_STATUS_LABELS)}[license.status] || license.status;
     card.append(el('p', 'muted', status + ', ' + term + (license.features.length ? '. Includes: ' + license.features.join(', ') : '') + '.'));
     const key = el('textarea', 'key');
     key.id = 'key-' + license.id;

@@ -1,9 +1,11 @@
 import { t } from 'elysia';
 import { runSandboxBilling } from '../../../app/subscriptions/sandbox-clock.ts';
+import { RENEWAL_OUTCOMES } from '../../../domain/subscription.ts';
 import type { Deps } from '../../../ports/deps.ts';
 import { sandboxRenewalPays } from '../../sandbox/sandbox-subscriptions.ts';
 import { SECURITY, withSecretKey } from '../auth.ts';
 import { errorsOf } from '../schemas.ts';
+import { literalUnion } from '../vocabulary.ts';
 
 const DAY_MS = 86_400_000;
 const MAX_ADVANCE_DAYS = 3660;
@@ -30,7 +32,7 @@ const ClockReply = t.Object(
     billed: t.Array(
       t.Object({
         subscriptionId: t.String(),
-        outcome: t.Union([t.Literal('renewed'), t.Literal('payment_failed'), t.Literal('canceled')]),
+        outcome: literalUnion(RENEWAL_OUTCOMES),
         periods: t.Integer({ description: 'Periods paid in this run.' }),
       }),
     ),

@@ -1,4 +1,5 @@
 import { Elysia, t } from 'elysia';
+import { EMAIL_MAX_LENGTH } from '../../../domain/developer.ts';
 import { cancelCheckout } from '../../../app/checkout/cancel-checkout.ts';
 import { completeCheckout } from '../../../app/checkout/complete-checkout.ts';
 import { describeCheckout } from '../../../app/checkout/describe-checkout.ts';
@@ -22,7 +23,7 @@ const Params = t.Object({ sessionId: t.String({ maxLength: 100 }) });
 /** Form fields arrive as strings; the page's own maxlength keeps them well inside these bounds. */
 const PayForm = t.Object(
   {
-    email: t.String({ maxLength: 254, description: 'Pre-filled when checkout init was given one.' }),
+    email: t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'Pre-filled when checkout init was given one.' }),
     phone: t.String({ maxLength: 64, description: '7 to 15 digits, optionally after a +; spaces, dashes, dots and brackets are ignored.' }),
     cardNumber: t.String({ maxLength: 64, description: 'Any Luhn-valid number pays; 4000 0000 0000 0002 is declined. 4000 0000 0000 0341 and 4000 0027 6000 3184 pay, but later saved-card charges are declined / need authentication.' }),
   },

@@ -1,0 +1,20 @@
+import { t } from 'elysia';
+
+/**
+ * A domain vocabulary as TypeBox literals, so the request checks and the OpenAPI document list
+ * exactly the domain's values. A union of literals, not t.UnionEnum: the document keeps its
+ * `anyOf` of `const`s, which generated clients already read.
+ */
+type Literal<V extends string> = ReturnType<typeof t.Literal<V>>;
+type Literals<T extends readonly string[]> = { -readonly [K in keyof T]: Literal<T[K]> };
+type LiteralUnion<T extends readonly string[]> = ReturnType<typeof t.Union<Literals<T>>>;
+type UnionOptions = Parameters<typeof t.Union>[1];
+
+export function literals<const T extends readonly string[]>(values: T): Literals<T> {
+  return values.map((value) => t.Literal(value)) as Literals<T>;
+}
+
+export function literalUnion<const T extends readonly string[]>(values: T, options?: UnionOptions): LiteralUnion<T> {
+  // Inside the generic body TypeBox widens the tuple to TLiteral<string>[]; callers get the exact type.
+  return t.Union(literals(values), options) as LiteralUnion<T>;
+}
