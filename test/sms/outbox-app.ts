@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
 import { toErrorResponse } from '../../src/adapters/http/errors.ts';
-import { outboxRoutes } from '../../src/adapters/http/routes/outbox.ts';
+import { outboxRoutes } from '../../src/adapters/http/routes/sandbox/outbox.ts';
 import { openMemoryStore } from '../../src/adapters/memory/memory-store.ts';
 import { OutboxSmsSender } from '../../src/adapters/sandbox/outbox-sms-sender.ts';
 import { jsonLogger } from '../../src/adapters/system/logger.ts';

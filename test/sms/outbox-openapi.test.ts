@@ -1,7 +1,7 @@
 import { expect, test } from 'bun:test';
 import { openapi } from '@elysiajs/openapi';
 import { Elysia } from 'elysia';
-import { outboxRoutes } from '../../src/adapters/http/routes/outbox.ts';
+import { outboxRoutes } from '../../src/adapters/http/routes/sandbox/outbox.ts';
 import { openMemoryStore } from '../../src/adapters/memory/memory-store.ts';
 
 test('both outbox routes are documented under Sandbox, with the required to, JSON and HTML answers, and 400', async () => {

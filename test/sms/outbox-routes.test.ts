@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { OUTBOX_LIMIT } from '../../src/adapters/http/routes/outbox.ts';
+import { OUTBOX_LIMIT } from '../../src/adapters/http/routes/sandbox/outbox.ts';
 import { outboxApp } from './outbox-app.ts';
 
 const PHONE = '+15551234567';

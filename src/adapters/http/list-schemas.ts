@@ -45,6 +45,32 @@ export const DeveloperLicense = t.Composite([
   }),
 ]);
 
+export const LicenseList = t.Object(
+  { data: t.Array(DeveloperLicense), hasMore: t.Boolean({ description: 'More licenses after the last one: pass its id as startingAfter.' }) },
+  {
+    examples: [
+      {
+        data: [
+          {
+            id: EXAMPLE.licenseId,
+            productId: EXAMPLE.productId,
+            customerId: EXAMPLE.customerId,
+            status: 'active',
+            features: ['pro'],
+            issuedAt: 1767225600000,
+            expiresAt: null,
+            machineFingerprint: EXAMPLE.machineFingerprint,
+            customerEmail: EXAMPLE.buyerEmail,
+            trial: false,
+            subscriptionId: null,
+          },
+        ],
+        hasMore: false,
+      },
+    ],
+  },
+);
+
 export const CustomerListQuery = t.Object(
   {
     limit: Limit(CUSTOMER_LIST_LIMIT),

@@ -2,34 +2,32 @@ import { Elysia } from 'elysia';
 import type { Deps } from '../../ports/deps.ts';
 import type { Logger } from '../system/logger.ts';
 import { errorResponse, toErrorResponse } from './errors.ts';
-import { developerRoutes } from './routes/developers.ts';
 import { MAX_BODY_BYTES, NUL_MESSAGE, readBody } from './body.ts';
 import { recordRoute } from './request-route.ts';
 import { apiDocument, type RouteInfo } from './openapi-document.ts';
 import { benchCeilingRoute } from './routes/bench-ceiling.ts';
+import { checkoutPages } from './routes/checkout/pages.ts';
+import { checkoutRoutes } from './routes/checkout/sessions.ts';
+import { connectRoutes } from './routes/connect.ts';
+import { customerAccountRoutes } from './routes/customers/account.ts';
+import { customerAuthRoutes } from './routes/customers/auth.ts';
+import { customerListRoutes } from './routes/customers/seller.ts';
+import { developerRoutes } from './routes/developers.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
 import { homeRoutes } from './routes/home.ts';
-import { licenseRoutes } from './routes/licenses.ts';
-import { activationRoutes } from './routes/activations.ts';
-import { trialRoutes } from './routes/trials.ts';
-import { licenseListRoutes } from './routes/license-list.ts';
-import { customerListRoutes } from './routes/customer-list.ts';
-import { orderListRoutes } from './routes/order-list.ts';
-import { subscriptionRoutes } from './routes/subscriptions.ts';
+import { licenseHolderRoutes } from './routes/licenses/holder.ts';
+import { licenseSellerRoutes } from './routes/licenses/seller.ts';
+import { orderListRoutes } from './routes/orders.ts';
 import { productRoutes } from './routes/products.ts';
-import { checkoutRoutes } from './routes/checkout.ts';
-import { connectRoutes } from './routes/connect.ts';
-import { webhookRoutes } from './routes/webhooks.ts';
-import { checkoutPages } from './routes/checkout-pages.ts';
-import { SANDBOX_FORM_ROUTES, sandboxRoutes } from './routes/sandbox.ts';
-import { customerAuthRoutes } from './routes/customer-auth.ts';
 import { purchaseRoutes } from './routes/purchase.ts';
-import { customerPhoneRoutes } from './routes/customer-phone.ts';
-import { customerLicenseRoutes } from './routes/customer-licenses.ts';
-import { outboxRoutes } from './routes/outbox.ts';
-import { webhookEndpointRoutes } from './routes/webhook-endpoints.ts';
-import { webhookDeliveryRoutes } from './routes/webhook-deliveries.ts';
+import { outboxRoutes } from './routes/sandbox/outbox.ts';
+import { SANDBOX_FORM_ROUTES, sandboxRoutes } from './routes/sandbox/processor.ts';
+import { subscriptionRoutes } from './routes/subscriptions.ts';
+import { trialRoutes } from './routes/trials.ts';
+import { webhookDeliveryRoutes } from './routes/webhooks/deliveries.ts';
+import { webhookEndpointRoutes } from './routes/webhooks/endpoints.ts';
+import { stripeWebhookRoutes } from './routes/webhooks/stripe.ts';
 import { browserErrorResponse } from './pages/error-page.ts';
 
 export { MAX_BODY_BYTES } from './body.ts';
@@ -63,23 +61,21 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
     .use(healthRoutes(options.ping))
     .use(developerRoutes(deps))
     .use(productRoutes(deps))
-    .use(licenseRoutes(deps))
-    .use(activationRoutes(deps))
+    .use(licenseSellerRoutes(deps))
+    .use(licenseHolderRoutes(deps))
     .use(trialRoutes(deps))
-    .use(licenseListRoutes(deps))
     .use(customerListRoutes(deps))
     .use(orderListRoutes(deps))
     .use(subscriptionRoutes(deps))
     .use(connectRoutes(deps))
     .use(checkoutRoutes(deps))
-    .use(webhookRoutes(deps))
+    .use(checkoutPages(deps))
+    .use(stripeWebhookRoutes(deps))
     .use(webhookEndpointRoutes(deps))
     .use(webhookDeliveryRoutes(deps))
     .use(customerAuthRoutes(deps))
+    .use(customerAccountRoutes(deps))
     .use(purchaseRoutes(deps))
-    .use(customerPhoneRoutes(deps))
-    .use(customerLicenseRoutes(deps))
-    .use(checkoutPages(deps))
     // Nothing under /v1/sandbox exists once a live processor is configured.
     .use(deps.processor.kind === 'sandbox' ? sandboxRoutes(deps) : new Elysia({ name: 'no-sandbox' }))
     .use(options.sandboxSms ? outboxRoutes(deps) : new Elysia({ name: 'no-outbox' }));

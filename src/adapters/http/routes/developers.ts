@@ -1,15 +1,18 @@
 import { Elysia } from 'elysia';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../../app/developers/api-keys.ts';
 import { signUp } from '../../../app/developers/sign-up.ts';
 import { countFromAddress } from '../../../app/limits/address-limits.ts';
-import { grantLicense } from '../../../app/licenses/grant-license.ts';
 import { publishJwks } from '../../../app/signing-keys/publish-jwks.ts';
 import { rotateSigningKey } from '../../../app/signing-keys/rotate-signing-key.ts';
 import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../auth.ts';
 import { clientAddress } from '../client-address.ts';
-import { apiKeyRoutes } from './api-keys.ts';
-import { errorsOf, GrantBody, IdParams, IssuedLicense, Jwks, RotatedKey, SignupBody, SignupResponse } from '../schemas.ts';
+import { ApiKeyList, ApiKeyView, errorsOf, IdParams, Jwks, NewApiKey, NewApiKeyBody, RotatedKey, SignupBody, SignupResponse } from '../schemas.ts';
 
+const tags = ['Developers'];
+const security = SECURITY.secret;
+
+/** The developer's account: sign-up, signing keys and API keys. */
 export function developerRoutes(deps: Deps) {
   return new Elysia({ name: 'developers' })
     .post(
@@ -23,7 +26,7 @@ export function developerRoutes(deps: Deps) {
         body: SignupBody,
         response: { 201: SignupResponse, ...errorsOf(400, 409, 413, 429) },
         detail: {
-          tags: ['Developers'],
+          tags,
           summary: 'Create a developer account',
           description: 'Returns the secret and publishable API keys once; only their digests are stored. A taken e-mail is 409 email_taken. At most 10 sign-ups per client address per hour by default (SIGNUP_RATE_LIMIT_PER_HOUR); past it, 429 rate_limited with Retry-After.',
           security: SECURITY.none,
@@ -37,49 +40,55 @@ export function developerRoutes(deps: Deps) {
       params: IdParams,
       response: { 200: Jwks, ...errorsOf(400, 404) },
       detail: {
-        tags: ['Developers'],
+        tags,
         summary: 'Public signing keys (JWK Set)',
         description: 'Every Ed25519 public key of the developer, newest first, for verifying license keys offline. No authentication.',
         security: SECURITY.none,
       },
     })
-    .use(secretRoutes(deps))
-    .use(apiKeyRoutes(deps));
+    .use(keyRoutes(deps));
 }
 
-function secretRoutes(deps: Deps) {
+/** The signing key and the API keys: make, list, revoke. Secret keys only. */
+function keyRoutes(deps: Deps) {
   return withSecretKey(deps)
-    .post(
-      '/developers/signing-keys/rotate',
-      async ({ caller, set }) => {
-        set.status = 201;
-        return rotateSigningKey(deps, caller.developerId);
+    .post('/developers/signing-keys/rotate', async ({ caller, set }) => {
+      set.status = 201;
+      return rotateSigningKey(deps, caller.developerId);
+    }, {
+      response: { 201: RotatedKey, ...errorsOf(400, 401, 403, 413) },
+      detail: {
+        tags, security, summary: 'Rotate the signing key',
+        description: 'New licenses are signed with the new key; keys signed before keep verifying, offline through the JWKS and online.',
       },
-      {
-        response: { 201: RotatedKey, ...errorsOf(400, 401, 403, 413) },
-        detail: {
-          tags: ['Developers'],
-          summary: 'Rotate the signing key',
-          description: 'New licenses are signed with the new key; keys signed before keep verifying, offline through the JWKS and online.',
-          security: SECURITY.secret,
-        },
+    })
+    .get('/developers/api-keys', async ({ caller }) => ({ data: await listApiKeys(deps, caller.developerId) }), {
+      response: { 200: ApiKeyList, ...errorsOf(401, 403) },
+      detail: {
+        tags, security, summary: 'List API keys',
+        description: 'Every key of the caller, newest first, revoked ones with their revocation time. Never the key itself nor its digest.',
       },
-    )
-    .post(
-      '/developers/licenses',
-      async ({ caller, body, set }) => {
-        set.status = 201;
-        return grantLicense(deps, caller.developerId, body);
+    })
+    .post('/developers/api-keys', async ({ caller, body, set }) => {
+      set.status = 201;
+      return createApiKey(deps, caller.developerId, { scope: body.scope });
+    }, {
+      body: NewApiKeyBody,
+      response: { 201: NewApiKey, ...errorsOf(400, 401, 403, 413) },
+      detail: {
+        tags, security, summary: 'Make an API key',
+        description: 'A new secret (sk_…) or publishable (pk_…) key, working at once. The key is shown once; only its digest is stored.',
       },
-      {
-        body: GrantBody,
-        response: { 201: IssuedLicense, ...errorsOf(400, 401, 403, 404, 413) },
-        detail: {
-          tags: ['Licenses'],
-          summary: 'Grant a license by hand',
-          description: 'For beta testers or support: the same key format as a sold license. Features and term default to the product’s.',
-          security: SECURITY.secret,
-        },
+    })
+    .post('/developers/api-keys/:id/revoke', async ({ caller, params }) => revokeApiKey(deps, caller.developerId, params.id), {
+      params: IdParams,
+      response: { 200: ApiKeyView, ...errorsOf(400, 401, 403, 404, 409, 413) },
+      detail: {
+        tags, security, summary: 'Revoke an API key',
+        description:
+          'The key is refused (401) from now on; on PostgreSQL, other instances may accept it for up to 5 seconds more. ' +
+          'Revoking a revoked key answers it unchanged. The last active secret key cannot be revoked (409 conflict): make another first. ' +
+          'Another developer’s key is 404.',
       },
-    );
+    });
 }

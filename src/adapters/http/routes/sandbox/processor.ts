@@ -1,20 +1,20 @@
 import { Elysia, t } from 'elysia';
-import { EMAIL_MAX_LENGTH } from '../../../domain/developer.ts';
-import { cancelCheckout } from '../../../app/checkout/cancel-checkout.ts';
-import { completeCheckout } from '../../../app/checkout/complete-checkout.ts';
-import { describeCheckout } from '../../../app/checkout/describe-checkout.ts';
-import { callbackUrl } from '../../../app/connect/connect-account.ts';
-import { InvalidRequestError, NotFoundError } from '../../../domain/errors.ts';
-import type { Deps } from '../../../ports/deps.ts';
-import { SANDBOX_CODE_PREFIX } from '../../sandbox/sandbox-processor.ts';
-import { sandboxCompletion } from '../../sandbox/sandbox-payment.ts';
-import { withSandboxSubscription } from '../../sandbox/sandbox-subscriptions.ts';
-import { sandboxClockRoutes } from './sandbox-clock.ts';
-import { checkoutPage } from '../pages/checkout-page.ts';
-import { connectAuthorizePage } from '../pages/connect-pages.ts';
-import { htmlResponse } from '../pages/html.ts';
-import { SECURITY } from '../auth.ts';
-import { jsonErrors } from '../schemas.ts';
+import { EMAIL_MAX_LENGTH } from '../../../../domain/developer.ts';
+import { cancelCheckout } from '../../../../app/checkout/cancel-checkout.ts';
+import { completeCheckout } from '../../../../app/checkout/complete-checkout.ts';
+import { describeCheckout } from '../../../../app/checkout/describe-checkout.ts';
+import { callbackUrl } from '../../../../app/connect/connect-account.ts';
+import { InvalidRequestError, NotFoundError } from '../../../../domain/errors.ts';
+import type { Deps } from '../../../../ports/deps.ts';
+import { SANDBOX_CODE_PREFIX } from '../../../sandbox/sandbox-processor.ts';
+import { sandboxCompletion } from '../../../sandbox/sandbox-payment.ts';
+import { withSandboxSubscription } from '../../../sandbox/sandbox-subscriptions.ts';
+import { sandboxClockRoutes } from './clock.ts';
+import { checkoutPage } from '../../pages/checkout-page.ts';
+import { connectAuthorizePage } from '../../pages/connect-pages.ts';
+import { htmlResponse } from '../../pages/html.ts';
+import { SECURITY } from '../../auth.ts';
+import { jsonErrors } from '../../schemas.ts';
 
 const tags = ['Sandbox'];
 /** The routes a browser's form posts to: every other route takes JSON only (see readBody). */

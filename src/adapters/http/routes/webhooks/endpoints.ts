@@ -1,19 +1,23 @@
+import { t } from 'elysia';
+import { listDeliveries, sendTestEvent } from '../../../../app/outgoing-webhooks/deliveries.ts';
 import {
   createEndpoint, deleteEndpoint, endpointView, getEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint,
-} from '../../../app/outgoing-webhooks/endpoints.ts';
-import type { Deps } from '../../../ports/deps.ts';
-import { SECURITY, withSecretKey } from '../auth.ts';
-import { errorsOf } from '../schemas.ts';
+} from '../../../../app/outgoing-webhooks/endpoints.ts';
+import type { Deps } from '../../../../ports/deps.ts';
+import { SECURITY, withSecretKey } from '../../auth.ts';
+import { errorsOf } from '../../schemas.ts';
 import {
-  EndpointParams, NewWebhookEndpointBody, PageQuery, RotatedWebhookSecret, WebhookEndpointChangesBody, WebhookEndpointList,
-  WebhookEndpointView, WebhookEndpointWithSecret,
-} from '../webhook-endpoint-schemas.ts';
-import { t } from 'elysia';
+  EndpointParams, NewWebhookEndpointBody, PageQuery, RotatedWebhookSecret, WebhookDelivery, WebhookDeliveryList, WebhookEndpointChangesBody,
+  WebhookEndpointList, WebhookEndpointView, WebhookEndpointWithSecret,
+} from '../../webhook-endpoint-schemas.ts';
 
 const tags = ['Webhooks'];
 const security = SECURITY.secret;
 
-/** A seller's webhook endpoints (docs/webhooks.md). Secret keys only; another seller's endpoint is 404. */
+/**
+ * A seller's webhook endpoints, everything under /developers/webhook-endpoints: the endpoints, their
+ * delivery logs and test events (docs/webhooks.md). Secret keys only; another seller's endpoint is 404.
+ */
 export function webhookEndpointRoutes(deps: Deps) {
   return withSecretKey(deps)
     .post('/developers/webhook-endpoints', async ({ caller, body, set }) => {
@@ -65,5 +69,16 @@ export function webhookEndpointRoutes(deps: Deps) {
         tags, security, summary: 'Rotate a webhook endpoint’s secret',
         description: 'A new secret, shown once. For 24 hours messages carry two v1 signatures, by the new and the old secret, so the receiver can switch without losing one.',
       },
+    })
+    .get('/developers/webhook-endpoints/:id/deliveries', ({ caller, params, query }) => listDeliveries(deps, caller.developerId, params.id, query), {
+      params: EndpointParams,
+      query: PageQuery,
+      response: { 200: WebhookDeliveryList, ...errorsOf(400, 401, 403, 404) },
+      detail: { tags, security, summary: 'An endpoint’s delivery log, newest first', description: 'Each delivery with its status, attempts and last answer; GET /developers/webhook-deliveries/{id} has every attempt.' },
+    })
+    .post('/developers/webhook-endpoints/:id/test', ({ caller, params }) => sendTestEvent(deps, caller.developerId, params.id), {
+      params: EndpointParams,
+      response: { 200: WebhookDelivery, ...errorsOf(400, 401, 403, 404, 409, 413) },
+      detail: { tags, security, summary: 'Send a test event', description: 'A webhook.test event to this endpoint only, delivered like any other (signed, retried, logged).' },
     });
 }

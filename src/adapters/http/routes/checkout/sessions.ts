@@ -1,11 +1,11 @@
 import { Elysia } from 'elysia';
-import { getCheckoutStatus } from '../../../app/checkout/checkout-status.ts';
-import { startCheckout } from '../../../app/checkout/start-checkout.ts';
-import { countFromAddress } from '../../../app/limits/address-limits.ts';
-import type { Deps } from '../../../ports/deps.ts';
-import { SECURITY, withAnyApiKey } from '../auth.ts';
-import { clientAddress } from '../client-address.ts';
-import { CheckoutInitBody, CheckoutInitResponse, CheckoutStatusResponse, errorsOf, SessionParams } from '../schemas.ts';
+import { getCheckoutStatus } from '../../../../app/checkout/checkout-status.ts';
+import { startCheckout } from '../../../../app/checkout/start-checkout.ts';
+import { countFromAddress } from '../../../../app/limits/address-limits.ts';
+import type { Deps } from '../../../../ports/deps.ts';
+import { SECURITY, withAnyApiKey } from '../../auth.ts';
+import { clientAddress } from '../../client-address.ts';
+import { CheckoutInitBody, CheckoutInitResponse, CheckoutStatusResponse, errorsOf, SessionParams } from '../../schemas.ts';
 
 const tags = ['Checkout'];
 

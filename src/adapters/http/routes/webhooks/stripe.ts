@@ -1,9 +1,10 @@
 import { Elysia } from 'elysia';
-import { handlePaymentEvent } from '../../../app/webhooks/handle-payment-event.ts';
-import type { Deps } from '../../../ports/deps.ts';
-import { errorsOf, WebhookReceipt } from '../schemas.ts';
+import { handlePaymentEvent } from '../../../../app/webhooks/handle-payment-event.ts';
+import type { Deps } from '../../../../ports/deps.ts';
+import { errorsOf, WebhookReceipt } from '../../schemas.ts';
 
-export function webhookRoutes(deps: Deps) {
+/** Incoming: the payment processor's signed events (Stripe), each acted on once. */
+export function stripeWebhookRoutes(deps: Deps) {
   return new Elysia({ name: 'webhooks' }).post(
     '/webhooks/stripe-events',
     // The signature covers the exact bytes Stripe sent: the body is read as text, never re-serialized.

@@ -1,13 +1,13 @@
 import { Elysia, t } from 'elysia';
-import { InvalidRequestError } from '../../../domain/errors.ts';
-import type { Deps } from '../../../ports/deps.ts';
-import type { OutboxMessage } from '../../../ports/sms-outbox-repository.ts';
-import { normalizePhone } from '../../sandbox/sandbox-payment.ts';
-import { SECURITY } from '../auth.ts';
-import { outboxPage } from '../pages/outbox-page.ts';
-import { htmlResponse } from '../pages/html.ts';
-import { EXAMPLE } from '../examples.ts';
-import { errorsOf, jsonErrors, Millis } from '../schemas.ts';
+import { InvalidRequestError } from '../../../../domain/errors.ts';
+import type { Deps } from '../../../../ports/deps.ts';
+import type { OutboxMessage } from '../../../../ports/sms-outbox-repository.ts';
+import { normalizePhone } from '../../../sandbox/sandbox-payment.ts';
+import { SECURITY } from '../../auth.ts';
+import { outboxPage } from '../../pages/outbox-page.ts';
+import { htmlResponse } from '../../pages/html.ts';
+import { EXAMPLE } from '../../examples.ts';
+import { errorsOf, jsonErrors, Millis } from '../../schemas.ts';
 
 const tags = ['Sandbox'];
 export const OUTBOX_LIMIT = 50;

@@ -1,14 +1,15 @@
 import { Elysia } from 'elysia';
-import { logout } from '../../../app/auth/identity.ts';
-import { startLogin, verifyLogin } from '../../../app/auth/login.ts';
-import { countFromAddress } from '../../../app/limits/address-limits.ts';
-import type { Deps } from '../../../ports/deps.ts';
-import { SECURITY, withCustomer } from '../auth.ts';
-import { clientAddress } from '../client-address.ts';
-import { CodeSent, errorsOf, LoggedOut, LoginInitBody, LoginVerifyBody, LoginVerified } from '../schemas.ts';
+import { logout } from '../../../../app/auth/identity.ts';
+import { startLogin, verifyLogin } from '../../../../app/auth/login.ts';
+import { countFromAddress } from '../../../../app/limits/address-limits.ts';
+import type { Deps } from '../../../../ports/deps.ts';
+import { SECURITY, withCustomer } from '../../auth.ts';
+import { clientAddress } from '../../client-address.ts';
+import { CodeSent, errorsOf, LoggedOut, LoginInitBody, LoginVerifyBody, LoginVerified } from '../../schemas.ts';
 
 const tags = ['Customers'];
 
+/** A customer signs in with a code texted to the phone on file: everything under /auth. */
 export function customerAuthRoutes(deps: Deps) {
   return new Elysia({ name: 'customer-auth' })
     .post('/auth/login/init', async ({ body, request }) => {

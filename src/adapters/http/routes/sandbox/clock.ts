@@ -1,11 +1,11 @@
 import { t } from 'elysia';
-import { runSandboxBilling } from '../../../app/subscriptions/sandbox-clock.ts';
-import { RENEWAL_OUTCOMES } from '../../../domain/subscription.ts';
-import type { Deps } from '../../../ports/deps.ts';
-import { sandboxRenewalPays } from '../../sandbox/sandbox-subscriptions.ts';
-import { SECURITY, withSecretKey } from '../auth.ts';
-import { errorsOf } from '../schemas.ts';
-import { literalUnion } from '../vocabulary.ts';
+import { runSandboxBilling } from '../../../../app/subscriptions/sandbox-clock.ts';
+import { RENEWAL_OUTCOMES } from '../../../../domain/subscription.ts';
+import type { Deps } from '../../../../ports/deps.ts';
+import { sandboxRenewalPays } from '../../../sandbox/sandbox-subscriptions.ts';
+import { SECURITY, withSecretKey } from '../../auth.ts';
+import { errorsOf } from '../../schemas.ts';
+import { literalUnion } from '../../vocabulary.ts';
 
 const DAY_MS = 86_400_000;
 const MAX_ADVANCE_DAYS = 3660;

@@ -1,11 +1,11 @@
 import { Elysia } from 'elysia';
-import { cancelCheckout } from '../../../app/checkout/cancel-checkout.ts';
-import { getCheckoutStatus } from '../../../app/checkout/checkout-status.ts';
-import { DomainError } from '../../../domain/errors.ts';
-import type { Deps } from '../../../ports/deps.ts';
-import { SECURITY } from '../auth.ts';
-import { htmlResponse, scriptNonce } from '../pages/html.ts';
-import { licensePage, resultPage } from '../pages/result-page.ts';
+import { cancelCheckout } from '../../../../app/checkout/cancel-checkout.ts';
+import { getCheckoutStatus } from '../../../../app/checkout/checkout-status.ts';
+import { DomainError } from '../../../../domain/errors.ts';
+import type { Deps } from '../../../../ports/deps.ts';
+import { SECURITY } from '../../auth.ts';
+import { htmlResponse, scriptNonce } from '../../pages/html.ts';
+import { licensePage, resultPage } from '../../pages/result-page.ts';
 
 const detail = (summary: string, description: string, parameters: { name: string; in: string; required: boolean; description: string; schema: { type: 'string' } }[] = []) => ({
   tags: ['Checkout'],

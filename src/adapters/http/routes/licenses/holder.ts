@@ -1,0 +1,90 @@
+import { Elysia } from 'elysia';
+import { activateMachine, deactivateMachine, listHeldActivations } from '../../../../app/licenses/activations.ts';
+import { answerSigner } from '../../../../app/licenses/sign-answer.ts';
+import { validateLicense } from '../../../../app/licenses/validate-license.ts';
+import type { Deps } from '../../../../ports/deps.ts';
+import { ActivateBody, ActivationList, ActivationReply, DeactivateBody, HeldActivationsBody } from '../../activation-schemas.ts';
+import { SECURITY, withAnyApiKey } from '../../auth.ts';
+import { clientAddress } from '../../client-address.ts';
+import { errorsOf, ValidateBody, ValidationResult } from '../../schemas.ts';
+import { readNonce, signedAnswer, SIGNED_ANSWER_DOC, SIGNED_ANSWER_PARAMETERS } from '../../signed-answer.ts';
+import { publicActivation, publicList } from './views.ts';
+
+/**
+ * What a license key holder calls (publishable or secret key, plus the license key as proof). The
+ * answers are signed (docs/signed-answers.md), so a forged one is detected.
+ */
+export function licenseHolderRoutes(deps: Deps) {
+  const sign = answerSigner(deps);
+  const address = (request: Request) => clientAddress(request, deps.settings.trustedProxyHeader);
+  const holder = withAnyApiKey(deps)
+    .post('/licenses/validate', async ({ caller, body, request }) => {
+      const nonce = readNonce(request);
+      const { licenseKey, machineFingerprint } = body;
+      const result = await validateLicense(deps, caller.developerId, { licenseKey, machineFingerprint, clientAddress: address(request) });
+      return signedAnswer(sign, request, caller.developerId, result, { op: 'validate', nonce, machineFingerprint });
+    }, {
+      body: ValidateBody,
+      response: { 200: ValidationResult, ...errorsOf(400, 401, 413, 429) },
+      detail: {
+        tags: ['Licenses'],
+        summary: 'Validate a license online and bind it to a machine',
+        description:
+          'An invalid license is a 200 with valid=false and a reason, checked in this order: invalid_format, invalid_signature, not_found, revoked, expired, machine_mismatch. A new machineFingerprint takes one of the license’s maxMachines slots (docs/activations.md); with none free the answer is machine_mismatch, and a known one never takes a second. Secret or publishable key. Each license may be validated at most VALIDATE_RATE_LIMIT_PER_MINUTE times a minute (default 600); keys that name none of your licenses (invalid_format, invalid_signature, not_found) are counted per client address instead (VALIDATE_INVALID_RATE_LIMIT_PER_MINUTE, default 120), so junk never uses up a valid license’s allowance. Counted across instances; past a limit, 429 rate_limited with Retry-After.' + SIGNED_ANSWER_DOC,
+        parameters: SIGNED_ANSWER_PARAMETERS,
+        security: SECURITY.any,
+      },
+    })
+    .post('/licenses/activate', async ({ caller, body, request }) => {
+      const { licenseKey, machineFingerprint, name } = body;
+      const nonce = readNonce(request);
+      const { activation, created } = await activateMachine(deps, caller.developerId, { licenseKey, machineFingerprint, name, clientAddress: address(request) });
+      const answer = { activation: publicActivation(activation) };
+      return signedAnswer(sign, request, caller.developerId, answer, { op: 'activate', nonce, machineFingerprint }, created ? 201 : 200);
+    }, {
+      body: ActivateBody,
+      response: { 200: ActivationReply, 201: ActivationReply, ...errorsOf(400, 401, 404, 409, 413, 429) },
+      detail: {
+        tags: ['Activations'],
+        summary: 'Activate this machine',
+        description:
+          'Takes one of the license’s maxMachines slots for machineFingerprint: 201 with the new activation, or 200 with the existing one when this machine already holds a slot. Full: 409 activation_limit, details.activations lists the current machines’ ids and names. An unknown key or another seller’s: 404 not_found; a revoked or expired license: 409 conflict with details.reason. Counted like a validation. Publishable or secret key.' + SIGNED_ANSWER_DOC,
+        parameters: SIGNED_ANSWER_PARAMETERS,
+        security: SECURITY.any,
+      },
+    })
+    .post('/licenses/deactivate', async ({ caller, body, request }) => {
+      const { licenseKey, machineFingerprint } = body;
+      const nonce = readNonce(request);
+      const removed = await deactivateMachine(deps, caller.developerId, { licenseKey, machineFingerprint, clientAddress: address(request) });
+      return signedAnswer(sign, request, caller.developerId, { activation: publicActivation(removed) }, { op: 'deactivate', nonce, machineFingerprint });
+    }, {
+      body: DeactivateBody,
+      response: { 200: ActivationReply, ...errorsOf(400, 401, 403, 404, 413, 429) },
+      detail: {
+        tags: ['Activations'],
+        summary: 'Deactivate this machine',
+        description:
+          'Frees the slot of machineFingerprint (200 with the removed activation; no such activation: 404). At most the product’s deactivationsPer30Days (default 3) per license per rolling 30 days; past it 429 rate_limited with Retry-After (seconds until the next one is allowed) and a message pointing to the seller, who can remove machines at any time. A product with deactivationsPer30Days 0: 403 forbidden. Publishable or secret key.' + SIGNED_ANSWER_DOC,
+        parameters: SIGNED_ANSWER_PARAMETERS,
+        security: SECURITY.any,
+      },
+    })
+    .post('/licenses/activations', async ({ caller, body, request }) => {
+      const nonce = readNonce(request);
+      const list = await listHeldActivations(deps, caller.developerId, { licenseKey: body.licenseKey, clientAddress: address(request) });
+      return signedAnswer(sign, request, caller.developerId, publicList(list), { op: 'activations', nonce });
+    }, {
+      body: HeldActivationsBody,
+      response: { 200: ActivationList, ...errorsOf(400, 401, 404, 413, 429) },
+      detail: {
+        tags: ['Activations'],
+        summary: 'This license’s machines (holder)',
+        description:
+          'The machines of the license whose key is sent, oldest first, with its maxMachines: what a client shows before the buyer deactivates one. An unknown key or another seller’s: 404 not_found. Counted like a validation. Publishable or secret key. The signed header carries no machineFingerprint (the request names none).' + SIGNED_ANSWER_DOC,
+        parameters: SIGNED_ANSWER_PARAMETERS,
+        security: SECURITY.any,
+      },
+    });
+  return new Elysia({ name: 'license-holder' }).use(holder);
+}

@@ -1,0 +1,91 @@
+import { Elysia } from 'elysia';
+import { grantLicense } from '../../../../app/licenses/grant-license.ts';
+import { listLicenses } from '../../../../app/licenses/list-licenses.ts';
+import { getLicense, revokeLicense, unbindLicense } from '../../../../app/licenses/manage-license.ts';
+import { listActivations, removeActivation, setLicenseMaxMachines } from '../../../../app/licenses/seller-activations.ts';
+import type { Deps } from '../../../../ports/deps.ts';
+import { ActivationList, ActivationParams, LicenseChangesBody } from '../../activation-schemas.ts';
+import { SECURITY, withSecretKey, withSecretKeyOrCustomer } from '../../auth.ts';
+import { LicenseList, LicenseListQuery } from '../../list-schemas.ts';
+import { errorsOf, GrantBody, IdParams, IssuedLicense, LicenseView } from '../../schemas.ts';
+import { publicList } from './views.ts';
+
+const tags = ['Licenses'];
+const security = SECURITY.secret;
+
+/** The seller's licenses: /developers/licenses and everything under /licenses/:id (secret key). */
+export function licenseSellerRoutes(deps: Deps) {
+  const seller = withSecretKey(deps)
+    .post('/developers/licenses', async ({ caller, body, set }) => {
+      set.status = 201;
+      return grantLicense(deps, caller.developerId, body);
+    }, {
+      body: GrantBody,
+      response: { 201: IssuedLicense, ...errorsOf(400, 401, 403, 404, 413) },
+      detail: {
+        tags, security, summary: 'Grant a license by hand',
+        description: 'For beta testers or support: the same key format as a sold license. Features and term default to the product’s.',
+      },
+    })
+    .get('/developers/licenses', ({ caller, query }) => listLicenses(deps, caller.developerId, query), {
+      query: LicenseListQuery,
+      response: { 200: LicenseList, ...errorsOf(400, 401, 403) },
+      detail: {
+        tags, security, summary: 'List your licenses, newest first',
+        description:
+          'Every license of the caller (never another developer’s), newest first, each with its customer’s e-mail. Filters combine: productId, email (exact, case-insensitive), status (active, expired or revoked, as of now), trial, and the issue time [createdAfter, createdBefore). status=expired lists by expiry, most recently expired first. Cursor pagination: pass the last id as startingAfter while hasMore; pages neither skip nor repeat when licenses are issued meanwhile.',
+      },
+    })
+    .post('/licenses/:id/revoke', ({ caller, params }) => revokeLicense(deps, caller.developerId, params.id), {
+      params: IdParams,
+      response: { 200: LicenseView, ...errorsOf(400, 401, 403, 404, 413) },
+      detail: { tags, security, summary: 'Revoke a license', description: 'Final: validation answers revoked from now on.' },
+    })
+    .patch('/licenses/:id', async ({ caller, params, body }) => publicList(await setLicenseMaxMachines(deps, caller.developerId, params.id, body.maxMachines)), {
+      params: IdParams,
+      body: LicenseChangesBody,
+      response: { 200: ActivationList, ...errorsOf(400, 401, 403, 404, 413) },
+      detail: {
+        tags: ['Activations'], security, summary: 'Change a license’s maxMachines',
+        description: 'Only this license (the product’s maxMachines applies to licenses issued later). Lowered below the number of machines it has, every one of them keeps working; no new machine fits until enough are removed.',
+      },
+    })
+    .get('/licenses/:id/activations', async ({ caller, params }) => publicList(await listActivations(deps, caller.developerId, params.id)), {
+      params: IdParams,
+      response: { 200: ActivationList, ...errorsOf(400, 401, 403, 404) },
+      detail: { tags: ['Activations'], security, summary: 'A license’s machines', description: 'Oldest first, with the license’s maxMachines. Another seller’s license: 404.' },
+    })
+    .delete('/licenses/:id/activations/:activationId', async ({ caller, params }) => publicList(await removeActivation(deps, caller.developerId, params.id, params.activationId)), {
+      params: ActivationParams,
+      response: { 200: ActivationList, ...errorsOf(400, 401, 403, 404, 413) },
+      detail: { tags: ['Activations'], security, summary: 'Remove a machine', description: 'Frees its slot at once; not counted against the holder’s deactivation quota. Answers the machines left.' },
+    });
+
+  return new Elysia({ name: 'license-seller' })
+    .use(seller)
+    .use(
+      withSecretKey(deps, true).post('/licenses/:id/unbind', ({ caller, params }) => unbindLicense(deps, caller.developerId, params.id), {
+        params: IdParams,
+        response: { 200: LicenseView, ...errorsOf(400, 401, 403, 404, 413) },
+        detail: {
+          tags,
+          summary: 'Remove every machine (all activations)',
+          description: 'Removes every activation; the next validations take the freed slots. Not counted against the holder’s deactivation quota. Secret key in X-API-Key or as Authorization: Bearer sk_….',
+          security: SECURITY.secretOrBearer,
+        },
+      }),
+    )
+    .use(
+      // The owning customer may read it too, with an identity token.
+      withSecretKeyOrCustomer(deps).get('/licenses/:id', ({ viewer, params }) => getLicense(deps, viewer, params.id), {
+        params: IdParams,
+        response: { 200: LicenseView, ...errorsOf(400, 401, 403, 404) },
+        detail: {
+          tags,
+          summary: 'License details',
+          description: 'For the owning developer’s secret key (X-API-Key) or the owning customer’s identity token (Bearer); anyone else gets 404.',
+          security: SECURITY.secretOrCustomer,
+        },
+      }),
+    );
+}

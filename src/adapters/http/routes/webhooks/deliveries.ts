@@ -1,0 +1,31 @@
+import { getDelivery, listEvents, redeliver } from '../../../../app/outgoing-webhooks/deliveries.ts';
+import type { Deps } from '../../../../ports/deps.ts';
+import { SECURITY, withSecretKey } from '../../auth.ts';
+import { errorsOf } from '../../schemas.ts';
+import { DeliveryParams, OutgoingEventList, PageQuery, WebhookDelivery, WebhookDeliveryDetail } from '../../webhook-endpoint-schemas.ts';
+
+const tags = ['Webhooks'];
+const security = SECURITY.secret;
+
+/** A delivery with its attempts, manual redelivery, and the event list (docs/webhooks.md). */
+export function webhookDeliveryRoutes(deps: Deps) {
+  return withSecretKey(deps)
+    .get('/developers/webhook-deliveries/:id', ({ caller, params }) => getDelivery(deps, caller.developerId, params.id), {
+      params: DeliveryParams,
+      response: { 200: WebhookDeliveryDetail, ...errorsOf(400, 401, 403, 404) },
+      detail: { tags, security, summary: 'A delivery with every attempt' },
+    })
+    .post('/developers/webhook-deliveries/:id/redeliver', ({ caller, params }) => redeliver(deps, caller.developerId, params.id), {
+      params: DeliveryParams,
+      response: { 200: WebhookDelivery, ...errorsOf(400, 401, 403, 404, 409, 413) },
+      detail: {
+        tags, security, summary: 'Deliver again',
+        description: 'Back to pending and due now, even after it failed for good (the same webhook-id: receivers deduplicate by it). 409 conflict while the endpoint is disabled.',
+      },
+    })
+    .get('/developers/events', async ({ caller, query }) => listEvents(deps, caller.developerId, query), {
+      query: PageQuery,
+      response: { 200: OutgoingEventList, ...errorsOf(400, 401, 403) },
+      detail: { tags, security, summary: 'Your events, newest first', description: 'Every event written for you (kept 30 days), whether or not an endpoint received it.' },
+    });
+}
