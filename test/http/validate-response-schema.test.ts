@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test';
 import { getSchemaValidator } from 'elysia';
-import { ValidationResult } from '../../src/adapters/http/schemas.ts';
+import { ValidationResult } from '../../src/adapters/http/routes/licenses/schemas.ts';
 import { seller, testApi } from '../support/http.ts';
 
 // The validate route skips run-time response validation for speed; this test holds it to its schema.

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { createLocalJWKSet, flattenedVerify } from 'jose';
 import { getSchemaValidator } from 'elysia';
-import { ValidationResult } from '../../src/adapters/http/schemas.ts';
+import { ValidationResult } from '../../src/adapters/http/routes/licenses/schemas.ts';
 import { renewLicense } from '../../src/app/licenses/reissue-license.ts';
 import { seller, type TestApi } from '../support/http.ts';
 import { DAY, renewable } from './support.ts';

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import { ValidateBody } from '../schemas.ts';
+import { ValidateBody } from './licenses/schemas.ts';
 
 const CONSTANT = { valid: true } as const;
 

@@ -1,10 +1,21 @@
-import { Elysia } from 'elysia';
+import { Elysia, t } from 'elysia';
 import { completeConnect, connectStatus, startConnect } from '../../../app/connect/connect-account.ts';
 import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../auth.ts';
 import { connectedPage } from '../pages/connect-pages.ts';
 import { htmlResponse } from '../pages/html.ts';
-import { ConnectCallbackQuery, ConnectStartResponse, ConnectStatusResponse, errorsOf, jsonErrors } from '../schemas.ts';
+import { errorsOf, Input, jsonErrors } from '../schemas.ts';
+
+const ConnectStatusResponse = t.Object({ connected: t.Boolean(), accountId: t.Optional(t.String()) });
+
+const ConnectStartResponse = t.Object({ url: t.String({ description: 'Open it in a browser to authorize the connection (valid 10 minutes, once).' }) });
+
+const ConnectCallbackQuery = Input({
+  code: t.Optional(t.String({ maxLength: 512 })),
+  state: t.Optional(t.String({ maxLength: 512 })),
+  error: t.Optional(t.String({ maxLength: 200 })),
+  error_description: t.Optional(t.String({ maxLength: 1000 })),
+});
 
 const tags = ['Connect'];
 

@@ -1,4 +1,4 @@
-import { Elysia } from 'elysia';
+import { Elysia, t } from 'elysia';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../../app/developers/api-keys.ts';
 import { signUp } from '../../../app/developers/sign-up.ts';
 import { countFromAddress } from '../../../app/limits/address-limits.ts';
@@ -7,7 +7,58 @@ import { rotateSigningKey } from '../../../app/signing-keys/rotate-signing-key.t
 import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../auth.ts';
 import { clientAddress } from '../client-address.ts';
-import { ApiKeyList, ApiKeyView, errorsOf, IdParams, Jwks, NewApiKey, NewApiKeyBody, RotatedKey, SignupBody, SignupResponse } from '../schemas.ts';
+import { API_KEY_SCOPES, EMAIL_MAX_LENGTH } from '../../../domain/developer.ts';
+import { EXAMPLE } from '../examples.ts';
+import { errorsOf, IdParams, Input, Millis } from '../schemas.ts';
+import { literalUnion } from '../vocabulary.ts';
+
+const SignupBody = Input({
+  email: t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'Unique across developers.' }),
+  name: t.String({ minLength: 1, maxLength: 200 }),
+}, { examples: [{ email: EXAMPLE.sellerEmail, name: 'Ada Tools' }] });
+
+const SignupResponse = t.Object({
+  id: t.String(),
+  email: t.String(),
+  name: t.String(),
+  apiKey: t.String({ description: 'Secret key (sk_…). Shown once; keep it on your server.' }),
+  publishableKey: t.String({ description: 'Publishable key (pk_…): validation and checkout only, safe to ship in apps.' }),
+  createdAt: Millis,
+}, {
+  examples: [{ id: EXAMPLE.developerId, email: EXAMPLE.sellerEmail, name: 'Ada Tools', apiKey: EXAMPLE.secretKey, publishableKey: EXAMPLE.publishableKey, createdAt: EXAMPLE.time }],
+});
+
+const RotatedKey = t.Object({ kid: t.String(), publicKey: t.String({ description: 'Raw Ed25519 public key, base64url.' }) });
+
+const Jwks = t.Object({
+  keys: t.Array(
+    t.Object({
+      kty: t.Literal('OKP'),
+      crv: t.Literal('Ed25519'),
+      x: t.String(),
+      kid: t.String(),
+      alg: t.Literal('EdDSA'),
+      use: t.Literal('sig'),
+    }),
+  ),
+});
+
+const ApiKeyScope = literalUnion(API_KEY_SCOPES, {
+  description: 'secret (sk_…): everything; publishable (pk_…): validation and checkout only.',
+});
+
+const NewApiKeyBody = Input({ scope: ApiKeyScope }, { examples: [{ scope: 'publishable' }] });
+
+const NewApiKey = t.Object({
+  id: t.String(),
+  scope: ApiKeyScope,
+  key: t.String({ description: 'The key itself (sk_… or pk_…). Shown once: only its digest is stored.' }),
+  createdAt: Millis,
+});
+
+const ApiKeyView = t.Object({ id: t.String(), scope: ApiKeyScope, createdAt: Millis, revokedAt: t.Union([Millis, t.Null()]) });
+
+const ApiKeyList = t.Object({ data: t.Array(ApiKeyView) });
 
 const tags = ['Developers'];
 const security = SECURITY.secret;

@@ -1,10 +1,103 @@
+import { t } from 'elysia';
 import { createProduct } from '../../../app/products/create-product.ts';
 import { listProducts } from '../../../app/products/list-products.ts';
 import { updateProduct } from '../../../app/products/update-product.ts';
 import type { Product as DomainProduct } from '../../../domain/product.ts';
 import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../auth.ts';
-import { errorsOf, IdParams, NewProductBody, Product, ProductChangesBody, ProductList, ProductListQuery } from '../schemas.ts';
+import { ACTIVATION_LIMITS, ACTIVATION_MESSAGES } from '../../../domain/activation.ts';
+import { BILLING_INTERVALS, PRODUCT_LIMITS, PRODUCT_MESSAGES } from '../../../domain/product.ts';
+import { errorsOf, Features, IdParams, Input, Int, Millis } from '../schemas.ts';
+import { literals } from '../vocabulary.ts';
+
+const Product = t.Object({
+  id: t.String(),
+  name: t.String(),
+  price: Int({ description: 'Price in the currency’s minor unit (cents).' }),
+  currency: t.String({ description: 'ISO 4217, lower case.' }),
+  features: t.Array(t.String()),
+  licenseDays: t.Union([Int(), t.Null()], { description: 'Days a sold license lasts; null = perpetual.' }),
+  maxMachines: t.Union([Int(), t.Null()], { description: 'Machines per license issued from now on (copied onto each license); null = unlimited.' }),
+  deactivationsPer30Days: Int({ description: 'Machines a license’s holder may deactivate per rolling 30 days (docs/activations.md).' }),
+  interval: t.Union([...literals(BILLING_INTERVALS), t.Null()], { description: 'Recurring billing period; null = one-off (docs/subscriptions-and-trials.md).' }),
+  graceDays: Int({ description: 'Days a subscription’s license runs past an unpaid period.' }),
+  trialDays: t.Union([Int(), t.Null()], { description: 'Days of a free trial (POST /trials); null = no trial.' }),
+  active: t.Boolean(),
+  createdAt: Millis,
+  updatedAt: Millis,
+});
+
+const productFields = {
+  name: t.String({ minLength: 1, maxLength: PRODUCT_LIMITS.nameMax }),
+  // `error`: the problem the 400 names for this field (see validationDetails).
+  price: Int({ minimum: 0, maximum: PRODUCT_LIMITS.priceMax, description: 'Minor units, e.g. 1999 for $19.99.', error: PRODUCT_MESSAGES.price }),
+  currency: t.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217, e.g. "usd"; upper case is accepted and stored in lower case.', error: PRODUCT_MESSAGES.currency }),
+  features: Features,
+  licenseDays: t.Union([Int({ minimum: 1, maximum: PRODUCT_LIMITS.licenseDaysMax }), t.Null()]),
+  maxMachines: t.Union([Int({ minimum: 1, maximum: ACTIVATION_LIMITS.maxMachinesMax }), t.Null()], {
+    description: 'Machines per license, 1 to 1000 (default 1), or null for unlimited. Copied onto each license when it is issued.',
+    error: ACTIVATION_MESSAGES.maxMachines,
+  }),
+  deactivationsPer30Days: Int({
+    minimum: 0,
+    maximum: ACTIVATION_LIMITS.deactivationsMax,
+    description: 'How many machines a license’s holder may deactivate per rolling 30 days (default 3; 0 = only you remove machines).',
+    error: ACTIVATION_MESSAGES.deactivations,
+  }),
+  interval: t.Union([...literals(BILLING_INTERVALS), t.Null()], {
+    description: 'Bill every month or year (a subscription; licenseDays must then be null), or null for a one-off sale (default).',
+    error: PRODUCT_MESSAGES.interval,
+  }),
+  graceDays: Int({
+    minimum: 0,
+    maximum: PRODUCT_LIMITS.graceDaysMax,
+    description: 'Days a subscription’s license runs past a period not yet paid (default 3).',
+    error: PRODUCT_MESSAGES.graceDays,
+  }),
+  trialDays: t.Union([Int({ minimum: 1, maximum: PRODUCT_LIMITS.trialDaysMax }), t.Null()], {
+    description: 'Days of a free trial, one per customer e-mail and per machine (default null: no trial).',
+    error: PRODUCT_MESSAGES.trialDays,
+  }),
+};
+
+const NewProductBody = Input({
+  name: productFields.name,
+  price: productFields.price,
+  currency: productFields.currency,
+  features: t.Optional(productFields.features),
+  licenseDays: t.Optional(productFields.licenseDays),
+  maxMachines: t.Optional(productFields.maxMachines),
+  deactivationsPer30Days: t.Optional(productFields.deactivationsPer30Days),
+  interval: t.Optional(productFields.interval),
+  graceDays: t.Optional(productFields.graceDays),
+  trialDays: t.Optional(productFields.trialDays),
+}, { examples: [{ name: 'Pro', price: 1999, currency: 'usd', features: ['pro', 'export'], licenseDays: 365, maxMachines: 3 }] });
+
+const ProductChangesBody = Input(
+  {
+  name: t.Optional(productFields.name),
+  price: t.Optional(productFields.price),
+  currency: t.Optional(productFields.currency),
+  features: t.Optional(productFields.features),
+  licenseDays: t.Optional(productFields.licenseDays),
+  maxMachines: t.Optional(productFields.maxMachines),
+  deactivationsPer30Days: t.Optional(productFields.deactivationsPer30Days),
+  interval: t.Optional(productFields.interval),
+  graceDays: t.Optional(productFields.graceDays),
+  trialDays: t.Optional(productFields.trialDays),
+  active: t.Optional(t.Boolean({ description: 'Inactive products cannot be bought; their licenses keep working.' })),
+  },
+  { minProperties: 1, description: 'At least one field to change.', examples: [{ price: 2499, features: ['pro', 'export', 'sync'] }] },
+);
+
+const ProductListQuery = Input({
+  // Bounds are checked by the use case: Elysia's query coercion would report them without the field name.
+  limit: t.Optional(t.Integer({ description: 'Page size, 1 to 100 (default 20).', examples: [20] })),
+  // No example: a cursor comes from the previous page, and one naming no product of yours is refused.
+  startingAfter: t.Optional(t.String({ maxLength: 100, description: 'A product id: the page starts after it.' })),
+});
+
+const ProductList = t.Object({ data: t.Array(Product), hasMore: t.Boolean() });
 
 const publicProduct = ({ developerId: _owner, ...product }: DomainProduct) => product;
 

@@ -1,8 +1,32 @@
+import { t } from 'elysia';
 import { confirmPurchase } from '../../../app/purchase/confirm-purchase.ts';
 import { sendPurchaseCode, startPurchase } from '../../../app/purchase/purchase.ts';
 import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withCustomer } from '../auth.ts';
-import { CodeSent, errorsOf, IssuedLicense, PurchaseConfirmBody, PurchaseInitBody, PurchaseOffer, PurchaseOtpBody } from '../schemas.ts';
+import { EXAMPLE } from '../examples.ts';
+import { errorsOf, Input } from '../schemas.ts';
+import { CodeSent } from './customers/schemas.ts';
+import { IssuedLicense } from './licenses/schemas.ts';
+
+const PurchaseInitBody = Input({ productId: t.String({ maxLength: 100 }) }, { examples: [{ productId: EXAMPLE.productId }] });
+
+const PurchaseOffer = t.Object({
+  purchaseId: t.String(),
+  productId: t.String(),
+  productName: t.String(),
+  amount: t.Integer({ description: 'Minor units.' }),
+  currency: t.String(),
+  cards: t.Array(t.Object({ id: t.String(), brand: t.String(), last4: t.String(), expMonth: t.Integer(), expYear: t.Integer() })),
+});
+
+const PurchaseOtpBody = Input({ purchaseId: t.String({ maxLength: 100 }) }, { examples: [{ purchaseId: EXAMPLE.purchaseId }] });
+
+const PurchaseConfirmBody = Input({
+  purchaseId: t.String({ maxLength: 100 }),
+  otpId: t.String({ maxLength: 100 }),
+  otp: t.String({ maxLength: 20 }),
+  cardId: t.String({ maxLength: 100 }),
+}, { examples: [{ purchaseId: EXAMPLE.purchaseId, otpId: EXAMPLE.otpId, otp: EXAMPLE.otp, cardId: EXAMPLE.cardId }] });
 
 const tags = ['Purchases'];
 

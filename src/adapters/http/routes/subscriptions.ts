@@ -1,9 +1,78 @@
+import { t } from 'elysia';
 import { cancelSubscription } from '../../../app/subscriptions/cancel-subscription.ts';
-import { getSubscription, listSubscriptions } from '../../../app/subscriptions/seller-subscriptions.ts';
+import { getSubscription, listSubscriptions, SUBSCRIPTION_LIST_LIMIT } from '../../../app/subscriptions/seller-subscriptions.ts';
+import { PROCESSOR_KINDS } from '../../../domain/checkout-session.ts';
+import { BILLING_INTERVALS } from '../../../domain/product.ts';
+import { SUBSCRIPTION_STATUSES } from '../../../domain/subscription.ts';
 import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../auth.ts';
-import { errorsOf } from '../schemas.ts';
-import { CanceledSubscription, Subscription, SubscriptionList, SubscriptionListQuery, SubscriptionParams } from '../subscription-schemas.ts';
+import { EXAMPLE } from '../examples.ts';
+import { errorsOf, Millis } from '../schemas.ts';
+import { literalUnion } from '../vocabulary.ts';
+
+// Unknown request fields are ignored, as elsewhere; bounds the use case checks (limit) are refused there, naming the field.
+const Status = literalUnion(SUBSCRIPTION_STATUSES, {
+  description: 'active: paid through its period; past_due: a renewal failed (the license runs to its paid end plus grace); canceled: ended, final.',
+});
+
+const SubscriptionListQuery = t.Object(
+  {
+    limit: t.Optional(t.Integer({ description: `Page size, 1 to ${SUBSCRIPTION_LIST_LIMIT.max} (default ${SUBSCRIPTION_LIST_LIMIT.default}).`, examples: [20], error: `limit must be a whole number from 1 to ${SUBSCRIPTION_LIST_LIMIT.max}.` })),
+    startingAfter: t.Optional(t.String({ maxLength: 100, description: 'A subscription id (the last of the previous page): the page starts after it.', error: 'startingAfter must be an id of at most 100 characters.' })),
+    productId: t.Optional(t.String({ maxLength: 100, description: 'Only this product’s.', examples: [EXAMPLE.productId], error: 'productId must be an id of at most 100 characters.' })),
+    status: t.Optional(literalUnion(SUBSCRIPTION_STATUSES, { description: 'Only subscriptions in this state.', error: 'status must be active, past_due or canceled.' })),
+  },
+  { additionalProperties: true },
+);
+
+const SubscriptionParams = t.Object(
+  { id: t.String({ maxLength: 100, description: 'The subscription id (sub_…).', examples: [EXAMPLE.subscriptionId], error: 'id must be a subscription id of at most 100 characters.' }) },
+  { additionalProperties: true },
+);
+
+const SubscriptionView = t.Object({
+  id: t.String({ description: 'sub_…: ours, not the processor’s.' }),
+  customerId: t.String(),
+  customerEmail: t.String({ description: 'The e-mail of the customer who pays for it.' }),
+  productId: t.String(),
+  licenseId: t.String({ description: 'The one license it renews: each paid period extends it (same id, a fresh key).' }),
+  processor: literalUnion(PROCESSOR_KINDS),
+  processorSubscriptionId: t.String({ description: 'The processor’s id (sub_… on your Stripe account; sub_sandbox_… in the sandbox).' }),
+  status: Status,
+  interval: literalUnion(BILLING_INTERVALS),
+  currentPeriodEnd: t.Integer({ description: 'End of the period paid for (Unix ms). The license lasts to it plus the product’s graceDays.' }),
+  cancelAtPeriodEnd: t.Boolean({ description: 'true: it is not billed again and ends at currentPeriodEnd.' }),
+  createdAt: Millis,
+  canceledAt: t.Union([Millis, t.Null()], { description: 'When it ended (canceled); null while it runs.' }),
+});
+
+const example = {
+  id: EXAMPLE.subscriptionId,
+  customerId: EXAMPLE.customerId,
+  customerEmail: EXAMPLE.buyerEmail,
+  productId: EXAMPLE.productId,
+  licenseId: EXAMPLE.licenseId,
+  processor: 'stripe',
+  processorSubscriptionId: 'sub_1QxT7mL2kZ9vWb4R',
+  status: 'active',
+  interval: 'month',
+  currentPeriodEnd: 1769904000000,
+  cancelAtPeriodEnd: false,
+  createdAt: EXAMPLE.time,
+  canceledAt: null,
+};
+
+const Subscription = t.Object(SubscriptionView.properties, { examples: [example] });
+
+const CanceledSubscription = t.Object(SubscriptionView.properties, { examples: [{ ...example, cancelAtPeriodEnd: true }] });
+
+const SubscriptionList = t.Object(
+  {
+    data: t.Array(SubscriptionView),
+    hasMore: t.Boolean({ description: 'More subscriptions after the last one: pass its id as startingAfter.' }),
+  },
+  { examples: [{ data: [example], hasMore: false }] },
+);
 
 const tags = ['Subscriptions'];
 const security = SECURITY.secret;

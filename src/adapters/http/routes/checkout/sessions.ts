@@ -1,11 +1,45 @@
-import { Elysia } from 'elysia';
+import { Elysia, t } from 'elysia';
 import { getCheckoutStatus } from '../../../../app/checkout/checkout-status.ts';
 import { startCheckout } from '../../../../app/checkout/start-checkout.ts';
 import { countFromAddress } from '../../../../app/limits/address-limits.ts';
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withAnyApiKey } from '../../auth.ts';
 import { clientAddress } from '../../client-address.ts';
-import { CheckoutInitBody, CheckoutInitResponse, CheckoutStatusResponse, errorsOf, SessionParams } from '../../schemas.ts';
+import { EMAIL_MAX_LENGTH } from '../../../../domain/developer.ts';
+import { EXAMPLE } from '../../examples.ts';
+import { errorsOf, Input, LicenseStatus, Millis } from '../../schemas.ts';
+
+const CheckoutInitBody = Input({
+  productId: t.String({ maxLength: 100 }),
+  email: t.Optional(t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'Pre-fills the payment page.' })),
+  successUrl: t.Optional(t.String({ maxLength: 2048, description: 'Absolute http(s) URL; default: GET /v1/checkout/success.' })),
+  cancelUrl: t.Optional(t.String({ maxLength: 2048, description: 'Absolute http(s) URL; default: GET /v1/checkout/cancel.' })),
+}, { examples: [{ productId: EXAMPLE.productId, email: EXAMPLE.buyerEmail, successUrl: 'https://app.example.com/thanks', cancelUrl: 'https://app.example.com/cart' }] });
+
+const CheckoutInitResponse = t.Object({
+  sessionId: t.String(),
+  checkoutUrl: t.String({ description: 'The hosted payment page (Stripe, or /v1/sandbox/checkout/:id in sandbox mode).' }),
+});
+
+const CheckoutStatusResponse = t.Union([
+  t.Object({ status: t.Literal('pending') }),
+  t.Object({ status: t.Literal('expired') }),
+  t.Object({
+    status: t.Literal('complete'),
+    licenseKey: t.String(),
+    license: t.Object({
+      id: t.String(),
+      productId: t.String(),
+      productName: t.String({ description: 'The product’s name now.' }),
+      status: LicenseStatus,
+      features: t.Array(t.String()),
+      issuedAt: Millis,
+      expiresAt: t.Union([Millis, t.Null()]),
+    }),
+  }),
+]);
+
+const SessionParams = Input({ sessionId: t.String({ maxLength: 100 }) });
 
 const tags = ['Checkout'];
 

@@ -2,13 +2,13 @@ import { Elysia } from 'elysia';
 import { confirmPhoneChange, requestPhoneChange } from '../../../../app/customers/change-phone.ts';
 import { listCustomerLicenses, removeCustomerActivation, type LicenseWithMachines } from '../../../../app/customers/customer-licenses.ts';
 import type { Deps } from '../../../../ports/deps.ts';
-import { ActivationList } from '../../activation-schemas.ts';
 import { SECURITY, withCustomer } from '../../auth.ts';
-import { CustomerActivationParams, CustomerLicenseList } from '../../customer-license-schemas.ts';
 import { accountPage } from '../../pages/account-page.ts';
 import { htmlResponse, scriptNonce } from '../../pages/html.ts';
-import { CodeSent, errorsOf, PhoneChangeBody, PhoneChanged, PhoneChangeVerifyBody } from '../../schemas.ts';
+import { errorsOf } from '../../schemas.ts';
+import { ActivationList } from '../licenses/schemas.ts';
 import { publicActivation, publicList } from '../licenses/views.ts';
+import { CodeSent, CustomerActivationParams, CustomerLicenseList, PhoneChangeBody, PhoneChanged, PhoneChangeVerifyBody } from './schemas.ts';
 
 const tags = ['Customers'];
 

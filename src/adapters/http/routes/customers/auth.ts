@@ -5,7 +5,8 @@ import { countFromAddress } from '../../../../app/limits/address-limits.ts';
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withCustomer } from '../../auth.ts';
 import { clientAddress } from '../../client-address.ts';
-import { CodeSent, errorsOf, LoggedOut, LoginInitBody, LoginVerifyBody, LoginVerified } from '../../schemas.ts';
+import { errorsOf } from '../../schemas.ts';
+import { CodeSent, LoggedOut, LoginInitBody, LoginVerifyBody, LoginVerified } from './schemas.ts';
 
 const tags = ['Customers'];
 

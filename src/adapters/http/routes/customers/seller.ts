@@ -1,8 +1,8 @@
 import { listCustomers } from '../../../../app/customers/list-customers.ts';
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../../auth.ts';
-import { CustomerList, CustomerListQuery } from '../../list-schemas.ts';
 import { errorsOf } from '../../schemas.ts';
+import { CustomerList, CustomerListQuery } from './schemas.ts';
 
 /** GET /developers/customers: who bought (or was granted) something from the caller, with those licenses. */
 export function customerListRoutes(deps: Deps) {

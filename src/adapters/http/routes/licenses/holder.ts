@@ -3,11 +3,11 @@ import { activateMachine, deactivateMachine, listHeldActivations } from '../../.
 import { answerSigner } from '../../../../app/licenses/sign-answer.ts';
 import { validateLicense } from '../../../../app/licenses/validate-license.ts';
 import type { Deps } from '../../../../ports/deps.ts';
-import { ActivateBody, ActivationList, ActivationReply, DeactivateBody, HeldActivationsBody } from '../../activation-schemas.ts';
 import { SECURITY, withAnyApiKey } from '../../auth.ts';
 import { clientAddress } from '../../client-address.ts';
-import { errorsOf, ValidateBody, ValidationResult } from '../../schemas.ts';
+import { errorsOf } from '../../schemas.ts';
 import { readNonce, signedAnswer, SIGNED_ANSWER_DOC, SIGNED_ANSWER_PARAMETERS } from '../../signed-answer.ts';
+import { ActivateBody, ActivationList, ActivationReply, DeactivateBody, HeldActivationsBody, ValidateBody, ValidationResult } from './schemas.ts';
 import { publicActivation, publicList } from './views.ts';
 
 /**

@@ -4,10 +4,9 @@ import { listLicenses } from '../../../../app/licenses/list-licenses.ts';
 import { getLicense, revokeLicense, unbindLicense } from '../../../../app/licenses/manage-license.ts';
 import { listActivations, removeActivation, setLicenseMaxMachines } from '../../../../app/licenses/seller-activations.ts';
 import type { Deps } from '../../../../ports/deps.ts';
-import { ActivationList, ActivationParams, LicenseChangesBody } from '../../activation-schemas.ts';
 import { SECURITY, withSecretKey, withSecretKeyOrCustomer } from '../../auth.ts';
-import { LicenseList, LicenseListQuery } from '../../list-schemas.ts';
-import { errorsOf, GrantBody, IdParams, IssuedLicense, LicenseView } from '../../schemas.ts';
+import { errorsOf, IdParams, LicenseView } from '../../schemas.ts';
+import { ActivationList, ActivationParams, GrantBody, IssuedLicense, LicenseChangesBody, LicenseList, LicenseListQuery } from './schemas.ts';
 import { publicList } from './views.ts';
 
 const tags = ['Licenses'];

@@ -2,7 +2,7 @@ import { getDelivery, listEvents, redeliver } from '../../../../app/outgoing-web
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../../auth.ts';
 import { errorsOf } from '../../schemas.ts';
-import { DeliveryParams, OutgoingEventList, PageQuery, WebhookDelivery, WebhookDeliveryDetail } from '../../webhook-endpoint-schemas.ts';
+import { DeliveryParams, OutgoingEventList, PageQuery, WebhookDelivery, WebhookDeliveryDetail } from './schemas.ts';
 
 const tags = ['Webhooks'];
 const security = SECURITY.secret;

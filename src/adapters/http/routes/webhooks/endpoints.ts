@@ -9,7 +9,7 @@ import { errorsOf } from '../../schemas.ts';
 import {
   EndpointParams, NewWebhookEndpointBody, PageQuery, RotatedWebhookSecret, WebhookDelivery, WebhookDeliveryList, WebhookEndpointChangesBody,
   WebhookEndpointList, WebhookEndpointView, WebhookEndpointWithSecret,
-} from '../../webhook-endpoint-schemas.ts';
+} from './schemas.ts';
 
 const tags = ['Webhooks'];
 const security = SECURITY.secret;

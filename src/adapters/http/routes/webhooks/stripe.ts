@@ -1,7 +1,8 @@
 import { Elysia } from 'elysia';
 import { handlePaymentEvent } from '../../../../app/webhooks/handle-payment-event.ts';
 import type { Deps } from '../../../../ports/deps.ts';
-import { errorsOf, WebhookReceipt } from '../../schemas.ts';
+import { errorsOf } from '../../schemas.ts';
+import { WebhookReceipt } from './schemas.ts';
 
 /** Incoming: the payment processor's signed events (Stripe), each acted on once. */
 export function stripeWebhookRoutes(deps: Deps) {

@@ -1,14 +1,13 @@
 import { t } from 'elysia';
-import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS } from '../../domain/webhook-endpoint.ts';
-import { EXAMPLE } from './examples.ts';
-import { Millis } from './schemas.ts';
-import { literalUnion } from './vocabulary.ts';
+import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS } from '../../../../domain/webhook-endpoint.ts';
+import { EXAMPLE } from '../../examples.ts';
+import { Input, Millis } from '../../schemas.ts';
+import { literalUnion } from '../../vocabulary.ts';
 
-/** TypeBox models of the outgoing webhook routes (docs/webhooks.md). Unknown request fields are ignored, as elsewhere. */
-const Input = <T extends Parameters<typeof t.Object>[0]>(properties: T, options: Parameters<typeof t.Object>[1] = {}) =>
-  t.Object(properties, { additionalProperties: true, ...options });
+/** TypeBox models of the webhook routes: outgoing (docs/webhooks.md) and Stripe's incoming events. Unknown request fields are ignored. */
 
 const URL_EXAMPLE = 'https://app.example.com/webhooks/licensing';
+
 const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$';
 
 const Url = t.String({
@@ -16,11 +15,14 @@ const Url = t.String({
   description: 'Where events are POSTed: https://, no credentials, no private or loopback address.',
   error: `url must be an https:// URL of at most ${WEBHOOK_LIMITS.urlLength} characters.`,
 });
+
 const EventList = t.Array(t.String({ maxLength: 100 }), {
   minItems: 1, maxItems: 50, error: 'events must be a list of event types.',
   description: `Event types to receive; absent = every event. Known: ${WEBHOOK_EVENT_TYPES.join(', ')}.`,
 });
+
 const Events = t.Union([EventList, t.Null()], { description: 'Event types to receive; null = every event from now on.', error: 'events must be a list of event types, or null for every event.' });
+
 const Description = t.Union([t.String({ maxLength: WEBHOOK_LIMITS.descriptionLength, pattern: NO_CONTROL, error: `description must be at most ${WEBHOOK_LIMITS.descriptionLength} characters without control characters.` }), t.Null()]);
 
 export const WebhookEndpoint = t.Object({
@@ -39,6 +41,7 @@ const endpointExample = {
   id: EXAMPLE.webhookEndpointId, url: URL_EXAMPLE, description: 'Production', events: ['license.created', 'license.revoked'], enabled: true,
   disabledReason: null, failingSince: null, createdAt: EXAMPLE.time, updatedAt: EXAMPLE.time,
 };
+
 const SECRET_EXAMPLE = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 export const NewWebhookEndpointBody = Input({ url: Url, events: t.Optional(EventList), description: t.Optional(Description) }, {
@@ -64,9 +67,11 @@ export const RotatedWebhookSecret = t.Object({
 }, { examples: [{ ...endpointExample, secret: SECRET_EXAMPLE, previousSecretExpiresAt: EXAMPLE.time + WEBHOOK_LIMITS.previousSecretMs }] });
 
 export const WebhookEndpointView = t.Object(WebhookEndpoint.properties, { examples: [endpointExample] });
+
 export const WebhookEndpointList = t.Object({ data: t.Array(WebhookEndpoint), hasMore: t.Boolean() });
 
 const Status = literalUnion(WEBHOOK_DELIVERY_STATUSES);
+
 const deliveryFields = {
   id: t.String({ description: 'del_…' }),
   eventId: t.String({ description: 'msg_…: the webhook-id header, the same on every attempt.' }),
@@ -80,12 +85,16 @@ const deliveryFields = {
   nextAttemptAt: t.Union([Millis, t.Null()], { description: 'null unless pending.' }),
   createdAt: Millis,
 };
+
 const deliveryExample = {
   id: EXAMPLE.webhookDeliveryId, eventId: EXAMPLE.eventId, eventType: 'license.created', endpointId: EXAMPLE.webhookEndpointId, status: 'succeeded',
   attempts: 1, lastAttemptAt: EXAMPLE.time, lastStatus: 200, lastError: null, nextAttemptAt: null, createdAt: EXAMPLE.time,
 };
+
 export const WebhookDelivery = t.Object(deliveryFields, { examples: [deliveryExample] });
+
 export const WebhookDeliveryList = t.Object({ data: t.Array(t.Object(deliveryFields)), hasMore: t.Boolean() });
+
 export const WebhookDeliveryDetail = t.Object({
   ...deliveryFields,
   attemptLog: t.Array(t.Object({ at: Millis, status: t.Union([t.Number(), t.Null()]), error: t.Union([t.String(), t.Null()]), durationMs: t.Number() }), { description: 'Oldest first.' }),
@@ -102,4 +111,7 @@ export const PageQuery = Input({
 });
 
 export const EndpointParams = Input({ id: t.String({ maxLength: 100, examples: [EXAMPLE.webhookEndpointId] }) });
+
 export const DeliveryParams = Input({ id: t.String({ maxLength: 100, examples: [EXAMPLE.webhookDeliveryId] }) });
+
+export const WebhookReceipt = t.Object({ received: t.Literal(true), duplicate: t.Optional(t.Literal(true)) });

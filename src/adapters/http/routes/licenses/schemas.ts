@@ -1,0 +1,179 @@
+import { t } from 'elysia';
+import { MAX_EXPIRY } from '../../../../app/licenses/grant-license.ts';
+import { LICENSE_LIST_LIMIT } from '../../../../app/licenses/list-licenses.ts';
+import { ACTIVATION_LIMITS, ACTIVATION_MESSAGES } from '../../../../domain/activation.ts';
+import { EMAIL_MAX_LENGTH } from '../../../../domain/developer.ts';
+import { LICENSE_STATUSES, VALIDATION_REASONS } from '../../../../domain/license.ts';
+import { MAX_KEY_LENGTH } from '../../../../domain/license-key.ts';
+import { EXAMPLE } from '../../examples.ts';
+import { CreatedAfter, CreatedBefore, Cursor, ExactEmail, Features, Input, Int, LicenseStatus, LicenseView, Limit, Millis, ProductFilter } from '../../schemas.ts';
+import { literalUnion } from '../../vocabulary.ts';
+
+/** TypeBox models of the license routes, the seller's and the holder's (docs/activations.md). Unknown request fields are ignored. */
+
+const FutureMillis = Int({ minimum: 0, maximum: MAX_EXPIRY, description: 'Unix time in milliseconds.' });
+
+export const GrantBody = Input({
+  productId: t.String({ maxLength: 100 }),
+  email: t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'The customer’s e-mail; the customer is created if new.' }),
+  features: t.Optional(Features),
+  expiresAt: t.Optional(t.Union([FutureMillis, t.Null()], { description: 'Default: the product’s term. null = perpetual.' })),
+}, { examples: [{ productId: EXAMPLE.productId, email: EXAMPLE.buyerEmail, features: ['pro'] }] });
+
+export const IssuedLicense = t.Object({
+  license: LicenseView,
+  licenseKey: t.String({ description: 'Ed25519-signed compact JWS.' }),
+}, {
+  examples: [{
+    license: { id: EXAMPLE.licenseId, productId: EXAMPLE.productId, customerId: EXAMPLE.customerId, status: 'active', features: ['pro'], issuedAt: EXAMPLE.time, expiresAt: null, machineFingerprint: null },
+    licenseKey: EXAMPLE.licenseKey,
+  }],
+});
+
+/** Refuses a pasted placeholder such as `3f…` instead of binding a license to it. */
+const FINGERPRINT_PROBLEM =
+  'machineFingerprint must be 1 to 256 visible ASCII characters, no spaces: the client library sends 64 lower-case hex digits. "3f…" in an example is a placeholder, not a fingerprint.';
+
+export const ValidateBody = Input({
+  licenseKey: t.String({ maxLength: MAX_KEY_LENGTH }),
+  machineFingerprint: t.String({
+    minLength: 1,
+    maxLength: 256,
+    pattern: '^[!-~]+$',
+    description: 'What the license binds to. The client library sends 64 lower-case hex digits (SHA-256, docs/api-rules.md); any 1 to 256 visible ASCII characters are accepted.',
+    error: FINGERPRINT_PROBLEM,
+  }),
+}, { examples: [{ licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint }] });
+
+/**
+ * The hot path's answer. Documented, and checked by the HTTP tests for every outcome, but not
+ * re-validated at run time (noValidate): that check alone cost a tenth of each validation.
+ */
+export const ValidationResult = t.Union(
+  [
+  t.Object({
+    valid: t.Literal(true),
+    license: t.Object({
+      id: t.String(),
+      status: LicenseStatus,
+      features: t.Array(t.String()),
+      expiresAt: t.Union([Millis, t.Null()]),
+      licenseKey: t.Optional(t.String({ description: 'Only when the key sent was replaced (renewed, or a trial converted): the license’s current key, which the client stores in its place. Inside the signed body. docs/renewals.md.' })),
+    }),
+  }),
+  t.Object({
+    valid: t.Literal(false),
+    reason: literalUnion(VALIDATION_REASONS),
+  }),
+  ],
+  {
+    noValidate: true,
+    examples: [
+      { valid: true, license: { id: EXAMPLE.licenseId, status: 'active', features: ['pro'], expiresAt: null } },
+      { valid: true, license: { id: EXAMPLE.licenseId, status: 'active', features: ['pro'], expiresAt: EXAMPLE.time, licenseKey: EXAMPLE.licenseKey } },
+      { valid: false, reason: 'machine_mismatch' },
+    ],
+  },
+);
+
+export const LicenseListQuery = t.Object(
+  {
+    limit: Limit(LICENSE_LIST_LIMIT),
+    startingAfter: Cursor('license'),
+    productId: ProductFilter,
+    email: ExactEmail,
+    status: t.Optional(literalUnion(LICENSE_STATUSES, { description: 'As validation sees it now: expired = past expiresAt, not revoked. With status=expired the list is ordered by expiresAt, most recently expired first (the cursor follows that order); otherwise newest issued first.', error: 'status must be active, expired or revoked.' })),
+    trial: t.Optional(t.Boolean({ description: 'true: only free trials; false: only paid or granted licenses.', error: 'trial must be true or false.' })),
+    createdAfter: CreatedAfter,
+    createdBefore: CreatedBefore,
+  },
+  { additionalProperties: true },
+);
+
+export const DeveloperLicense = t.Composite([
+  LicenseView,
+  t.Object({
+    customerEmail: t.String({ description: 'The e-mail of the customer who holds it.' }),
+    trial: t.Boolean({ description: 'A free trial, not paid for (yet).' }),
+    subscriptionId: t.Union([t.String(), t.Null()], { description: 'The subscription that renews it; null = one-off, granted or trial.' }),
+  }),
+]);
+
+export const LicenseList = t.Object(
+  { data: t.Array(DeveloperLicense), hasMore: t.Boolean({ description: 'More licenses after the last one: pass its id as startingAfter.' }) },
+  {
+    examples: [
+      {
+        data: [
+          {
+            id: EXAMPLE.licenseId,
+            productId: EXAMPLE.productId,
+            customerId: EXAMPLE.customerId,
+            status: 'active',
+            features: ['pro'],
+            issuedAt: 1767225600000,
+            expiresAt: null,
+            machineFingerprint: EXAMPLE.machineFingerprint,
+            customerEmail: EXAMPLE.buyerEmail,
+            trial: false,
+            subscriptionId: null,
+          },
+        ],
+        hasMore: false,
+      },
+    ],
+  },
+);
+
+const MachineFingerprint = ValidateBody.properties.machineFingerprint;
+
+const LicenseKey = ValidateBody.properties.licenseKey;
+
+const MaxMachines = t.Union([t.Number({ multipleOf: 1, minimum: 1, maximum: ACTIVATION_LIMITS.maxMachinesMax }), t.Null()], {
+  description: 'Machines this license may run on, 1 to 1000, or null for unlimited.',
+  error: ACTIVATION_MESSAGES.maxMachines,
+});
+
+export const Activation = t.Object({
+  id: t.String({ description: 'act_…' }),
+  name: t.Union([t.String(), t.Null()], { description: 'The name the client gave, e.g. the host name; null = none.' }),
+  machineFingerprint: t.String(),
+  createdAt: Millis,
+  lastSeenAt: Millis,
+}, { examples: [{ id: EXAMPLE.activationId, name: 'ada-laptop', machineFingerprint: EXAMPLE.machineFingerprint, createdAt: EXAMPLE.time, lastSeenAt: EXAMPLE.time }] });
+
+export const ActivateBody = Input({
+  licenseKey: LicenseKey,
+  machineFingerprint: MachineFingerprint,
+  name: t.Optional(t.Union([t.String({ minLength: 1, maxLength: ACTIVATION_LIMITS.nameMax, pattern: '^[^\\u0000-\\u001f\\u007f]+$', error: 'name must be 1 to 100 characters without control characters, or null.' }), t.Null()], {
+    description: 'A human name for the machine, e.g. its host name (1 to 100 characters).',
+  })),
+}, { examples: [{ licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint, name: 'ada-laptop' }] });
+
+export const DeactivateBody = Input({
+  licenseKey: LicenseKey,
+  machineFingerprint: MachineFingerprint,
+}, { examples: [{ licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint }] });
+
+/** The holder lists its license's machines: the license key is the proof. */
+export const HeldActivationsBody = Input({ licenseKey: LicenseKey }, { examples: [{ licenseKey: EXAMPLE.licenseKey }] });
+
+export const ActivationReply = t.Object({ activation: Activation }, {
+  examples: [{ activation: { id: EXAMPLE.activationId, name: 'ada-laptop', machineFingerprint: EXAMPLE.machineFingerprint, createdAt: EXAMPLE.time, lastSeenAt: EXAMPLE.time } }],
+});
+
+export const ActivationList = t.Object({
+  licenseId: t.String(),
+  maxMachines: t.Union([t.Number(), t.Null()], { description: 'null = unlimited.' }),
+  data: t.Array(Activation, { description: 'Oldest first.' }),
+}, {
+  examples: [{
+    licenseId: EXAMPLE.licenseId,
+    maxMachines: 3,
+    data: [{ id: EXAMPLE.activationId, name: 'ada-laptop', machineFingerprint: EXAMPLE.machineFingerprint, createdAt: EXAMPLE.time, lastSeenAt: EXAMPLE.time }],
+  }],
+});
+
+export const LicenseChangesBody = Input({ maxMachines: MaxMachines }, { examples: [{ maxMachines: 3 }] });
+
+export const ActivationParams = Input({ id: t.String({ maxLength: 100 }), activationId: t.String({ maxLength: 100, examples: [EXAMPLE.activationId] }) });
