@@ -32,6 +32,10 @@ export const Input = <T extends Properties>(properties: T, options: Parameters<t
   t.Object(properties, { additionalProperties: true, ...options });
 
 export const Millis = Int({ description: 'Unix time in milliseconds.' });
+/** A time that may not have come (an expiry, a revocation, a next attempt). */
+export const MillisOrNull = (description?: string) => t.Union([Millis, t.Null()], description ? { description } : {});
+/** Ids in paths, queries and bodies: bounded, so nothing longer is ever looked up. */
+export const Id = (options: Parameters<typeof t.String>[0] = {}) => t.String({ maxLength: 100, ...options });
 export const Features = t.Array(t.String({ minLength: 1, maxLength: PRODUCT_LIMITS.featureMax }), { maxItems: PRODUCT_LIMITS.featuresMax, description: 'Entitlements; may be empty.' });
 export const LicenseStatus = literalUnion(LICENSE_STATUSES);
 
@@ -43,11 +47,16 @@ export const LicenseView = t.Object({
   status: LicenseStatus,
   features: t.Array(t.String()),
   issuedAt: Millis,
-  expiresAt: t.Union([Millis, t.Null()], { description: 'null = perpetual.' }),
+  expiresAt: MillisOrNull('null = perpetual.'),
   machineFingerprint: t.Union([t.String(), t.Null()], { description: 'The machine the license is bound to; null = unbound.' }),
 });
 
-export const IdParams = Input({ id: t.String({ maxLength: 100 }) });
+export const IdParams = Input({ id: Id() });
+
+type LicenseField = keyof typeof LicenseView.properties;
+/** Fields of the license view, for the license's other views (the buyer's, a list's, checkout's). */
+export const licenseFields = <K extends LicenseField>(...keys: K[]) =>
+  Object.fromEntries(keys.map((key) => [key, LicenseView.properties[key]])) as Pick<typeof LicenseView.properties, K>;
 
 const ERROR_MEANING: Record<number, string> = {
   400: 'invalid_request: the body, query or path fails its schema, or the JSON is malformed.',
@@ -85,12 +94,27 @@ export const Limit = (bounds: { default: number; max: number }) =>
   t.Optional(t.Integer({ description: `Page size, 1 to ${bounds.max} (default ${bounds.default}).`, examples: [20], error: `limit must be a whole number from 1 to ${bounds.max}.` }));
 
 export const Cursor = (what: string) =>
-  t.Optional(t.String({ maxLength: 100, description: `A ${what} id (the last of the previous page): the page starts after it.`, error: 'startingAfter must be an id of at most 100 characters.' }));
+  t.Optional(Id({ description: `A ${what} id (the last of the previous page): the page starts after it.`, error: 'startingAfter must be an id of at most 100 characters.' }));
 
-export const ProductFilter = t.Optional(t.String({ maxLength: 100, description: 'Only this product’s.', examples: [EXAMPLE.productId], error: 'productId must be an id of at most 100 characters.' }));
+export const ProductFilter = t.Optional(Id({ description: 'Only this product’s.', examples: [EXAMPLE.productId], error: 'productId must be an id of at most 100 characters.' }));
 
 export const ExactEmail = t.Optional(t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'Only this customer’s (the whole e-mail, case-insensitive).', examples: [EXAMPLE.buyerEmail], error: `email must be an e-mail address of at most ${EMAIL_MAX_LENGTH} characters.` }));
 
 export const CreatedAfter = t.Optional(t.Integer({ minimum: 0, description: 'Created at or after this Unix millisecond (inclusive).', examples: [EXAMPLE.time], error: 'createdAfter must be a time in Unix milliseconds.' }));
 
 export const CreatedBefore = t.Optional(t.Integer({ minimum: 0, description: 'Created before this Unix millisecond (exclusive), so [createdAfter, createdBefore) ranges tile.', error: 'createdBefore must be a time in Unix milliseconds.' }));
+
+/**
+ * A list without filters: page size and cursor. Bounds are checked by the use case (Elysia's query
+ * coercion would report them without the field name); no cursor example, as a cursor comes from
+ * the previous page and one naming nothing of the caller's is refused.
+ */
+export const PageQuery = (cursor: string) =>
+  Input({
+    limit: t.Optional(t.Integer({ description: 'Page size, 1 to 100 (default 20).', examples: [20] })),
+    startingAfter: t.Optional(Id({ description: cursor })),
+  });
+
+/** A keyset page of a list; `what` names the items in hasMore's description. */
+export const Page = <T extends Parameters<typeof t.Array>[0]>(item: T, what?: string, options: Parameters<typeof t.Object>[1] = {}) =>
+  t.Object({ data: t.Array(item), hasMore: what ? t.Boolean({ description: `More ${what} after the last one: pass its id as startingAfter.` }) : t.Boolean() }, options);

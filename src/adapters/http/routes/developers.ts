@@ -9,7 +9,7 @@ import { SECURITY, withSecretKey } from '../auth.ts';
 import { clientAddress } from '../client-address.ts';
 import { API_KEY_SCOPES, EMAIL_MAX_LENGTH } from '../../../domain/developer.ts';
 import { EXAMPLE } from '../examples.ts';
-import { errorsOf, IdParams, Input, Millis } from '../schemas.ts';
+import { errorsOf, IdParams, Input, Millis, MillisOrNull } from '../schemas.ts';
 import { literalUnion } from '../vocabulary.ts';
 
 const SignupBody = Input({
@@ -56,7 +56,7 @@ const NewApiKey = t.Object({
   createdAt: Millis,
 });
 
-const ApiKeyView = t.Object({ id: t.String(), scope: ApiKeyScope, createdAt: Millis, revokedAt: t.Union([Millis, t.Null()]) });
+const ApiKeyView = t.Object({ id: t.String(), scope: ApiKeyScope, createdAt: Millis, revokedAt: MillisOrNull() });
 
 const ApiKeyList = t.Object({ data: t.Array(ApiKeyView) });
 

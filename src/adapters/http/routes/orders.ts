@@ -5,74 +5,65 @@ import { SECURITY, withSecretKey } from '../auth.ts';
 import { PROCESSOR_KINDS } from '../../../domain/checkout-session.ts';
 import { ORDER_SOURCES, ORDER_STATUSES } from '../../../domain/order.ts';
 import { EXAMPLE } from '../examples.ts';
-import { CreatedAfter, CreatedBefore, Cursor, ExactEmail, errorsOf, Limit, Millis, ProductFilter } from '../schemas.ts';
+import { CreatedAfter, CreatedBefore, Cursor, ExactEmail, errorsOf, Input, Limit, Millis, MillisOrNull, Page, ProductFilter } from '../schemas.ts';
 import { literalUnion } from '../vocabulary.ts';
 
-const OrderListQuery = t.Object(
-  {
-    limit: Limit(ORDER_LIST_LIMIT),
-    startingAfter: Cursor('order'),
-    productId: ProductFilter,
-    email: ExactEmail,
-    status: t.Optional(literalUnion(ORDER_STATUSES, { error: 'status must be paid or refunded.' })),
-    createdAfter: CreatedAfter,
-    createdBefore: CreatedBefore,
-  },
-  { additionalProperties: true },
-);
+const OrderListQuery = Input({
+  limit: Limit(ORDER_LIST_LIMIT),
+  startingAfter: Cursor('order'),
+  productId: ProductFilter,
+  email: ExactEmail,
+  status: t.Optional(literalUnion(ORDER_STATUSES, { error: 'status must be paid or refunded.' })),
+  createdAfter: CreatedAfter,
+  createdBefore: CreatedBefore,
+});
 
 const Nullable = (description: string) => t.Union([t.String(), t.Null()], { description });
 
-const OrderList = t.Object(
-  {
-    data: t.Array(
-      t.Object({
-        id: t.String({ description: 'ord_…' }),
-        customerId: t.String(),
-        customerEmail: t.String(),
-        productId: t.String(),
-        licenseId: t.String({ description: 'The license it paid for.' }),
-        source: literalUnion(ORDER_SOURCES),
-        sourceId: t.String({ description: 'The checkout session, terminal purchase or invoice it records.' }),
-        amount: t.Integer({ description: 'In the currency’s minor unit.' }),
-        currency: t.String(),
-        processor: literalUnion(PROCESSOR_KINDS),
-        paymentId: Nullable('The processor’s payment (PaymentIntent) id.'),
-        processorReference: Nullable('The processor’s checkout session or invoice id.'),
-        status: literalUnion(ORDER_STATUSES),
-        createdAt: Millis,
-        refundedAt: t.Union([Millis, t.Null()]),
-      }),
-    ),
-    hasMore: t.Boolean({ description: 'More orders after the last one: pass its id as startingAfter.' }),
-  },
-  {
-    examples: [
-      {
-        data: [
-          {
-            id: EXAMPLE.orderId,
-            customerId: EXAMPLE.customerId,
-            customerEmail: EXAMPLE.buyerEmail,
-            productId: EXAMPLE.productId,
-            licenseId: EXAMPLE.licenseId,
-            source: 'checkout',
-            sourceId: EXAMPLE.sessionId,
-            amount: 4900,
-            currency: 'usd',
-            processor: 'stripe',
-            paymentId: 'pi_3QxT7mL2kZ9vWb4R',
-            processorReference: 'cs_test_a1B2c3D4e5F6',
-            status: 'paid',
-            createdAt: EXAMPLE.time,
-            refundedAt: null,
-          },
-        ],
-        hasMore: false,
-      },
-    ],
-  },
-);
+const Order = t.Object({
+  id: t.String({ description: 'ord_…' }),
+  customerId: t.String(),
+  customerEmail: t.String(),
+  productId: t.String(),
+  licenseId: t.String({ description: 'The license it paid for.' }),
+  source: literalUnion(ORDER_SOURCES),
+  sourceId: t.String({ description: 'The checkout session, terminal purchase or invoice it records.' }),
+  amount: t.Integer({ description: 'In the currency’s minor unit.' }),
+  currency: t.String(),
+  processor: literalUnion(PROCESSOR_KINDS),
+  paymentId: Nullable('The processor’s payment (PaymentIntent) id.'),
+  processorReference: Nullable('The processor’s checkout session or invoice id.'),
+  status: literalUnion(ORDER_STATUSES),
+  createdAt: Millis,
+  refundedAt: MillisOrNull(),
+});
+
+const OrderList = Page(Order, 'orders', {
+  examples: [
+    {
+      data: [
+        {
+          id: EXAMPLE.orderId,
+          customerId: EXAMPLE.customerId,
+          customerEmail: EXAMPLE.buyerEmail,
+          productId: EXAMPLE.productId,
+          licenseId: EXAMPLE.licenseId,
+          source: 'checkout',
+          sourceId: EXAMPLE.sessionId,
+          amount: 4900,
+          currency: 'usd',
+          processor: 'stripe',
+          paymentId: 'pi_3QxT7mL2kZ9vWb4R',
+          processorReference: 'cs_test_a1B2c3D4e5F6',
+          status: 'paid',
+          createdAt: EXAMPLE.time,
+          refundedAt: null,
+        },
+      ],
+      hasMore: false,
+    },
+  ],
+});
 
 /** GET /developers/orders: money in (completed checkouts, terminal purchases, renewals), newest first. */
 export function orderListRoutes(deps: Deps) {

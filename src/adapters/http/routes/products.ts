@@ -7,7 +7,7 @@ import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../auth.ts';
 import { ACTIVATION_LIMITS, ACTIVATION_MESSAGES } from '../../../domain/activation.ts';
 import { BILLING_INTERVALS, PRODUCT_LIMITS, PRODUCT_MESSAGES } from '../../../domain/product.ts';
-import { errorsOf, Features, IdParams, Input, Int, Millis } from '../schemas.ts';
+import { errorsOf, Features, IdParams, Input, Int, Millis, Page, PageQuery } from '../schemas.ts';
 import { literals } from '../vocabulary.ts';
 
 const Product = t.Object({
@@ -90,14 +90,8 @@ const ProductChangesBody = Input(
   { minProperties: 1, description: 'At least one field to change.', examples: [{ price: 2499, features: ['pro', 'export', 'sync'] }] },
 );
 
-const ProductListQuery = Input({
-  // Bounds are checked by the use case: Elysia's query coercion would report them without the field name.
-  limit: t.Optional(t.Integer({ description: 'Page size, 1 to 100 (default 20).', examples: [20] })),
-  // No example: a cursor comes from the previous page, and one naming no product of yours is refused.
-  startingAfter: t.Optional(t.String({ maxLength: 100, description: 'A product id: the page starts after it.' })),
-});
-
-const ProductList = t.Object({ data: t.Array(Product), hasMore: t.Boolean() });
+const ProductListQuery = PageQuery('A product id: the page starts after it.');
+const ProductList = Page(Product);
 
 const publicProduct = ({ developerId: _owner, ...product }: DomainProduct) => product;
 

@@ -4,11 +4,11 @@ import { sendPurchaseCode, startPurchase } from '../../../app/purchase/purchase.
 import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withCustomer } from '../auth.ts';
 import { EXAMPLE } from '../examples.ts';
-import { errorsOf, Input } from '../schemas.ts';
+import { errorsOf, Id, Input } from '../schemas.ts';
 import { CodeSent } from './customers/schemas.ts';
 import { IssuedLicense } from './licenses/schemas.ts';
 
-const PurchaseInitBody = Input({ productId: t.String({ maxLength: 100 }) }, { examples: [{ productId: EXAMPLE.productId }] });
+const PurchaseInitBody = Input({ productId: Id() }, { examples: [{ productId: EXAMPLE.productId }] });
 
 const PurchaseOffer = t.Object({
   purchaseId: t.String(),
@@ -19,13 +19,13 @@ const PurchaseOffer = t.Object({
   cards: t.Array(t.Object({ id: t.String(), brand: t.String(), last4: t.String(), expMonth: t.Integer(), expYear: t.Integer() })),
 });
 
-const PurchaseOtpBody = Input({ purchaseId: t.String({ maxLength: 100 }) }, { examples: [{ purchaseId: EXAMPLE.purchaseId }] });
+const PurchaseOtpBody = Input({ purchaseId: Id() }, { examples: [{ purchaseId: EXAMPLE.purchaseId }] });
 
 const PurchaseConfirmBody = Input({
-  purchaseId: t.String({ maxLength: 100 }),
-  otpId: t.String({ maxLength: 100 }),
+  purchaseId: Id(),
+  otpId: Id(),
   otp: t.String({ maxLength: 20 }),
-  cardId: t.String({ maxLength: 100 }),
+  cardId: Id(),
 }, { examples: [{ purchaseId: EXAMPLE.purchaseId, otpId: EXAMPLE.otpId, otp: EXAMPLE.otp, cardId: EXAMPLE.cardId }] });
 
 const tags = ['Purchases'];

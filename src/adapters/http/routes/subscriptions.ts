@@ -7,7 +7,7 @@ import { SUBSCRIPTION_STATUSES } from '../../../domain/subscription.ts';
 import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../auth.ts';
 import { EXAMPLE } from '../examples.ts';
-import { errorsOf, Millis } from '../schemas.ts';
+import { Cursor, errorsOf, Id, Input, Limit, Millis, MillisOrNull, Page, ProductFilter } from '../schemas.ts';
 import { literalUnion } from '../vocabulary.ts';
 
 // Unknown request fields are ignored, as elsewhere; bounds the use case checks (limit) are refused there, naming the field.
@@ -15,20 +15,16 @@ const Status = literalUnion(SUBSCRIPTION_STATUSES, {
   description: 'active: paid through its period; past_due: a renewal failed (the license runs to its paid end plus grace); canceled: ended, final.',
 });
 
-const SubscriptionListQuery = t.Object(
-  {
-    limit: t.Optional(t.Integer({ description: `Page size, 1 to ${SUBSCRIPTION_LIST_LIMIT.max} (default ${SUBSCRIPTION_LIST_LIMIT.default}).`, examples: [20], error: `limit must be a whole number from 1 to ${SUBSCRIPTION_LIST_LIMIT.max}.` })),
-    startingAfter: t.Optional(t.String({ maxLength: 100, description: 'A subscription id (the last of the previous page): the page starts after it.', error: 'startingAfter must be an id of at most 100 characters.' })),
-    productId: t.Optional(t.String({ maxLength: 100, description: 'Only this product’s.', examples: [EXAMPLE.productId], error: 'productId must be an id of at most 100 characters.' })),
-    status: t.Optional(literalUnion(SUBSCRIPTION_STATUSES, { description: 'Only subscriptions in this state.', error: 'status must be active, past_due or canceled.' })),
-  },
-  { additionalProperties: true },
-);
+const SubscriptionListQuery = Input({
+  limit: Limit(SUBSCRIPTION_LIST_LIMIT),
+  startingAfter: Cursor('subscription'),
+  productId: ProductFilter,
+  status: t.Optional(literalUnion(SUBSCRIPTION_STATUSES, { description: 'Only subscriptions in this state.', error: 'status must be active, past_due or canceled.' })),
+});
 
-const SubscriptionParams = t.Object(
-  { id: t.String({ maxLength: 100, description: 'The subscription id (sub_…).', examples: [EXAMPLE.subscriptionId], error: 'id must be a subscription id of at most 100 characters.' }) },
-  { additionalProperties: true },
-);
+const SubscriptionParams = Input({
+  id: Id({ description: 'The subscription id (sub_…).', examples: [EXAMPLE.subscriptionId], error: 'id must be a subscription id of at most 100 characters.' }),
+});
 
 const SubscriptionView = t.Object({
   id: t.String({ description: 'sub_…: ours, not the processor’s.' }),
@@ -43,7 +39,7 @@ const SubscriptionView = t.Object({
   currentPeriodEnd: t.Integer({ description: 'End of the period paid for (Unix ms). The license lasts to it plus the product’s graceDays.' }),
   cancelAtPeriodEnd: t.Boolean({ description: 'true: it is not billed again and ends at currentPeriodEnd.' }),
   createdAt: Millis,
-  canceledAt: t.Union([Millis, t.Null()], { description: 'When it ended (canceled); null while it runs.' }),
+  canceledAt: MillisOrNull('When it ended (canceled); null while it runs.'),
 });
 
 const example = {
@@ -66,13 +62,7 @@ const Subscription = t.Object(SubscriptionView.properties, { examples: [example]
 
 const CanceledSubscription = t.Object(SubscriptionView.properties, { examples: [{ ...example, cancelAtPeriodEnd: true }] });
 
-const SubscriptionList = t.Object(
-  {
-    data: t.Array(SubscriptionView),
-    hasMore: t.Boolean({ description: 'More subscriptions after the last one: pass its id as startingAfter.' }),
-  },
-  { examples: [{ data: [example], hasMore: false }] },
-);
+const SubscriptionList = Page(SubscriptionView, 'subscriptions', { examples: [{ data: [example], hasMore: false }] });
 
 const tags = ['Subscriptions'];
 const security = SECURITY.secret;

@@ -1,5 +1,4 @@
 import { t } from 'elysia';
-import { ACTIVATION_LIMITS } from '../../../domain/activation.ts';
 import { EMAIL_MAX_LENGTH } from '../../../domain/developer.ts';
 import { startTrial } from '../../../app/trials/start-trial.ts';
 import { viewLicense } from '../../../domain/license.ts';
@@ -7,18 +6,15 @@ import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withAnyApiKey } from '../auth.ts';
 import { clientAddress } from '../client-address.ts';
 import { EXAMPLE } from '../examples.ts';
-import { errorsOf, LicenseView } from '../schemas.ts';
-import { Activation, ValidateBody } from './licenses/schemas.ts';
+import { errorsOf, Id, Input, LicenseView } from '../schemas.ts';
+import { ActivateBody, Activation, ACTIVATION_EXAMPLE, ValidateBody } from './licenses/schemas.ts';
 
-const TrialBody = t.Object({
-  productId: t.String({ maxLength: 100, error: 'productId must be a product id (prod_…).' }),
+const TrialBody = Input({
+  productId: Id({ error: 'productId must be a product id (prod_…).' }),
   email: t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'The buyer’s e-mail: one trial per e-mail per product.', error: `email must be an e-mail address (at most ${EMAIL_MAX_LENGTH} characters).` }),
   machineFingerprint: ValidateBody.properties.machineFingerprint,
-  name: t.Optional(t.Union([t.String({ minLength: 1, maxLength: ACTIVATION_LIMITS.nameMax, pattern: '^[^\\u0000-\\u001f\\u007f]+$', error: 'name must be 1 to 100 characters without control characters, or null.' }), t.Null()], {
-    description: 'A human name for the machine, e.g. its host name (1 to 100 characters).',
-  })),
+  name: ActivateBody.properties.name,
 }, {
-  additionalProperties: true,
   examples: [{ productId: EXAMPLE.productId, email: EXAMPLE.buyerEmail, machineFingerprint: EXAMPLE.machineFingerprint, name: 'ada-laptop' }],
 });
 
@@ -32,7 +28,7 @@ const StartedTrial = t.Object({
   examples: [{
     license: { id: EXAMPLE.licenseId, productId: EXAMPLE.productId, customerId: EXAMPLE.customerId, status: 'active', features: ['pro'], issuedAt: EXAMPLE.time, expiresAt: EXAMPLE.time + 14 * 86_400_000, machineFingerprint: EXAMPLE.machineFingerprint, trial: true },
     licenseKey: EXAMPLE.licenseKey,
-    activation: { id: EXAMPLE.activationId, name: 'ada-laptop', machineFingerprint: EXAMPLE.machineFingerprint, createdAt: EXAMPLE.time, lastSeenAt: EXAMPLE.time },
+    activation: ACTIVATION_EXAMPLE,
   }],
 });
 

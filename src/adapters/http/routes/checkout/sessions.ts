@@ -7,10 +7,10 @@ import { SECURITY, withAnyApiKey } from '../../auth.ts';
 import { clientAddress } from '../../client-address.ts';
 import { EMAIL_MAX_LENGTH } from '../../../../domain/developer.ts';
 import { EXAMPLE } from '../../examples.ts';
-import { errorsOf, Input, LicenseStatus, Millis } from '../../schemas.ts';
+import { errorsOf, Id, Input, licenseFields, MillisOrNull } from '../../schemas.ts';
 
 const CheckoutInitBody = Input({
-  productId: t.String({ maxLength: 100 }),
+  productId: Id(),
   email: t.Optional(t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'Pre-fills the payment page.' })),
   successUrl: t.Optional(t.String({ maxLength: 2048, description: 'Absolute http(s) URL; default: GET /v1/checkout/success.' })),
   cancelUrl: t.Optional(t.String({ maxLength: 2048, description: 'Absolute http(s) URL; default: GET /v1/checkout/cancel.' })),
@@ -28,18 +28,15 @@ const CheckoutStatusResponse = t.Union([
     status: t.Literal('complete'),
     licenseKey: t.String(),
     license: t.Object({
-      id: t.String(),
-      productId: t.String(),
+      ...licenseFields('id', 'productId'),
       productName: t.String({ description: 'The product’s name now.' }),
-      status: LicenseStatus,
-      features: t.Array(t.String()),
-      issuedAt: Millis,
-      expiresAt: t.Union([Millis, t.Null()]),
+      ...licenseFields('status', 'features', 'issuedAt'),
+      expiresAt: MillisOrNull(),
     }),
   }),
 ]);
 
-const SessionParams = Input({ sessionId: t.String({ maxLength: 100 }) });
+const SessionParams = Input({ sessionId: Id() });
 
 const tags = ['Checkout'];
 

@@ -2,8 +2,8 @@ import { t } from 'elysia';
 import { CUSTOMER_LIST_LIMIT } from '../../../../app/customers/list-customers.ts';
 import { EMAIL_MAX_LENGTH } from '../../../../domain/developer.ts';
 import { EXAMPLE } from '../../examples.ts';
-import { Cursor, Input, LicenseStatus, Limit, Millis } from '../../schemas.ts';
-import { Activation } from '../licenses/schemas.ts';
+import { Cursor, Id, Input, licenseFields, Limit, Millis, MillisOrNull, Page } from '../../schemas.ts';
+import { Activation, ACTIVATION_EXAMPLE } from '../licenses/schemas.ts';
 
 /** TypeBox models of the customer routes: sign-in, the buyer's own account, and the seller's customer list. */
 
@@ -17,19 +17,17 @@ export const CodeSent = t.Object({
 
 export const LoginVerifyBody = Input({
   email: t.String({ maxLength: EMAIL_MAX_LENGTH }),
-  otpId: t.String({ maxLength: 100 }),
+  otpId: Id(),
   otp: t.String({ maxLength: 20, description: 'The 6-digit code.' }),
   deviceFingerprint: t.String({ minLength: 1, maxLength: 256, description: 'The identity token is bound to this device.' }),
 }, { examples: [{ email: EXAMPLE.buyerEmail, otpId: EXAMPLE.otpId, otp: EXAMPLE.otp, deviceFingerprint: EXAMPLE.machineFingerprint }] });
 
+/** A license as its holder sees it: with its product's name and its key. */
 export const CustomerLicense = t.Object({
-  id: t.String(),
-  productId: t.String(),
+  ...licenseFields('id', 'productId'),
   productName: t.String(),
-  status: LicenseStatus,
-  features: t.Array(t.String()),
-  issuedAt: Millis,
-  expiresAt: t.Union([Millis, t.Null()]),
+  ...licenseFields('status', 'features', 'issuedAt'),
+  expiresAt: MillisOrNull(),
   licenseKey: t.String(),
 });
 
@@ -46,14 +44,12 @@ export const PhoneChangeBody = Input({
 }, { examples: [{ phone: EXAMPLE.newPhone }] });
 
 export const PhoneChangeVerifyBody = Input({
-  otpId: t.String({ maxLength: 100 }),
+  otpId: Id(),
   otp: t.String({ maxLength: 20, description: 'The 6-digit code texted to the phone on file.' }),
   phone: t.String({ maxLength: 32, description: 'The same new phone as in POST /customer/phone.' }),
 }, { examples: [{ otpId: EXAMPLE.otpId, otp: EXAMPLE.otp, phone: EXAMPLE.newPhone }] });
 
 export const PhoneChanged = t.Object({ phoneMasked: t.String({ description: 'The new phone on file, all but the last four digits masked.' }) });
-
-const machine = { id: EXAMPLE.activationId, name: 'ada-laptop', machineFingerprint: EXAMPLE.machineFingerprint, createdAt: EXAMPLE.time, lastSeenAt: EXAMPLE.time };
 
 export const LicenseWithMachines = t.Object({
   ...CustomerLicense.properties,
@@ -75,62 +71,42 @@ export const CustomerLicenseList = t.Object({
       expiresAt: null,
       licenseKey: EXAMPLE.licenseKey,
       maxMachines: 2,
-      activations: [machine],
+      activations: [ACTIVATION_EXAMPLE],
     }],
   }],
 });
 
-/** Unknown fields are ignored, as elsewhere; ids are bounded so nothing longer is looked up. */
-export const CustomerActivationParams = t.Object({
-  id: t.String({ maxLength: 100, examples: [EXAMPLE.licenseId] }),
-  activationId: t.String({ maxLength: 100, examples: [EXAMPLE.activationId] }),
-}, { additionalProperties: true });
+export const CustomerActivationParams = Input({ id: Id({ examples: [EXAMPLE.licenseId] }), activationId: Id({ examples: [EXAMPLE.activationId] }) });
 
-export const CustomerListQuery = t.Object(
-  {
-    limit: Limit(CUSTOMER_LIST_LIMIT),
-    startingAfter: Cursor('customer'),
-    email: t.Optional(t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'The start of the e-mail, case-insensitive (a whole address works too). Results then come in e-mail order.', examples: ['buyer@'], error: `email must be at most ${EMAIL_MAX_LENGTH} characters.` })),
-  },
-  { additionalProperties: true },
-);
-
-const ListedLicense = t.Object({
-  id: t.String(),
-  productId: t.String(),
-  status: LicenseStatus,
-  issuedAt: Millis,
-  expiresAt: t.Union([Millis, t.Null()], { description: 'null = perpetual.' }),
-  trial: t.Boolean(),
+export const CustomerListQuery = Input({
+  limit: Limit(CUSTOMER_LIST_LIMIT),
+  startingAfter: Cursor('customer'),
+  email: t.Optional(t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'The start of the e-mail, case-insensitive (a whole address works too). Results then come in e-mail order.', examples: ['buyer@'], error: `email must be at most ${EMAIL_MAX_LENGTH} characters.` })),
 });
 
-export const CustomerList = t.Object(
-  {
-    data: t.Array(
-      t.Object({
-        id: t.String({ description: 'The customer id (cus_…).' }),
-        email: t.String(),
-        firstSeenAt: Millis,
-        licenses: t.Array(ListedLicense, { description: 'Their licenses from you (never another seller’s), newest first, at most 10.' }),
-        moreLicenses: t.Boolean({ description: 'They hold more: list them with GET /developers/licenses?email=.' }),
-      }),
-    ),
-    hasMore: t.Boolean({ description: 'More customers after the last one: pass its id as startingAfter.' }),
-  },
-  {
-    examples: [
-      {
-        data: [
-          {
-            id: EXAMPLE.customerId,
-            email: EXAMPLE.buyerEmail,
-            firstSeenAt: EXAMPLE.time,
-            licenses: [{ id: EXAMPLE.licenseId, productId: EXAMPLE.productId, status: 'active', issuedAt: EXAMPLE.time, expiresAt: null, trial: false }],
-            moreLicenses: false,
-          },
-        ],
-        hasMore: false,
-      },
-    ],
-  },
-);
+const ListedLicense = t.Object({ ...licenseFields('id', 'productId', 'status', 'issuedAt', 'expiresAt'), trial: t.Boolean() });
+
+const ListedCustomer = t.Object({
+  id: t.String({ description: 'The customer id (cus_…).' }),
+  email: t.String(),
+  firstSeenAt: Millis,
+  licenses: t.Array(ListedLicense, { description: 'Their licenses from you (never another seller’s), newest first, at most 10.' }),
+  moreLicenses: t.Boolean({ description: 'They hold more: list them with GET /developers/licenses?email=.' }),
+});
+
+export const CustomerList = Page(ListedCustomer, 'customers', {
+  examples: [
+    {
+      data: [
+        {
+          id: EXAMPLE.customerId,
+          email: EXAMPLE.buyerEmail,
+          firstSeenAt: EXAMPLE.time,
+          licenses: [{ id: EXAMPLE.licenseId, productId: EXAMPLE.productId, status: 'active', issuedAt: EXAMPLE.time, expiresAt: null, trial: false }],
+          moreLicenses: false,
+        },
+      ],
+      hasMore: false,
+    },
+  ],
+});

@@ -6,7 +6,9 @@ import { EMAIL_MAX_LENGTH } from '../../../../domain/developer.ts';
 import { LICENSE_STATUSES, VALIDATION_REASONS } from '../../../../domain/license.ts';
 import { MAX_KEY_LENGTH } from '../../../../domain/license-key.ts';
 import { EXAMPLE } from '../../examples.ts';
-import { CreatedAfter, CreatedBefore, Cursor, ExactEmail, Features, Input, Int, LicenseStatus, LicenseView, Limit, Millis, ProductFilter } from '../../schemas.ts';
+import {
+  CreatedAfter, CreatedBefore, Cursor, ExactEmail, Features, Id, Input, Int, licenseFields, LicenseView, Limit, Millis, MillisOrNull, Page, ProductFilter,
+} from '../../schemas.ts';
 import { literalUnion } from '../../vocabulary.ts';
 
 /** TypeBox models of the license routes, the seller's and the holder's (docs/activations.md). Unknown request fields are ignored. */
@@ -14,7 +16,7 @@ import { literalUnion } from '../../vocabulary.ts';
 const FutureMillis = Int({ minimum: 0, maximum: MAX_EXPIRY, description: 'Unix time in milliseconds.' });
 
 export const GrantBody = Input({
-  productId: t.String({ maxLength: 100 }),
+  productId: Id(),
   email: t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'The customer’s e-mail; the customer is created if new.' }),
   features: t.Optional(Features),
   expiresAt: t.Optional(t.Union([FutureMillis, t.Null()], { description: 'Default: the product’s term. null = perpetual.' })),
@@ -54,10 +56,8 @@ export const ValidationResult = t.Union(
   t.Object({
     valid: t.Literal(true),
     license: t.Object({
-      id: t.String(),
-      status: LicenseStatus,
-      features: t.Array(t.String()),
-      expiresAt: t.Union([Millis, t.Null()]),
+      ...licenseFields('id', 'status', 'features'),
+      expiresAt: MillisOrNull(),
       licenseKey: t.Optional(t.String({ description: 'Only when the key sent was replaced (renewed, or a trial converted): the license’s current key, which the client stores in its place. Inside the signed body. docs/renewals.md.' })),
     }),
   }),
@@ -76,19 +76,16 @@ export const ValidationResult = t.Union(
   },
 );
 
-export const LicenseListQuery = t.Object(
-  {
-    limit: Limit(LICENSE_LIST_LIMIT),
-    startingAfter: Cursor('license'),
-    productId: ProductFilter,
-    email: ExactEmail,
-    status: t.Optional(literalUnion(LICENSE_STATUSES, { description: 'As validation sees it now: expired = past expiresAt, not revoked. With status=expired the list is ordered by expiresAt, most recently expired first (the cursor follows that order); otherwise newest issued first.', error: 'status must be active, expired or revoked.' })),
-    trial: t.Optional(t.Boolean({ description: 'true: only free trials; false: only paid or granted licenses.', error: 'trial must be true or false.' })),
-    createdAfter: CreatedAfter,
-    createdBefore: CreatedBefore,
-  },
-  { additionalProperties: true },
-);
+export const LicenseListQuery = Input({
+  limit: Limit(LICENSE_LIST_LIMIT),
+  startingAfter: Cursor('license'),
+  productId: ProductFilter,
+  email: ExactEmail,
+  status: t.Optional(literalUnion(LICENSE_STATUSES, { description: 'As validation sees it now: expired = past expiresAt, not revoked. With status=expired the list is ordered by expiresAt, most recently expired first (the cursor follows that order); otherwise newest issued first.', error: 'status must be active, expired or revoked.' })),
+  trial: t.Optional(t.Boolean({ description: 'true: only free trials; false: only paid or granted licenses.', error: 'trial must be true or false.' })),
+  createdAfter: CreatedAfter,
+  createdBefore: CreatedBefore,
+});
 
 export const DeveloperLicense = t.Composite([
   LicenseView,
@@ -99,40 +96,39 @@ export const DeveloperLicense = t.Composite([
   }),
 ]);
 
-export const LicenseList = t.Object(
-  { data: t.Array(DeveloperLicense), hasMore: t.Boolean({ description: 'More licenses after the last one: pass its id as startingAfter.' }) },
-  {
-    examples: [
-      {
-        data: [
-          {
-            id: EXAMPLE.licenseId,
-            productId: EXAMPLE.productId,
-            customerId: EXAMPLE.customerId,
-            status: 'active',
-            features: ['pro'],
-            issuedAt: 1767225600000,
-            expiresAt: null,
-            machineFingerprint: EXAMPLE.machineFingerprint,
-            customerEmail: EXAMPLE.buyerEmail,
-            trial: false,
-            subscriptionId: null,
-          },
-        ],
-        hasMore: false,
-      },
-    ],
-  },
-);
+export const LicenseList = Page(DeveloperLicense, 'licenses', {
+  examples: [
+    {
+      data: [
+        {
+          id: EXAMPLE.licenseId,
+          productId: EXAMPLE.productId,
+          customerId: EXAMPLE.customerId,
+          status: 'active',
+          features: ['pro'],
+          issuedAt: 1767225600000,
+          expiresAt: null,
+          machineFingerprint: EXAMPLE.machineFingerprint,
+          customerEmail: EXAMPLE.buyerEmail,
+          trial: false,
+          subscriptionId: null,
+        },
+      ],
+      hasMore: false,
+    },
+  ],
+});
 
 const MachineFingerprint = ValidateBody.properties.machineFingerprint;
-
 const LicenseKey = ValidateBody.properties.licenseKey;
 
-const MaxMachines = t.Union([t.Number({ multipleOf: 1, minimum: 1, maximum: ACTIVATION_LIMITS.maxMachinesMax }), t.Null()], {
+const MaxMachines = t.Union([Int({ minimum: 1, maximum: ACTIVATION_LIMITS.maxMachinesMax }), t.Null()], {
   description: 'Machines this license may run on, 1 to 1000, or null for unlimited.',
   error: ACTIVATION_MESSAGES.maxMachines,
 });
+
+/** An activation as the examples show it, in every answer that holds one. */
+export const ACTIVATION_EXAMPLE = { id: EXAMPLE.activationId, name: 'ada-laptop', machineFingerprint: EXAMPLE.machineFingerprint, createdAt: EXAMPLE.time, lastSeenAt: EXAMPLE.time };
 
 export const Activation = t.Object({
   id: t.String({ description: 'act_…' }),
@@ -140,7 +136,7 @@ export const Activation = t.Object({
   machineFingerprint: t.String(),
   createdAt: Millis,
   lastSeenAt: Millis,
-}, { examples: [{ id: EXAMPLE.activationId, name: 'ada-laptop', machineFingerprint: EXAMPLE.machineFingerprint, createdAt: EXAMPLE.time, lastSeenAt: EXAMPLE.time }] });
+}, { examples: [ACTIVATION_EXAMPLE] });
 
 export const ActivateBody = Input({
   licenseKey: LicenseKey,
@@ -159,7 +155,7 @@ export const DeactivateBody = Input({
 export const HeldActivationsBody = Input({ licenseKey: LicenseKey }, { examples: [{ licenseKey: EXAMPLE.licenseKey }] });
 
 export const ActivationReply = t.Object({ activation: Activation }, {
-  examples: [{ activation: { id: EXAMPLE.activationId, name: 'ada-laptop', machineFingerprint: EXAMPLE.machineFingerprint, createdAt: EXAMPLE.time, lastSeenAt: EXAMPLE.time } }],
+  examples: [{ activation: ACTIVATION_EXAMPLE }],
 });
 
 export const ActivationList = t.Object({
@@ -170,10 +166,10 @@ export const ActivationList = t.Object({
   examples: [{
     licenseId: EXAMPLE.licenseId,
     maxMachines: 3,
-    data: [{ id: EXAMPLE.activationId, name: 'ada-laptop', machineFingerprint: EXAMPLE.machineFingerprint, createdAt: EXAMPLE.time, lastSeenAt: EXAMPLE.time }],
+    data: [ACTIVATION_EXAMPLE],
   }],
 });
 
 export const LicenseChangesBody = Input({ maxMachines: MaxMachines }, { examples: [{ maxMachines: 3 }] });
 
-export const ActivationParams = Input({ id: t.String({ maxLength: 100 }), activationId: t.String({ maxLength: 100, examples: [EXAMPLE.activationId] }) });
+export const ActivationParams = Input({ id: Id(), activationId: Id({ examples: [EXAMPLE.activationId] }) });

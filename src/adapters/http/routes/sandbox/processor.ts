@@ -14,12 +14,12 @@ import { checkoutPage } from '../../pages/checkout-page.ts';
 import { connectAuthorizePage } from '../../pages/connect-pages.ts';
 import { htmlResponse } from '../../pages/html.ts';
 import { SECURITY } from '../../auth.ts';
-import { jsonErrors } from '../../schemas.ts';
+import { Id, jsonErrors } from '../../schemas.ts';
 
 const tags = ['Sandbox'];
 /** The routes a browser's form posts to: every other route takes JSON only (see readBody). */
 export const SANDBOX_FORM_ROUTES = new Set(['/v1/sandbox/checkout/:sessionId/pay', '/v1/sandbox/checkout/:sessionId/cancel']);
-const Params = t.Object({ sessionId: t.String({ maxLength: 100 }) });
+const Params = t.Object({ sessionId: Id() });
 /** Form fields arrive as strings; the page's own maxlength keeps them well inside these bounds. */
 const PayForm = t.Object(
   {

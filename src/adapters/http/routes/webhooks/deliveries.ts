@@ -2,7 +2,7 @@ import { getDelivery, listEvents, redeliver } from '../../../../app/outgoing-web
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../../auth.ts';
 import { errorsOf } from '../../schemas.ts';
-import { DeliveryParams, OutgoingEventList, PageQuery, WebhookDelivery, WebhookDeliveryDetail } from './schemas.ts';
+import { DeliveryParams, OutgoingEventList, WebhookPageQuery, WebhookDelivery, WebhookDeliveryDetail } from './schemas.ts';
 
 const tags = ['Webhooks'];
 const security = SECURITY.secret;
@@ -24,7 +24,7 @@ export function webhookDeliveryRoutes(deps: Deps) {
       },
     })
     .get('/developers/events', async ({ caller, query }) => listEvents(deps, caller.developerId, query), {
-      query: PageQuery,
+      query: WebhookPageQuery,
       response: { 200: OutgoingEventList, ...errorsOf(400, 401, 403) },
       detail: { tags, security, summary: 'Your events, newest first', description: 'Every event written for you (kept 30 days), whether or not an endpoint received it.' },
     });

@@ -7,7 +7,7 @@ import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../../auth.ts';
 import { errorsOf } from '../../schemas.ts';
 import {
-  EndpointParams, NewWebhookEndpointBody, PageQuery, RotatedWebhookSecret, WebhookDelivery, WebhookDeliveryList, WebhookEndpointChangesBody,
+  EndpointParams, NewWebhookEndpointBody, WebhookPageQuery, RotatedWebhookSecret, WebhookDelivery, WebhookDeliveryList, WebhookEndpointChangesBody,
   WebhookEndpointList, WebhookEndpointView, WebhookEndpointWithSecret,
 } from './schemas.ts';
 
@@ -36,7 +36,7 @@ export function webhookEndpointRoutes(deps: Deps) {
       const page = await listEndpoints(deps, caller.developerId, query);
       return { data: page.data.map(endpointView), hasMore: page.hasMore };
     }, {
-      query: PageQuery,
+      query: WebhookPageQuery,
       response: { 200: WebhookEndpointList, ...errorsOf(400, 401, 403) },
       detail: { tags, security, summary: 'List webhook endpoints, oldest first', description: 'Never their secrets.' },
     })
@@ -72,7 +72,7 @@ export function webhookEndpointRoutes(deps: Deps) {
     })
     .get('/developers/webhook-endpoints/:id/deliveries', ({ caller, params, query }) => listDeliveries(deps, caller.developerId, params.id, query), {
       params: EndpointParams,
-      query: PageQuery,
+      query: WebhookPageQuery,
       response: { 200: WebhookDeliveryList, ...errorsOf(400, 401, 403, 404) },
       detail: { tags, security, summary: 'An endpoint’s delivery log, newest first', description: 'Each delivery with its status, attempts and last answer; GET /developers/webhook-deliveries/{id} has every attempt.' },
     })

@@ -1,7 +1,7 @@
 import { t } from 'elysia';
 import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS } from '../../../../domain/webhook-endpoint.ts';
 import { EXAMPLE } from '../../examples.ts';
-import { Input, Millis } from '../../schemas.ts';
+import { Id, Input, Millis, MillisOrNull, Page, PageQuery } from '../../schemas.ts';
 import { literalUnion } from '../../vocabulary.ts';
 
 /** TypeBox models of the webhook routes: outgoing (docs/webhooks.md) and Stripe's incoming events. Unknown request fields are ignored. */
@@ -16,7 +16,7 @@ const Url = t.String({
   error: `url must be an https:// URL of at most ${WEBHOOK_LIMITS.urlLength} characters.`,
 });
 
-const EventList = t.Array(t.String({ maxLength: 100 }), {
+const EventList = t.Array(Id(), {
   minItems: 1, maxItems: 50, error: 'events must be a list of event types.',
   description: `Event types to receive; absent = every event. Known: ${WEBHOOK_EVENT_TYPES.join(', ')}.`,
 });
@@ -32,7 +32,7 @@ export const WebhookEndpoint = t.Object({
   events: t.Union([t.Array(t.String()), t.Null()], { description: 'null = every event.' }),
   enabled: t.Boolean(),
   disabledReason: t.Union([t.String(), t.Null()], { description: '"disabled by you", or why the service disabled it (every delivery failed for 5 days).' }),
-  failingSince: t.Union([Millis, t.Null()], { description: 'Since when every delivery failed; null once one succeeds.' }),
+  failingSince: MillisOrNull('Since when every delivery failed; null once one succeeds.'),
   createdAt: Millis,
   updatedAt: Millis,
 });
@@ -68,7 +68,7 @@ export const RotatedWebhookSecret = t.Object({
 
 export const WebhookEndpointView = t.Object(WebhookEndpoint.properties, { examples: [endpointExample] });
 
-export const WebhookEndpointList = t.Object({ data: t.Array(WebhookEndpoint), hasMore: t.Boolean() });
+export const WebhookEndpointList = Page(WebhookEndpoint);
 
 const Status = literalUnion(WEBHOOK_DELIVERY_STATUSES);
 
@@ -79,10 +79,10 @@ const deliveryFields = {
   endpointId: t.String(),
   status: Status,
   attempts: t.Number(),
-  lastAttemptAt: t.Union([Millis, t.Null()]),
+  lastAttemptAt: MillisOrNull(),
   lastStatus: t.Union([t.Number(), t.Null()], { description: 'The endpoint’s HTTP status; null when none came (timeout, refused, blocked address).' }),
   lastError: t.Union([t.String(), t.Null()]),
-  nextAttemptAt: t.Union([Millis, t.Null()], { description: 'null unless pending.' }),
+  nextAttemptAt: MillisOrNull('null unless pending.'),
   createdAt: Millis,
 };
 
@@ -93,25 +93,19 @@ const deliveryExample = {
 
 export const WebhookDelivery = t.Object(deliveryFields, { examples: [deliveryExample] });
 
-export const WebhookDeliveryList = t.Object({ data: t.Array(t.Object(deliveryFields)), hasMore: t.Boolean() });
+export const WebhookDeliveryList = Page(t.Object(deliveryFields));
 
 export const WebhookDeliveryDetail = t.Object({
   ...deliveryFields,
   attemptLog: t.Array(t.Object({ at: Millis, status: t.Union([t.Number(), t.Null()]), error: t.Union([t.String(), t.Null()]), durationMs: t.Number() }), { description: 'Oldest first.' }),
 }, { examples: [{ ...deliveryExample, attemptLog: [{ at: EXAMPLE.time, status: 200, error: null, durationMs: 84 }] }] });
 
-export const OutgoingEventList = t.Object({
-  data: t.Array(t.Object({ id: t.String({ description: 'msg_…' }), type: t.String(), data: t.Unknown(), createdAt: Millis })),
-  hasMore: t.Boolean(),
-});
+export const OutgoingEventList = Page(t.Object({ id: t.String({ description: 'msg_…' }), type: t.String(), data: t.Unknown(), createdAt: Millis }));
 
-export const PageQuery = Input({
-  limit: t.Optional(t.Integer({ description: 'Page size, 1 to 100 (default 20).', examples: [20] })),
-  startingAfter: t.Optional(t.String({ maxLength: 100, description: 'The last id of the previous page.' })),
-});
+export const WebhookPageQuery = PageQuery('The last id of the previous page.');
 
-export const EndpointParams = Input({ id: t.String({ maxLength: 100, examples: [EXAMPLE.webhookEndpointId] }) });
+export const EndpointParams = Input({ id: Id({ examples: [EXAMPLE.webhookEndpointId] }) });
 
-export const DeliveryParams = Input({ id: t.String({ maxLength: 100, examples: [EXAMPLE.webhookDeliveryId] }) });
+export const DeliveryParams = Input({ id: Id({ examples: [EXAMPLE.webhookDeliveryId] }) });
 
 export const WebhookReceipt = t.Object({ received: t.Literal(true), duplicate: t.Optional(t.Literal(true)) });
