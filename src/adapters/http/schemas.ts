@@ -78,6 +78,9 @@ export function errorsOf<const S extends readonly number[]>(...statuses: S): { [
   return Object.fromEntries(statuses.map((s) => [s, { ...ErrorBody, description: ERROR_MEANING[s] }])) as never;
 }
 
+/** An HTML answer's OpenAPI entry, for pages (documented by hand, like jsonErrors). */
+export const htmlPage = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' as const } } } });
+
 /**
  * The same error entries as OpenAPI `responses`, for routes documented by hand (HTML pages,
  * redirects): a route's `response` schemas would replace their HTML and redirect entries.

@@ -4,7 +4,7 @@ import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../auth.ts';
 import { connectedPage } from '../pages/connect-pages.ts';
 import { htmlResponse } from '../pages/html.ts';
-import { errorsOf, Input, jsonErrors } from '../schemas.ts';
+import { errorsOf, htmlPage, Input, jsonErrors } from '../schemas.ts';
 
 const ConnectStatusResponse = t.Object({ connected: t.Boolean(), accountId: t.Optional(t.String()) });
 
@@ -31,7 +31,7 @@ export function connectRoutes(deps: Deps) {
         query: ConnectCallbackQuery,
         detail: {
           responses: {
-            200: { description: 'The "connected" page.', content: { 'text/html': { schema: { type: 'string' } } } },
+            200: htmlPage('The "connected" page.'),
             ...jsonErrors(400, 502),
           },
           tags,

@@ -60,32 +60,31 @@ const productFields = {
   }),
 };
 
+/** The terms a new product may leave out (each has a default) and a change may name. */
+const optionalTerms = {
+  features: t.Optional(productFields.features),
+  licenseDays: t.Optional(productFields.licenseDays),
+  maxMachines: t.Optional(productFields.maxMachines),
+  deactivationsPer30Days: t.Optional(productFields.deactivationsPer30Days),
+  interval: t.Optional(productFields.interval),
+  graceDays: t.Optional(productFields.graceDays),
+  trialDays: t.Optional(productFields.trialDays),
+};
+
 const NewProductBody = Input({
   name: productFields.name,
   price: productFields.price,
   currency: productFields.currency,
-  features: t.Optional(productFields.features),
-  licenseDays: t.Optional(productFields.licenseDays),
-  maxMachines: t.Optional(productFields.maxMachines),
-  deactivationsPer30Days: t.Optional(productFields.deactivationsPer30Days),
-  interval: t.Optional(productFields.interval),
-  graceDays: t.Optional(productFields.graceDays),
-  trialDays: t.Optional(productFields.trialDays),
+  ...optionalTerms,
 }, { examples: [{ name: 'Pro', price: 1999, currency: 'usd', features: ['pro', 'export'], licenseDays: 365, maxMachines: 3 }] });
 
 const ProductChangesBody = Input(
   {
-  name: t.Optional(productFields.name),
-  price: t.Optional(productFields.price),
-  currency: t.Optional(productFields.currency),
-  features: t.Optional(productFields.features),
-  licenseDays: t.Optional(productFields.licenseDays),
-  maxMachines: t.Optional(productFields.maxMachines),
-  deactivationsPer30Days: t.Optional(productFields.deactivationsPer30Days),
-  interval: t.Optional(productFields.interval),
-  graceDays: t.Optional(productFields.graceDays),
-  trialDays: t.Optional(productFields.trialDays),
-  active: t.Optional(t.Boolean({ description: 'Inactive products cannot be bought; their licenses keep working.' })),
+    name: t.Optional(productFields.name),
+    price: t.Optional(productFields.price),
+    currency: t.Optional(productFields.currency),
+    ...optionalTerms,
+    active: t.Optional(t.Boolean({ description: 'Inactive products cannot be bought; their licenses keep working.' })),
   },
   { minProperties: 1, description: 'At least one field to change.', examples: [{ price: 2499, features: ['pro', 'export', 'sync'] }] },
 );

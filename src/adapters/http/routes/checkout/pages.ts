@@ -4,6 +4,7 @@ import { getCheckoutStatus } from '../../../../app/checkout/checkout-status.ts';
 import { DomainError } from '../../../../domain/errors.ts';
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY } from '../../auth.ts';
+import { htmlPage } from '../../schemas.ts';
 import { htmlResponse, scriptNonce } from '../../pages/html.ts';
 import { licensePage, resultPage } from '../../pages/result-page.ts';
 
@@ -13,7 +14,7 @@ const detail = (summary: string, description: string, parameters: { name: string
   description,
   security: SECURITY.none,
   parameters,
-  responses: { 200: { description: 'An HTML page.', content: { 'text/html': { schema: { type: 'string' as const } } } } },
+  responses: { 200: htmlPage('An HTML page.') },
 });
 
 const SESSION_ID = /^cs_[0-9A-Za-z]{1,100}$/;

@@ -5,7 +5,7 @@ import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withCustomer } from '../../auth.ts';
 import { accountPage } from '../../pages/account-page.ts';
 import { htmlResponse, scriptNonce } from '../../pages/html.ts';
-import { errorsOf } from '../../schemas.ts';
+import { errorsOf, htmlPage } from '../../schemas.ts';
 import { ActivationList } from '../licenses/schemas.ts';
 import { publicActivation, publicList } from '../licenses/views.ts';
 import { CodeSent, CustomerActivationParams, CustomerLicenseList, PhoneChangeBody, PhoneChanged, PhoneChangeVerifyBody } from './schemas.ts';
@@ -81,7 +81,7 @@ export function customerAccountRoutes(deps: Deps) {
         description:
           'A page for buyers: their e-mail, then the code texted to the phone on file, then their licenses with each key (copy button) and machines (Remove button). Its script calls the JSON routes above; the identity token stays in the tab’s sessionStorage (no cookie).',
         security: SECURITY.none,
-        responses: { 200: { description: 'An HTML page.', content: { 'text/html': { schema: { type: 'string' as const } } } } },
+        responses: { 200: htmlPage('An HTML page.') },
       },
     },
   );

@@ -7,7 +7,7 @@ import { SECURITY } from '../../auth.ts';
 import { outboxPage } from '../../pages/outbox-page.ts';
 import { htmlResponse } from '../../pages/html.ts';
 import { EXAMPLE } from '../../examples.ts';
-import { errorsOf, jsonErrors, Millis } from '../../schemas.ts';
+import { errorsOf, htmlPage, jsonErrors, Millis } from '../../schemas.ts';
 
 const tags = ['Sandbox'];
 export const OUTBOX_LIMIT = 50;
@@ -35,8 +35,6 @@ const OutboxList = t.Object({
     { description: `Newest first, at most ${OUTBOX_LIMIT}.` },
   ),
 });
-
-const htmlPage = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' as const } } } });
 
 /**
  * The ways the same number may be written for the lookup: as given (trimmed), and as + and digits.

@@ -14,7 +14,7 @@ import { checkoutPage } from '../../pages/checkout-page.ts';
 import { connectAuthorizePage } from '../../pages/connect-pages.ts';
 import { htmlResponse } from '../../pages/html.ts';
 import { SECURITY } from '../../auth.ts';
-import { Id, jsonErrors } from '../../schemas.ts';
+import { htmlPage, Id, jsonErrors } from '../../schemas.ts';
 
 const tags = ['Sandbox'];
 /** The routes a browser's form posts to: every other route takes JSON only (see readBody). */
@@ -34,7 +34,6 @@ const AuthorizeQuery = t.Object(
   { additionalProperties: true },
 );
 
-const htmlPage = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' as const } } } });
 const seeOther = (description: string) => ({ description, headers: { Location: { schema: { type: 'string' as const } } } });
 const seeOtherResponse = (location: string) => new Response(null, { status: 303, headers: { location } });
 
