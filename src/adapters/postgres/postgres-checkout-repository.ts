@@ -1,14 +1,16 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { CheckoutSession } from '../../domain/checkout-session.ts';
 import { NotFoundError } from '../../domain/errors.ts';
+import { checkoutChanged } from '../../domain/events.ts';
 import type { CheckoutRepository } from '../../ports/checkout-repository.ts';
 import { checkoutSessions } from './schema.ts';
+import { emitPostgresEvent } from './postgres-events.ts';
 import type { PostgresDb } from './postgres-store.ts';
 import { deleteUnpaidCheckouts } from './postgres-retention.ts';
 
 type Row = typeof checkoutSessions.$inferSelect;
 
-function sessionOf(row: Row | undefined): CheckoutSession | null {
+export function sessionOf(row: Row | undefined): CheckoutSession | null {
   if (!row) return null;
   const { status, ...rest } = row;
   return { ...rest, storedStatus: status };
@@ -61,10 +63,14 @@ export class PostgresCheckoutRepository implements CheckoutRepository {
   }
 
   async markExpired(id: string): Promise<void> {
-    await this.db
-      .update(checkoutSessions)
-      .set({ status: 'expired' })
-      .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.status, 'pending')));
+    await this.db.transaction(async (tx) => {
+      const [expired] = await tx
+        .update(checkoutSessions)
+        .set({ status: 'expired' })
+        .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.status, 'pending')))
+        .returning();
+      if (expired) await emitPostgresEvent(tx, checkoutChanged({ storedStatus: 'pending' }, sessionOf(expired)!));
+    });
   }
 
   async setReconciledAt(id: string, at: number): Promise<void> {

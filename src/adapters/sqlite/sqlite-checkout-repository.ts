@@ -1,14 +1,16 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { CheckoutSession } from '../../domain/checkout-session.ts';
 import { NotFoundError } from '../../domain/errors.ts';
+import { checkoutChanged } from '../../domain/events.ts';
 import type { CheckoutRepository } from '../../ports/checkout-repository.ts';
 import { checkoutSessions } from './schema.ts';
+import { emitSqliteEvent } from './sqlite-events.ts';
 import type { SqliteDb } from './sqlite-store.ts';
 import { deleteUnpaidCheckouts } from './sqlite-retention.ts';
 
 type Row = typeof checkoutSessions.$inferSelect;
 
-function sessionOf(row: Row | undefined): CheckoutSession | null {
+export function sessionOf(row: Row | undefined): CheckoutSession | null {
   if (!row) return null;
   const { status, ...rest } = row;
   return { ...rest, storedStatus: status };
@@ -59,11 +61,15 @@ export class SqliteCheckoutRepository implements CheckoutRepository {
   }
 
   async markExpired(id: string): Promise<void> {
-    this.db
-      .update(checkoutSessions)
-      .set({ status: 'expired' })
-      .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.status, 'pending')))
-      .run();
+    this.db.transaction((tx) => {
+      const [expired] = tx
+        .update(checkoutSessions)
+        .set({ status: 'expired' })
+        .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.status, 'pending')))
+        .returning()
+        .all();
+      if (expired) emitSqliteEvent(tx, checkoutChanged({ storedStatus: 'pending' }, sessionOf(expired)!));
+    });
   }
 
   async setReconciledAt(id: string, at: number): Promise<void> {
