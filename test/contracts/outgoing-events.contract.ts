@@ -51,10 +51,10 @@ export function outgoingEventsContract(factory: StoreFactory): void {
       const { store } = opened();
       const { license, written } = await givenSeller(store);
 
-      expect(await written(() => store.licenses.setMaxMachines(license.id, 5))).toEqual([]);
-      expect(await written(() => store.licenses.setStatus(license.id, 'revoked'))).toEqual([{ type: 'license.revoked', subject: license.id }]);
-      expect(await written(() => store.licenses.setStatus(license.id, 'revoked'))).toEqual([]);
-      expect(await written(() => store.licenses.setStatus(license.id, 'active'))).toEqual([]);
+      expect(await written(() => store.licenses.update(license.id, { maxMachines: 5 }))).toEqual([]);
+      expect(await written(() => store.licenses.update(license.id, { storedStatus: 'revoked' }))).toEqual([{ type: 'license.revoked', subject: license.id }]);
+      expect(await written(() => store.licenses.update(license.id, { storedStatus: 'revoked' }))).toEqual([]);
+      expect(await written(() => store.licenses.update(license.id, { storedStatus: 'active' }))).toEqual([]);
     });
 
     test('a reissue with a later expiry writes license.renewed; the same or an earlier one, or a lost compare-and-swap, nothing', async () => {
@@ -95,7 +95,7 @@ export function outgoingEventsContract(factory: StoreFactory): void {
       expect(await written(() => store.licenses.deactivate(license.id, { activationId: 'act_1' }))).toEqual([{ type: 'activation.deleted', subject: 'act_1' }]);
 
       await written(async () => {
-        await store.licenses.setMaxMachines(license.id, 3);
+        await store.licenses.update(license.id, { maxMachines: 3 });
         await activate('act_3', 'fp-3');
         await activate('act_4', 'fp-4');
       });
@@ -148,10 +148,10 @@ export function outgoingEventsContract(factory: StoreFactory): void {
       await store.checkouts.create(pending);
       await store.checkouts.create(paid);
 
-      expect(await written(() => store.checkouts.markExpired(pending.id))).toEqual([{ type: 'checkout.expired', subject: pending.id }]);
-      expect(await written(() => store.checkouts.markExpired(pending.id))).toEqual([]);
+      expect(await written(() => store.checkouts.update(pending.id, { storedStatus: 'expired' }, { storedStatus: 'pending' }))).toEqual([{ type: 'checkout.expired', subject: pending.id }]);
+      expect(await written(() => store.checkouts.update(pending.id, { storedStatus: 'expired' }, { storedStatus: 'pending' }))).toEqual([]);
       expect(await written(() => store.checkouts.markComplete(paid.id, { licenseId: license.id, customerId: parties.customerId, paymentId: null, completedAt: T0 }))).toEqual([]);
-      expect(await written(() => store.checkouts.markExpired(paid.id))).toEqual([]);
+      expect(await written(() => store.checkouts.update(paid.id, { storedStatus: 'expired' }, { storedStatus: 'pending' }))).toEqual([]);
     });
 
     test('the sweep announces each active license past its expiry once (license.expired) and each abandoned checkout once', async () => {
@@ -185,7 +185,7 @@ export function outgoingEventsContract(factory: StoreFactory): void {
       const disabled = await endpoint(parties.developerId, { enabled: false, disabledReason: 'disabled by you' });
       const anotherSeller = await endpoint(other.developerId);
 
-      await store.licenses.setStatus(license.id, 'revoked');
+      await store.licenses.update(license.id, { storedStatus: 'revoked' });
 
       const deliveredTo = async (endpointId: string, developerId = parties.developerId) => (await store.outbox.listDeliveries(developerId, endpointId, { limit: 10 })).data.map((d) => d.eventType);
       expect(await deliveredTo(every)).toEqual(['license.revoked']);
@@ -193,6 +193,32 @@ export function outgoingEventsContract(factory: StoreFactory): void {
       expect(await deliveredTo(creations)).toEqual([]);
       expect(await deliveredTo(disabled)).toEqual([]);
       expect(await deliveredTo(anotherSeller, other.developerId)).toEqual([]);
+    });
+
+    test('of 20 concurrent revocations expecting an active license, one wins and writes the one license.revoked', async () => {
+      const { store, connectAgain } = opened();
+      const { license, written } = await givenSeller(store);
+      const other = await connectAgain();
+
+      const events = await written(() =>
+        Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? other : store).licenses.update(license.id, { storedStatus: 'revoked' }, { storedStatus: 'active' }))),
+      );
+
+      expect(events).toEqual([{ type: 'license.revoked', subject: license.id }]);
+    });
+
+    test('of 20 concurrent expiries expecting a pending checkout, one wins and writes the one checkout.expired', async () => {
+      const { store, connectAgain } = opened();
+      const { parties, written } = await givenSeller(store);
+      const session = aCheckoutSession(parties);
+      await store.checkouts.create(session);
+      const other = await connectAgain();
+
+      const events = await written(() =>
+        Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? other : store).checkouts.update(session.id, { storedStatus: 'expired' }, { storedStatus: 'pending' }))),
+      );
+
+      expect(events).toEqual([{ type: 'checkout.expired', subject: session.id }]);
     });
   });
 }

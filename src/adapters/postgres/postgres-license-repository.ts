@@ -3,7 +3,7 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Activation } from '../../domain/activation.ts';
 import { ConflictError } from '../../domain/errors.ts';
 import { licenseChanged, type LicenseSubject } from '../../domain/events.ts';
-import type { License, StoredLicenseStatus } from '../../domain/license.ts';
+import type { License } from '../../domain/license.ts';
 import type {
   ActivateOutcome,
   ActivationSelector,
@@ -11,11 +11,13 @@ import type {
   DeactivationQuota,
   LicenseListQuery,
   LicensePage,
+  LicensePatch,
   LicenseReissue,
   LicenseRepository,
   LicenseState,
   NewActivation,
 } from '../../ports/license-repository.ts';
+import { columnPatch } from '../column-patch.ts';
 import { outboxNow } from '../webhooks/outbox-stamps.ts';
 import { activationsJson, PostgresActivations } from './postgres-activations.ts';
 import { emitPostgresEvent, recordNewPostgresLicense, type PostgresTx } from './postgres-events.ts';
@@ -55,6 +57,8 @@ function originConflict(error: unknown): ConflictError | null {
   if (isUniqueViolation(error, 'licenses_purchase')) return new ConflictError('conflict', 'This purchase already has its license.');
   return null;
 }
+
+const licensePatch = columnPatch(licenses, { storedStatus: 'status' });
 
 const withoutEmail = ({ customerEmail: _e, ...license }: LicenseSubject): License => license;
 
@@ -142,12 +146,8 @@ export class PostgresLicenseRepository implements LicenseRepository {
     return this.machines.removeAll(id);
   }
 
-  async setMaxMachines(id: string, maxMachines: number | null): Promise<void> {
-    await this.change(id, { maxMachines });
-  }
-
-  async setStatus(id: string, status: StoredLicenseStatus): Promise<void> {
-    await this.change(id, { status });
+  update(id: string, patch: LicensePatch, expect?: LicensePatch): Promise<License | null> {
+    return this.change(id, licensePatch.set(patch), licensePatch.where(expect));
   }
 
   async reissue(licenseId: string, change: LicenseReissue): Promise<License | null> {
@@ -173,7 +173,9 @@ export class PostgresLicenseRepository implements LicenseRepository {
     return this.db.transaction(async (tx) => {
       const before = await licenseSubject(tx, id, true);
       if (!before) return null;
-      const won = await tx.update(licenses).set(set).where(and(eq(licenses.id, id), condition)).returning({ id: licenses.id });
+      const where = and(eq(licenses.id, id), condition);
+      const empty = Object.keys(set).length === 0; // nothing to write: only the expectation to check
+      const won = empty ? await tx.select({ id: licenses.id }).from(licenses).where(where) : await tx.update(licenses).set(set).where(where).returning({ id: licenses.id });
       if (won.length === 0) return null;
       await also?.(tx);
       const after = (await licenseSubject(tx, id))!;

@@ -3,7 +3,7 @@ import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { Activation } from '../../domain/activation.ts';
 import { ConflictError } from '../../domain/errors.ts';
 import { licenseChanged, type LicenseSubject } from '../../domain/events.ts';
-import type { License, StoredLicenseStatus } from '../../domain/license.ts';
+import type { License } from '../../domain/license.ts';
 import type {
   ActivateOutcome,
   ActivationSelector,
@@ -11,11 +11,13 @@ import type {
   DeactivationQuota,
   LicenseListQuery,
   LicensePage,
+  LicensePatch,
   LicenseReissue,
   LicenseRepository,
   LicenseState,
   NewActivation,
 } from '../../ports/license-repository.ts';
+import { columnPatch } from '../column-patch.ts';
 import { outboxNow } from '../webhooks/outbox-stamps.ts';
 import { licenses, retiredLicenseKeys } from './schema.ts';
 import { activationsJson, SqliteActivations } from './sqlite-activations.ts';
@@ -34,6 +36,8 @@ const stateColumns = {
   maxMachines: licenses.maxMachines,
   activations: activationsJson,
 };
+
+const licensePatch = columnPatch(licenses, { storedStatus: 'status' });
 
 const withoutEmail = ({ customerEmail: _e, ...license }: LicenseSubject): License => license;
 
@@ -138,12 +142,8 @@ export class SqliteLicenseRepository implements LicenseRepository {
     this.machines.removeAll(id);
   }
 
-  async setMaxMachines(id: string, maxMachines: number | null): Promise<void> {
-    this.change(id, { maxMachines });
-  }
-
-  async setStatus(id: string, status: StoredLicenseStatus): Promise<void> {
-    this.change(id, { status });
+  async update(id: string, patch: LicensePatch, expect?: LicensePatch): Promise<License | null> {
+    return this.change(id, licensePatch.set(patch), licensePatch.where(expect));
   }
 
   async reissue(licenseId: string, change: LicenseReissue): Promise<License | null> {
@@ -170,7 +170,9 @@ export class SqliteLicenseRepository implements LicenseRepository {
       (tx) => {
         const before = subjectOf(tx, id);
         if (!before) return null;
-        const won = tx.update(licenses).set(set).where(and(eq(licenses.id, id), condition)).returning({ id: licenses.id }).all();
+        const where = and(eq(licenses.id, id), condition);
+        const empty = Object.keys(set).length === 0; // nothing to write: only the expectation to check
+        const won = empty ? tx.select({ id: licenses.id }).from(licenses).where(where).all() : tx.update(licenses).set(set).where(where).returning({ id: licenses.id }).all();
         if (won.length === 0) return null;
         also?.(tx);
         const after = subjectOf(tx, id)!;
