@@ -73,6 +73,12 @@ export function generated(dialect: Dialect, s: Shape) {
        SELECT 'act_' || substr(id, 5), id, ${hex(32, 'a')}, NULL, issued_at, issued_at
        FROM ${seeded(from, to)} WHERE i % 20 BETWEEN 10 AND 15`,
 
+    // What the application writes with each new license (the bulk rows bypass it): the seller's customers.
+    customerDirectory: () =>
+      `INSERT ${pg ? '' : 'OR IGNORE '}INTO developer_customers (developer_id, customer_id, email, first_seen_at)
+       SELECT l.developer_id, l.customer_id, c.email, min(l.issued_at) FROM licenses l JOIN customers c ON c.id = l.customer_id
+       WHERE l.developer_id = '${s.developerId}' GROUP BY l.developer_id, l.customer_id, c.email${pg ? ' ON CONFLICT DO NOTHING' : ''}`,
+
     clearOutbox: () => `DELETE FROM outgoing_events WHERE developer_id = '${s.developerId}'`,
   };
 }

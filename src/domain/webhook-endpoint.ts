@@ -3,7 +3,7 @@
  * delivering them. Pure: addresses are checked as text here; resolving names is the sender's job.
  */
 
-/** Every event type the outbox writes (database triggers), plus the test ping a seller can ask for. */
+/** Every event type the outbox writes (events.ts decides which change makes which), plus the test ping a seller can ask for. */
 export const WEBHOOK_EVENT_TYPES = [
   'license.created',
   'license.revoked',

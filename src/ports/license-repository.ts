@@ -77,9 +77,14 @@ export interface LicenseRepository {
   deactivate(licenseId: string, which: ActivationSelector, quota?: DeactivationQuota): Promise<DeactivateOutcome>;
   /** Removes every activation (the seller's unbind; not counted against the holder's quota). */
   unbind(id: string): Promise<void>;
-  /** Existing activations stay even above a lowered limit; new ones wait for a free slot. */
-  setMaxMachines(id: string, maxMachines: number | null): Promise<void>;
-  setStatus(id: string, status: StoredLicenseStatus): Promise<void>;
+  /**
+   * Writes the fields `patch` names (undefined = unchanged) and the event the change announces, in
+   * one store transaction; with `expect`, only while the license still has those values (compare
+   * and swap: of concurrent updates expecting the same state one wins). The license as updated, or
+   * null when there is none or it no longer has the expected values. A lowered maxMachines keeps
+   * the existing activations; new ones wait for a free slot.
+   */
+  update(id: string, patch: LicensePatch, expect?: LicensePatch): Promise<License | null>;
   /**
    * Re-signs a license in place (same id, same activations): a renewal, or a trial converted by a
    * purchase. Applied only while the license's current key digest is `expectKeyHash` (compare and
@@ -93,6 +98,12 @@ export interface LicenseRepository {
    */
   listByDeveloper(developerId: string, query: LicenseListQuery): Promise<LicensePage>;
 }
+
+/**
+ * What `update` may change: every field but those fixed at issue, the machine (derived from
+ * activations) and what the key is signed over (changed only by `reissue`, with a new key).
+ */
+export type LicensePatch = Partial<Omit<License, 'id' | 'developerId' | 'productId' | 'customerId' | 'issuedAt' | 'machineFingerprint' | 'licenseKey' | 'features' | 'expiresAt' | 'trial'>>;
 
 export interface LicenseReissue {
   expectKeyHash: string;

@@ -1,6 +1,6 @@
 import type { WebhookDeliveryStatus } from '../domain/webhook-endpoint.ts';
 
-/** The outbox as the dispatcher and the delivery log see it (events are written by the store's triggers). */
+/** The outbox as the dispatcher and the delivery log see it (events are written by the repositories, in the transaction of their change). */
 export type DeliveryStatus = WebhookDeliveryStatus;
 
 /** A delivery claimed for sending, with what the request needs. */
@@ -74,7 +74,7 @@ export interface OutboxRepository {
   listEvents(developerId: string, page: { limit: number; startingAfter?: string }): Promise<Page<OutgoingEvent> | null>;
   /** Writes a `webhook.test` event delivered to this endpoint only; null when the seller has no such endpoint. */
   sendTest(developerId: string, endpointId: string, data: unknown): Promise<DeliveryView | null>;
-  /** Marks up to `limit` licenses past their expiry as announced (the store then writes license.expired); how many. */
+  /** Marks up to `limit` licenses past their expiry as announced (and writes license.expired for the active ones); how many. */
   announceExpiries(now: number, limit: number): Promise<number>;
   /** Moves up to `limit` checkout sessions still pending past `expiredBefore` to expired (checkout.expired); how many. */
   expireCheckouts(expiredBefore: number, limit: number): Promise<number>;

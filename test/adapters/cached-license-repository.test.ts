@@ -30,7 +30,7 @@ test('a read that raced a revocation is not cached: the next validation sees rev
 
   const staleRead = cached.findStateByKeyHash(keyHash);
   await Bun.sleep(0);
-  await cached.setStatus(license.id, 'revoked');
+  await cached.update(license.id, { storedStatus: 'revoked' });
   releaseReads();
   expect((await staleRead)?.storedStatus).toBe('active'); // what the store said before the revocation
 
@@ -51,7 +51,7 @@ test('writes through the cache update the cached state: bind, unbind, revoke', a
   expect(boundMachine(await cached.findStateByKeyHash(keyHash))).toBe('machine-a');
   await cached.unbind(license.id);
   expect(boundMachine(await cached.findStateByKeyHash(keyHash))).toBeNull();
-  await cached.setStatus(license.id, 'revoked');
+  await cached.update(license.id, { storedStatus: 'revoked' });
   expect((await cached.findStateByKeyHash(keyHash))?.storedStatus).toBe('revoked');
 });
 

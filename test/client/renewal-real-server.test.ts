@@ -89,7 +89,7 @@ describe('a renewed license reaches the client on its next online check (real se
     const client = new LicenseClient({ baseUrl: server.url, apiKey: seller.publishableKey, publicKeys: seller.jwks, cacheDir: tempDir(), fingerprint: 'd'.repeat(64) });
     await client.storeLicenseKey(seller.licenseKey);
     await renewLicense(seller.deps, seller.licenseId, seller.expiresAt + 30 * DAY);
-    await store.licenses.setStatus(seller.licenseId, 'revoked');
+    await store.licenses.update(seller.licenseId, { storedStatus: 'revoked' });
 
     expect(await client.check({ online: true })).toEqual({ valid: false, reason: 'revoked', offlineVerified: false });
     expect(await client.getCachedLicenseKey()).toBe(seller.licenseKey);

@@ -14,12 +14,12 @@ export function checkoutRepositoryContract(factory: StoreFactory): void {
       expect(await store.checkouts.findById(session.id)).toEqual(session);
     });
 
-    test('setProcessorSession records the processor id and address, and the session is found by that id', async () => {
+    test('an update records the processor id and address, and the session is found by that id', async () => {
       const { store } = opened();
       const session = await givenCheckout(store);
       const processorSessionId = `cs_test_${unique()}`;
 
-      await store.checkouts.setProcessorSession(session.id, processorSessionId, 'https://checkout.example.com/pay');
+      await store.checkouts.update(session.id, { processorSessionId, checkoutUrl: 'https://checkout.example.com/pay' });
 
       const expected = { ...session, processorSessionId, checkoutUrl: 'https://checkout.example.com/pay' };
       expect(await store.checkouts.findById(session.id)).toEqual(expected);
@@ -36,7 +36,7 @@ export function checkoutRepositoryContract(factory: StoreFactory): void {
       for (const session of unassigned) await store.checkouts.create(session);
 
       await expect(store.checkouts.create(twin)).rejects.toThrow();
-      await expect(store.checkouts.setProcessorSession(unassigned[0]!.id, 'cs_test_shared', 'https://x.example.com')).rejects.toThrow();
+      await expect(store.checkouts.update(unassigned[0]!.id, { processorSessionId: 'cs_test_shared', checkoutUrl: 'https://x.example.com' })).rejects.toThrow();
 
       expect(await store.checkouts.findById(twin.id)).toBeNull();
       expect(await store.checkouts.findByProcessorSessionId('cs_test_shared')).toEqual(first);
@@ -63,13 +63,13 @@ export function checkoutRepositoryContract(factory: StoreFactory): void {
       expect(await store.checkouts.findByPaymentId('pi_unknown')).toBeNull();
     });
 
-    test('setReconciledAt records when the processor was asked, and changes nothing else', async () => {
+    test('an update records when the processor was asked, and changes nothing else', async () => {
       const { store } = opened();
       const session = await givenCheckout(store);
       const other = await givenCheckout(store);
 
-      await store.checkouts.setReconciledAt(session.id, T0 + 5_000);
-      await store.checkouts.setReconciledAt('cs_unknown', T0 + 5_000);
+      await store.checkouts.update(session.id, { reconciledAt: T0 + 5_000 });
+      await store.checkouts.update('cs_unknown', { reconciledAt: T0 + 5_000 });
 
       expect(await store.checkouts.findById(session.id)).toEqual({ ...session, reconciledAt: T0 + 5_000 });
       expect(await store.checkouts.findById(other.id)).toEqual(other);
@@ -109,6 +109,35 @@ export function checkoutRepositoryContract(factory: StoreFactory): void {
 
       expect((await store.checkouts.findById(expected.id))!.licenseId).toBe('lic_a');
       expect((await store.checkouts.findById(expected.id))!.amount).toBe(expected.amount);
+    });
+
+    test('an update expecting pending expires a pending session; a completed one stays as it is (null)', async () => {
+      const { store } = opened();
+      const pending = await givenCheckout(store);
+      const paid = await givenCheckout(store);
+      const completed = await store.checkouts.markComplete(paid.id, anOutcome());
+      const expire = { storedStatus: 'expired' } as const;
+      const whilePending = { storedStatus: 'pending' } as const;
+
+      expect(await store.checkouts.update(pending.id, expire, whilePending)).toEqual({ ...pending, storedStatus: 'expired' });
+      expect(await store.checkouts.update(paid.id, expire, whilePending)).toBeNull();
+      expect(await store.checkouts.update('cs_unknown', expire, whilePending)).toBeNull();
+      expect(await store.checkouts.findById(paid.id)).toEqual(completed);
+      expect(await store.checkouts.update(pending.id, { reconciledAt: T0 + 1 }, { licenseId: null, storedStatus: 'expired' })).toMatchObject({ reconciledAt: T0 + 1 });
+    });
+
+    test('of 20 concurrent expiries expecting pending, exactly one wins', async () => {
+      const { store, connectAgain } = opened();
+      const session = await givenCheckout(store);
+      const other = await connectAgain();
+
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 ? other : store).checkouts.update(session.id, { storedStatus: 'expired', reconciledAt: i }, { storedStatus: 'pending' })),
+      );
+
+      const winners = results.filter((r) => r !== null);
+      expect(winners).toHaveLength(1);
+      expect(await store.checkouts.findById(session.id)).toEqual(winners[0]!);
     });
   });
 }

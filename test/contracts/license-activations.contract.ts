@@ -78,7 +78,7 @@ export function licenseActivationsContract(factory: StoreFactory): void {
       const { license } = await givenLicense(store, { maxMachines: 3 });
       for (const fp of ['a', 'b', 'c']) await activate(store, license.id, fp);
 
-      await store.licenses.setMaxMachines(license.id, 1);
+      await store.licenses.update(license.id, { maxMachines: 1 });
 
       expect((await activate(store, license.id, 'a')).kind).toBe('existing');
       expect((await activate(store, license.id, 'd')).kind).toBe('full');

@@ -44,7 +44,7 @@ export function licenseByCustomerContract(factory: StoreFactory): void {
       for (const license of [bound, revoked]) await store.licenses.create(license, newKeyHash());
 
       await bindMachine(store, bound.id, 'machine-1', T0 + 5);
-      await store.licenses.setStatus(revoked.id, 'revoked');
+      await store.licenses.update(revoked.id, { storedStatus: 'revoked' });
 
       expect(await store.licenses.listByCustomer(parties.customerId)).toEqual([
         { ...bound, machineFingerprint: 'machine-1' },

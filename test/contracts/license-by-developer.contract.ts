@@ -105,7 +105,7 @@ export function licenseByDeveloperContract(factory: StoreFactory): void {
       const { parties, ann, create } = await givenShop(store);
       const license = await create(ann, {});
       await bindMachine(store, license.id, 'machine-1', T0 + 5);
-      await store.licenses.setStatus(license.id, 'revoked');
+      await store.licenses.update(license.id, { storedStatus: 'revoked' });
 
       const first = await store.licenses.listByDeveloper(parties.developerId, { limit: 1 });
       first.data[0]!.features.push('tampered');

@@ -48,25 +48,65 @@ export function licenseRepositoryContract(factory: StoreFactory): void {
       expect(await store.licenses.findStateByKeyHash('hash_unknown')).toBeNull();
     });
 
-    test('setStatus revokes, and both the license and its state say so', async () => {
+    test('an update revokes, and both the license and its state say so', async () => {
       const { store } = opened();
       const { license, keyHash } = await givenLicense(store);
 
-      await store.licenses.setStatus(license.id, 'revoked');
+      await store.licenses.update(license.id, { storedStatus: 'revoked' });
 
       expect(await store.licenses.findById(license.id)).toEqual({ ...license, storedStatus: 'revoked' });
       expect((await store.licenses.findStateByKeyHash(keyHash))!.storedStatus).toBe('revoked');
     });
 
-    test('setStatus changes only the license it names', async () => {
+    test('an update changes only the license it names; an unknown one is null', async () => {
       const { store } = opened();
       const { license: revoked } = await givenLicense(store);
       const { license: untouched } = await givenLicense(store);
 
-      await store.licenses.setStatus(revoked.id, 'revoked');
-      await store.licenses.setStatus('lic_unknown', 'revoked');
+      await store.licenses.update(revoked.id, { storedStatus: 'revoked' });
+      expect(await store.licenses.update('lic_unknown', { storedStatus: 'revoked' })).toBeNull();
 
       expect(await store.licenses.findById(untouched.id)).toEqual(untouched);
+    });
+
+    test('an update writes only the fields its patch names, and returns the license as updated', async () => {
+      const { store } = opened();
+      const { license } = await givenLicense(store, { maxMachines: 3, subscriptionId: null });
+
+      const updated = await store.licenses.update(license.id, { maxMachines: null, storedStatus: undefined });
+
+      expect(updated).toEqual({ ...license, maxMachines: null });
+      expect(await store.licenses.findById(license.id)).toEqual(updated);
+      expect(await store.licenses.update(license.id, {})).toEqual(updated);
+    });
+
+    test('with an expectation, an update applies only while the license has the expected values', async () => {
+      const { store } = opened();
+      const { license } = await givenLicense(store, { maxMachines: 2 });
+
+      expect(await store.licenses.update(license.id, { maxMachines: 5 }, { storedStatus: 'revoked' })).toBeNull();
+      expect(await store.licenses.update(license.id, { maxMachines: 5 }, { maxMachines: null })).toBeNull();
+      expect(await store.licenses.findById(license.id)).toEqual(license);
+
+      const revoked = await store.licenses.update(license.id, { storedStatus: 'revoked' }, { storedStatus: 'active', maxMachines: 2 });
+      expect(revoked).toEqual({ ...license, storedStatus: 'revoked' });
+      expect(await store.licenses.update(license.id, { maxMachines: null }, { maxMachines: 2 })).toEqual({ ...license, storedStatus: 'revoked', maxMachines: null });
+      expect(await store.licenses.update(license.id, {}, { maxMachines: null })).toEqual({ ...license, storedStatus: 'revoked', maxMachines: null });
+      expect(await store.licenses.update(license.id, {}, { storedStatus: 'active' })).toBeNull();
+    });
+
+    test('of 20 concurrent updates expecting the same status, exactly one wins', async () => {
+      const { store, connectAgain } = opened();
+      const { license } = await givenLicense(store);
+      const other = await connectAgain();
+
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 ? other : store).licenses.update(license.id, { storedStatus: 'revoked', maxMachines: i }, { storedStatus: 'active' })),
+      );
+
+      const winners = results.filter((r) => r !== null);
+      expect(winners).toHaveLength(1);
+      expect(await store.licenses.findById(license.id)).toEqual(winners[0]!);
     });
 
     test('a second license with a key digest in use is refused', async () => {

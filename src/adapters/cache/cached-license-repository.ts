@@ -1,5 +1,5 @@
 import type { Activation } from '../../domain/activation.ts';
-import type { License, StoredLicenseStatus } from '../../domain/license.ts';
+import type { License } from '../../domain/license.ts';
 import type {
   ActivateOutcome,
   ActivationSelector,
@@ -7,6 +7,7 @@ import type {
   DeactivationQuota,
   LicenseListQuery,
   LicensePage,
+  LicensePatch,
   LicenseReissue,
   LicenseRepository,
   LicenseState,
@@ -104,17 +105,13 @@ export class CachedLicenseRepository implements LicenseRepository {
 
   async unbind(id: string): Promise<void> {
     await this.write(id, () => this.inner.unbind(id));
-    this.update(id, { activations: [] });
+    this.patchState(id, { activations: [] });
   }
 
-  async setMaxMachines(id: string, maxMachines: number | null): Promise<void> {
-    await this.write(id, () => this.inner.setMaxMachines(id, maxMachines));
-    this.update(id, { maxMachines });
-  }
-
-  async setStatus(id: string, status: StoredLicenseStatus): Promise<void> {
-    await this.write(id, () => this.inner.setStatus(id, status));
-    this.update(id, { storedStatus: status });
+  async update(id: string, patch: LicensePatch, expect?: LicensePatch): Promise<License | null> {
+    const updated = await this.write(id, () => this.inner.update(id, patch, expect));
+    if (updated) this.patchState(id, { storedStatus: updated.storedStatus, maxMachines: updated.maxMachines });
+    return updated;
   }
 
   async reissue(licenseId: string, change: LicenseReissue): Promise<License | null> {
@@ -147,7 +144,7 @@ export class CachedLicenseRepository implements LicenseRepository {
     }
   }
 
-  private update(id: string, change: Partial<LicenseState>): void {
+  private patchState(id: string, change: Partial<LicenseState>): void {
     const digest = this.digestOf.get(id);
     const current = digest && this.states.get(digest);
     if (digest && current) this.states.replace(digest, { ...current, ...change });

@@ -1,6 +1,6 @@
 import type { CheckoutSession } from '../../domain/checkout-session.ts';
 import { NotFoundError } from '../../domain/errors.ts';
-import type { CheckoutRepository } from '../../ports/checkout-repository.ts';
+import type { CheckoutPatch, CheckoutRepository } from '../../ports/checkout-repository.ts';
 import { copy, copyOrNull, type MemoryTables, requireRow, requireUnique } from './memory-tables.ts';
 import { deleteUnpaidCheckouts } from './memory-retention.ts';
 
@@ -28,13 +28,15 @@ export class MemoryCheckoutRepository implements CheckoutRepository {
     return copyOrNull(this.find((s) => s.paymentId === paymentId));
   }
 
-  async setProcessorSession(id: string, processorSessionId: string, checkoutUrl: string): Promise<void> {
+  async update(id: string, patch: CheckoutPatch, expect: CheckoutPatch = {}): Promise<CheckoutSession | null> {
     const session = this.tables.checkouts.get(id);
-    if (!session) return;
-    const taken = this.find((s) => s.id !== id && s.processorSessionId === processorSessionId);
-    requireUnique(taken !== undefined, 'checkout_sessions.processor_session_id');
-    session.processorSessionId = processorSessionId;
-    session.checkoutUrl = checkoutUrl;
+    const expected = Object.entries(expect).every(([field, value]) => value === undefined || session?.[field as keyof CheckoutSession] === value);
+    if (!session || !expected) return null;
+    if (patch.processorSessionId != null) {
+      requireUnique(this.find((s) => s.id !== id && s.processorSessionId === patch.processorSessionId) !== undefined, 'checkout_sessions.processor_session_id');
+    }
+    for (const [field, value] of Object.entries(patch)) if (value !== undefined) Object.assign(session, { [field]: value });
+    return copy(session);
   }
 
   async markComplete(
@@ -49,16 +51,6 @@ export class MemoryCheckoutRepository implements CheckoutRepository {
       Object.assign(session, { licenseId, customerId, paymentId, completedAt, storedStatus: 'complete' });
     }
     return copy(session);
-  }
-
-  async markExpired(id: string): Promise<void> {
-    const session = this.tables.checkouts.get(id);
-    if (session?.storedStatus === 'pending') session.storedStatus = 'expired';
-  }
-
-  async setReconciledAt(id: string, at: number): Promise<void> {
-    const session = this.tables.checkouts.get(id);
-    if (session) session.reconciledAt = at;
   }
 
   private processorSessionTaken(processorSessionId: string | null): boolean {

@@ -1,5 +1,5 @@
 import { ConflictError } from '../../domain/errors.ts';
-import type { License, StoredLicenseStatus } from '../../domain/license.ts';
+import type { License } from '../../domain/license.ts';
 import type { Activation } from '../../domain/activation.ts';
 import type {
   ActivateOutcome,
@@ -8,6 +8,7 @@ import type {
   DeactivationQuota,
   LicenseListQuery,
   LicensePage,
+  LicensePatch,
   LicenseReissue,
   LicenseRepository,
   LicenseState,
@@ -134,14 +135,12 @@ export class MemoryLicenseRepository implements LicenseRepository {
     if (row) row.activations = [];
   }
 
-  async setMaxMachines(id: string, maxMachines: number | null): Promise<void> {
+  async update(id: string, patch: LicensePatch, expect: LicensePatch = {}): Promise<License | null> {
     const row = this.tables.licenses.get(id);
-    if (row) row.maxMachines = maxMachines;
-  }
-
-  async setStatus(id: string, status: StoredLicenseStatus): Promise<void> {
-    const row = this.tables.licenses.get(id);
-    if (row) row.storedStatus = status;
+    const expected = Object.entries(expect).every(([field, value]) => value === undefined || row?.[field as keyof typeof row] === value);
+    if (!row || !expected) return null;
+    for (const [field, value] of Object.entries(patch)) if (value !== undefined) Object.assign(row, { [field]: value });
+    return this.findById(id);
   }
 
   async reissue(licenseId: string, change: LicenseReissue): Promise<License | null> {

@@ -1,7 +1,9 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { hasFreeSlot, nextDeactivationAt, type Activation } from '../../domain/activation.ts';
+import { activationCreated, activationDeleted, type ActivationOwner } from '../../domain/events.ts';
 import type { ActivateOutcome, ActivationSelector, DeactivateOutcome, DeactivationQuota, NewActivation } from '../../ports/license-repository.ts';
 import { activations, deactivations, licenses, trialClaims } from './schema.ts';
+import { emitPostgresEvent } from './postgres-events.ts';
 import type { PostgresDb } from './postgres-store.ts';
 
 /** The activations a state read carries, as JSON text from a correlated subquery: validation stays one read. */
@@ -10,6 +12,14 @@ export const activationsJson = sql<string>`(SELECT coalesce(json_agg(json_build_
 export const firstMachine = sql<string | null>`(SELECT a.machine_fingerprint FROM activations a WHERE a.license_id = "licenses"."id" ORDER BY a.created_at, a.id COLLATE "C" LIMIT 1)`;
 
 type Tx = Parameters<Parameters<PostgresDb['transaction']>[0]>[0];
+
+const ownerColumns = { developerId: licenses.developerId, productId: licenses.productId, customerId: licenses.customerId };
+
+/** The license the activations belong to, its row locked: removals of one license happen one at a time. */
+async function lockedOwner(tx: Tx, licenseId: string): Promise<ActivationOwner | undefined> {
+  const [owner] = await tx.select(ownerColumns).from(licenses).where(eq(licenses.id, licenseId)).for('update');
+  return owner;
+}
 
 const selectorOf = (licenseId: string, which: ActivationSelector) =>
   and(
@@ -49,7 +59,7 @@ export class PostgresActivations {
   activate(licenseId: string, input: NewActivation): Promise<ActivateOutcome> {
     return this.db.transaction(async (tx): Promise<ActivateOutcome> => {
       const [license] = await tx
-        .select({ maxMachines: licenses.maxMachines, trial: licenses.trial, productId: licenses.productId })
+        .select({ ...ownerColumns, maxMachines: licenses.maxMachines, trial: licenses.trial })
         .from(licenses)
         .where(eq(licenses.id, licenseId))
         .for('update');
@@ -61,6 +71,7 @@ export class PostgresActivations {
       if (license.trial && !(await claimTrialMachine(tx, license.productId, licenseId, input))) return { kind: 'trial_used' };
       const activation: Activation = { id: input.id, licenseId, machineFingerprint: input.machineFingerprint, name: input.name, createdAt: input.at, lastSeenAt: input.at };
       await tx.insert(activations).values(activation);
+      await emitPostgresEvent(tx, activationCreated(activation, license));
       return { kind: 'created', activation };
     });
   }
@@ -75,7 +86,7 @@ export class PostgresActivations {
   deactivate(licenseId: string, which: ActivationSelector, quota?: DeactivationQuota): Promise<DeactivateOutcome> {
     return this.db.transaction(async (tx): Promise<DeactivateOutcome> => {
       // The license row lock serializes removals, so the quota's count and the removal are one step.
-      await tx.select({ id: licenses.id }).from(licenses).where(eq(licenses.id, licenseId)).for('update');
+      const owner = await lockedOwner(tx, licenseId);
       const [found] = await tx.select().from(activations).where(selectorOf(licenseId, which));
       if (!found) return { kind: 'missing' };
       if (quota) {
@@ -88,11 +99,16 @@ export class PostgresActivations {
         await tx.insert(deactivations).values({ activationId: found.id, licenseId, removedAt: quota.now });
       }
       await tx.delete(activations).where(eq(activations.id, found.id));
+      if (owner) await emitPostgresEvent(tx, activationDeleted(found, owner));
       return { kind: 'removed', activation: found };
     });
   }
 
   async removeAll(licenseId: string): Promise<void> {
-    await this.db.delete(activations).where(eq(activations.licenseId, licenseId));
+    await this.db.transaction(async (tx) => {
+      const owner = await lockedOwner(tx, licenseId);
+      const removed = await tx.delete(activations).where(eq(activations.licenseId, licenseId)).returning();
+      if (owner) for (const activation of removed) await emitPostgresEvent(tx, activationDeleted(activation, owner));
+    });
   }
 }

@@ -1,14 +1,19 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { CheckoutSession } from '../../domain/checkout-session.ts';
 import { NotFoundError } from '../../domain/errors.ts';
-import type { CheckoutRepository } from '../../ports/checkout-repository.ts';
+import { checkoutChanged } from '../../domain/events.ts';
+import type { CheckoutPatch, CheckoutRepository } from '../../ports/checkout-repository.ts';
+import { columnPatch } from '../column-patch.ts';
 import { checkoutSessions } from './schema.ts';
+import { emitPostgresEvent } from './postgres-events.ts';
 import type { PostgresDb } from './postgres-store.ts';
 import { deleteUnpaidCheckouts } from './postgres-retention.ts';
 
 type Row = typeof checkoutSessions.$inferSelect;
 
-function sessionOf(row: Row | undefined): CheckoutSession | null {
+const sessionPatch = columnPatch(checkoutSessions, { storedStatus: 'status' });
+
+export function sessionOf(row: Row | undefined): CheckoutSession | null {
   if (!row) return null;
   const { status, ...rest } = row;
   return { ...rest, storedStatus: status };
@@ -40,35 +45,31 @@ export class PostgresCheckoutRepository implements CheckoutRepository {
     return this.findBy(eq(checkoutSessions.paymentId, paymentId));
   }
 
-  async setProcessorSession(id: string, processorSessionId: string, checkoutUrl: string): Promise<void> {
-    await this.db.update(checkoutSessions).set({ processorSessionId, checkoutUrl }).where(eq(checkoutSessions.id, id));
+  async update(id: string, patch: CheckoutPatch, expect?: CheckoutPatch): Promise<CheckoutSession | null> {
+    return this.db.transaction(async (tx) => {
+      // The row lock serializes updates of one session: a racing one waits, then sees this one's values.
+      const [found] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).for('update');
+      const before = sessionOf(found);
+      if (!before) return null;
+      const set = sessionPatch.set(patch);
+      const where = and(eq(checkoutSessions.id, id), sessionPatch.where(expect));
+      // Nothing to write: only the expectation to check.
+      const [row] = Object.keys(set).length === 0 ? await tx.select().from(checkoutSessions).where(where) : await tx.update(checkoutSessions).set(set).where(where).returning();
+      const after = sessionOf(row);
+      if (after) await emitPostgresEvent(tx, checkoutChanged(before, after));
+      return after;
+    });
   }
 
   async markComplete(
     id: string,
     outcome: { licenseId: string; customerId: string; paymentId: string | null; completedAt: number },
   ): Promise<CheckoutSession> {
-    // Only a session without a license takes the outcome. A racing UPDATE waits for the winner's
-    // commit and then matches nothing; the SELECT after it reads the winner's outcome.
-    const [won] = await this.db
-      .update(checkoutSessions)
-      .set({ ...outcome, status: 'complete' })
-      .where(and(eq(checkoutSessions.id, id), isNull(checkoutSessions.licenseId)))
-      .returning();
-    const stored = won ? sessionOf(won) : await this.findById(id);
+    // Only a session without a license takes the outcome; a racing completion waits for the
+    // winner's commit, matches nothing, and reads the winner's outcome.
+    const stored = (await this.update(id, { ...outcome, storedStatus: 'complete' }, { licenseId: null })) ?? (await this.findById(id));
     if (!stored) throw new NotFoundError('checkout session');
     return stored;
-  }
-
-  async markExpired(id: string): Promise<void> {
-    await this.db
-      .update(checkoutSessions)
-      .set({ status: 'expired' })
-      .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.status, 'pending')));
-  }
-
-  async setReconciledAt(id: string, at: number): Promise<void> {
-    await this.db.update(checkoutSessions).set({ reconciledAt: at }).where(eq(checkoutSessions.id, id));
   }
 
   private async findBy(where: ReturnType<typeof eq>): Promise<CheckoutSession | null> {

@@ -9,7 +9,7 @@ const EMAIL = sql`${dc.email} COLLATE "C"`;
 const CUSTOMER = sql`${dc.customerId} COLLATE "C"`;
 const entryColumns = { customerId: dc.customerId, email: dc.email, firstSeenAt: dc.firstSeenAt };
 
-/** A seller's customers from developer_customers (kept by a trigger on license insert). */
+/** A seller's customers from developer_customers (written with each new license). */
 export class PostgresCustomerDirectory implements CustomerDirectory {
   constructor(private readonly db: PostgresDb) {}
 

@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, gte, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { LicenseSubject } from '../../domain/events.ts';
 import type { LicenseStatus } from '../../domain/license.ts';
 import type { LicenseListQuery, LicensePage } from '../../ports/license-repository.ts';
 import { firstMachine } from './postgres-activations.ts';
@@ -23,6 +24,13 @@ export const licenseColumns = {
 };
 
 const columns = { ...licenseColumns, customerEmail: customers.email };
+
+/** A license with its customer's e-mail, as its events carry it; `lock` takes the license row for the transaction. */
+export async function licenseSubject(db: Pick<PostgresDb, 'select'>, id: string, lock = false): Promise<LicenseSubject | null> {
+  const query = db.select(columns).from(licenses).innerJoin(customers, eq(customers.id, licenses.customerId)).where(eq(licenses.id, id));
+  const [row] = lock ? await query.for('update', { of: licenses }) : await query;
+  return row ?? null;
+}
 
 // Ids compare byte-wise (COLLATE "C", as the indexes are built), as in SQLite and the memory store.
 const ID = sql`${licenses.id} COLLATE "C"`;

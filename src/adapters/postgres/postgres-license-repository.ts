@@ -1,7 +1,9 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Activation } from '../../domain/activation.ts';
 import { ConflictError } from '../../domain/errors.ts';
-import type { License, StoredLicenseStatus } from '../../domain/license.ts';
+import { licenseChanged, type LicenseSubject } from '../../domain/events.ts';
+import type { License } from '../../domain/license.ts';
 import type {
   ActivateOutcome,
   ActivationSelector,
@@ -9,14 +11,18 @@ import type {
   DeactivationQuota,
   LicenseListQuery,
   LicensePage,
+  LicensePatch,
   LicenseReissue,
   LicenseRepository,
   LicenseState,
   NewActivation,
 } from '../../ports/license-repository.ts';
-import { activationsJson, firstMachine, PostgresActivations } from './postgres-activations.ts';
+import { columnPatch } from '../column-patch.ts';
+import { outboxNow } from '../webhooks/outbox-stamps.ts';
+import { activationsJson, PostgresActivations } from './postgres-activations.ts';
+import { emitPostgresEvent, recordNewPostgresLicense, type PostgresTx } from './postgres-events.ts';
 import { licenses, retiredLicenseKeys } from './schema.ts';
-import { licenseColumns, listPostgresLicenses } from './postgres-license-list.ts';
+import { licenseColumns, licenseSubject, listPostgresLicenses } from './postgres-license-list.ts';
 import { isUniqueViolation, type PostgresDb } from './postgres-store.ts';
 
 type Origin = { checkoutSessionId?: string; purchaseId?: string };
@@ -52,6 +58,10 @@ function originConflict(error: unknown): ConflictError | null {
   return null;
 }
 
+const licensePatch = columnPatch(licenses, { storedStatus: 'status' });
+
+const withoutEmail = ({ customerEmail: _e, ...license }: LicenseSubject): License => license;
+
 function stateOf(row: (Omit<LicenseState, 'activations'> & { activations: string }) | undefined): LicenseState | null {
   return row ? { ...row, activations: JSON.parse(row.activations) } : null;
 }
@@ -74,15 +84,12 @@ export class PostgresLicenseRepository implements LicenseRepository {
     const checkoutSessionId = origin.checkoutSessionId ?? null;
     const purchaseId = origin.purchaseId ?? null;
     try {
-      await this.db.insert(licenses).values({ ...rest, status: storedStatus, keyHash, checkoutSessionId, purchaseId });
+      await this.db.transaction(async (tx) => {
+        await tx.insert(licenses).values({ ...rest, status: storedStatus, keyHash, checkoutSessionId, purchaseId });
+        await recordNewPostgresLicense(tx, license);
+      });
     } catch (error) {
-      if (isUniqueViolation(error, 'licenses_checkout_session')) {
-        throw new ConflictError('conflict', 'This checkout session already has its license.');
-      }
-      if (isUniqueViolation(error, 'licenses_purchase')) {
-        throw new ConflictError('conflict', 'This purchase already has its license.');
-      }
-      throw error;
+      throw originConflict(error) ?? error;
     }
   }
 
@@ -139,34 +146,42 @@ export class PostgresLicenseRepository implements LicenseRepository {
     return this.machines.removeAll(id);
   }
 
-  async setMaxMachines(id: string, maxMachines: number | null): Promise<void> {
-    await this.db.update(licenses).set({ maxMachines }).where(eq(licenses.id, id));
-  }
-
-  async setStatus(id: string, status: StoredLicenseStatus): Promise<void> {
-    await this.db.update(licenses).set({ status }).where(eq(licenses.id, id));
+  update(id: string, patch: LicensePatch, expect?: LicensePatch): Promise<License | null> {
+    return this.change(id, licensePatch.set(patch), licensePatch.where(expect));
   }
 
   async reissue(licenseId: string, change: LicenseReissue): Promise<License | null> {
     try {
-      return await this.db.transaction(async (tx) => {
-        // The compare-and-swap: a concurrent reissue waits on the row lock, then matches no row.
-        const won = await tx
-          .update(licenses)
-          .set(reissueSet(change))
-          .where(and(eq(licenses.id, licenseId), eq(licenses.keyHash, change.expectKeyHash), change.convert ? eq(licenses.trial, true) : undefined))
-          .returning({ id: licenses.id });
-        if (won.length === 0) return null;
+      // The compare-and-swap: a concurrent reissue waits on the row lock, then matches no row.
+      const cas = and(eq(licenses.keyHash, change.expectKeyHash), change.convert ? eq(licenses.trial, true) : undefined);
+      return await this.change(licenseId, reissueSet(change), cas, async (tx) => {
         // Ed25519 is deterministic: unchanged claims give the same key, which then stays current.
         if (change.keyHash !== change.expectKeyHash) {
           await tx.insert(retiredLicenseKeys).values({ keyHash: change.expectKeyHash, licenseId, retiredAt: change.at }).onConflictDoNothing();
         }
-        const [row] = await tx.select(licenseColumns).from(licenses).where(eq(licenses.id, licenseId));
-        return row ?? null;
       });
     } catch (error) {
       throw originConflict(error) ?? error;
     }
+  }
+
+  /**
+   * One license's update where `condition` holds, and the event it announces, in one transaction
+   * holding the license row; `also` writes what goes with it. The updated license, or null when none matched.
+   */
+  private change(id: string, set: PgUpdateSetSource<typeof licenses>, condition?: SQL, also?: (tx: PostgresTx) => Promise<void>): Promise<License | null> {
+    return this.db.transaction(async (tx) => {
+      const before = await licenseSubject(tx, id, true);
+      if (!before) return null;
+      const where = and(eq(licenses.id, id), condition);
+      const empty = Object.keys(set).length === 0; // nothing to write: only the expectation to check
+      const won = empty ? await tx.select({ id: licenses.id }).from(licenses).where(where) : await tx.update(licenses).set(set).where(where).returning({ id: licenses.id });
+      if (won.length === 0) return null;
+      await also?.(tx);
+      const after = (await licenseSubject(tx, id))!;
+      await emitPostgresEvent(tx, licenseChanged(before, after, outboxNow()));
+      return withoutEmail(after);
+    });
   }
 
   async listByDeveloper(developerId: string, query: LicenseListQuery): Promise<LicensePage> {

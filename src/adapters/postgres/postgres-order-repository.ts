@@ -1,6 +1,8 @@
 import { and, desc, eq, gte, lt, lte, or, sql } from 'drizzle-orm';
+import { orderChanged, orderCompleted } from '../../domain/events.ts';
 import type { Order } from '../../domain/order.ts';
 import type { OrderListQuery, OrderPage, OrderRepository } from '../../ports/order-repository.ts';
+import { emitPostgresEvent, postgresCustomerEmail } from './postgres-events.ts';
 import type { PostgresDb } from './postgres-store.ts';
 import { customers, orders } from './schema.ts';
 
@@ -10,19 +12,29 @@ export class PostgresOrderRepository implements OrderRepository {
   constructor(private readonly db: PostgresDb) {}
 
   async record(order: Order): Promise<Order> {
-    await this.db.insert(orders).values(order).onConflictDoNothing({ target: orders.sourceId });
+    await this.db.transaction(async (tx) => {
+      const [inserted] = await tx.insert(orders).values(order).onConflictDoNothing({ target: orders.sourceId }).returning();
+      const customerEmail = inserted ? await postgresCustomerEmail(tx, inserted.customerId) : null;
+      if (inserted && customerEmail !== null) await emitPostgresEvent(tx, orderCompleted({ ...inserted, customerEmail }));
+    });
     const [stored] = await this.db.select().from(orders).where(eq(orders.sourceId, order.sourceId));
     if (!stored) throw new Error('an order recorded by its source could not be read back');
     return stored;
   }
 
   async markRefundedByPayment(paymentId: string, at: number): Promise<number> {
-    const changed = await this.db
-      .update(orders)
-      .set({ status: 'refunded', refundedAt: at })
-      .where(and(eq(orders.paymentId, paymentId), eq(orders.status, 'paid')))
-      .returning({ id: orders.id });
-    return changed.length;
+    return this.db.transaction(async (tx) => {
+      const changed = await tx
+        .update(orders)
+        .set({ status: 'refunded', refundedAt: at })
+        .where(and(eq(orders.paymentId, paymentId), eq(orders.status, 'paid')))
+        .returning();
+      for (const order of changed) {
+        const customerEmail = await postgresCustomerEmail(tx, order.customerId);
+        if (customerEmail !== null) await emitPostgresEvent(tx, orderChanged({ status: 'paid' }, { ...order, customerEmail }));
+      }
+      return changed.length;
+    });
   }
 
   async findById(id: string): Promise<Order | null> {

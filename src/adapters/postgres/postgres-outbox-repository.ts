@@ -1,7 +1,13 @@
 import type { SQL } from 'bun';
 import type { Attempt, DeliveryOutcome, DeliveryView, DueDelivery, OutboxRepository, OutgoingEvent, Page } from '../../ports/outbox-repository.ts';
 import { deliveryView, DELIVERY_COLUMNS, type DeliveryRow } from '../webhooks/delivery-rows.ts';
+import { and, eq, inArray, isNotNull, isNull, lte } from 'drizzle-orm';
+import { checkoutChanged, licenseExpired } from '../../domain/events.ts';
+import { sessionOf } from './postgres-checkout-repository.ts';
+import { emitPostgresEvent, insertPostgresDeliveries, insertPostgresEvent } from './postgres-events.ts';
+import { licenseSubject } from './postgres-license-list.ts';
 import type { PostgresDb } from './postgres-store.ts';
+import { checkoutSessions, licenses, webhookDeliveries, webhookEndpoints } from './schema.ts';
 
 type Row = Record<string, any>;
 type Runner = { unsafe(query: string, params?: unknown[]): Promise<unknown> };
@@ -10,13 +16,14 @@ const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) 
 const run = async (on: Runner, query: string, ...params: unknown[]): Promise<Row[]> => [...((await on.unsafe(query, params)) as Row[])];
 
 /**
- * The outbox on PostgreSQL (events and deliveries written by the triggers of migration 0003). Claims
+ * The outbox on PostgreSQL (events and deliveries written by the repositories in the transaction of
+ * their change: postgres-events.ts). Claims
  * use FOR UPDATE SKIP LOCKED, so instances polling together each take different deliveries.
  */
 export class PostgresOutboxRepository implements OutboxRepository {
   private readonly sql: SQL;
 
-  constructor(db: PostgresDb) {
+  constructor(private readonly db: PostgresDb) {
     this.sql = (db as unknown as { $client: SQL }).$client;
   }
 
@@ -96,31 +103,52 @@ export class PostgresOutboxRepository implements OutboxRepository {
   }
 
   async sendTest(developerId: string, endpointId: string, data: unknown): Promise<DeliveryView | null> {
-    const id = await this.sql.begin(async (tx) => {
-      if ((await run(tx, 'SELECT id FROM webhook_endpoints WHERE id = $1 AND developer_id = $2', endpointId, developerId)).length === 0) return null;
-      const [event] = await run(tx, `INSERT INTO outgoing_events (id, developer_id, type, data, created_at) VALUES (licensing_event_id('msg'), $1, 'webhook.test', $2::text::jsonb, licensing_now()) RETURNING id, created_at`,
-        developerId, JSON.stringify(data));
-      // The fan-out trigger also served the seller's other endpoints that take every event: a test is for this one only.
-      await run(tx, 'DELETE FROM webhook_deliveries WHERE event_id = $1 AND endpoint_id <> $2', event!.id, endpointId);
-      await run(tx, `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, developer_id, status, attempts, next_attempt_at, created_at)
-          VALUES (licensing_event_id('del'), $1, $2, $3, 'pending', 0, 0, $4) ON CONFLICT DO NOTHING`, event!.id, endpointId, developerId, event!.created_at);
-      const [delivery] = await run(tx, 'SELECT id FROM webhook_deliveries WHERE event_id = $1 AND endpoint_id = $2', event!.id, endpointId);
-      return delivery!.id as string;
+    const id = await this.db.transaction(async (tx) => {
+      const [endpoint] = await tx.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.developerId, developerId)));
+      if (!endpoint) return null;
+      // A test is for this endpoint only, whichever others take every event.
+      const event = await insertPostgresEvent(tx, { developerId, type: 'webhook.test', data });
+      await insertPostgresDeliveries(tx, event, developerId, [endpointId]);
+      const [delivery] = await tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(and(eq(webhookDeliveries.eventId, event.id), eq(webhookDeliveries.endpointId, endpointId)));
+      return delivery!.id;
     });
     return id === null ? null : this.getDelivery(developerId, id);
   }
 
   async announceExpiries(now: number, limit: number): Promise<number> {
-    // Revoked licenses are marked too (no event: the trigger wants an active one), so none lingers in the partial index.
-    const rows = await run(this.sql, `UPDATE licenses SET expiry_announced_at = $1 WHERE id IN (
-        SELECT id FROM licenses WHERE expiry_announced_at IS NULL AND expires_at IS NOT NULL AND expires_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING id`, now, limit);
-    return rows.length;
+    // Revoked licenses are marked too (without an event), so none lingers in the partial index.
+    return this.db.transaction(async (tx) => {
+      const due = tx
+        .select({ id: licenses.id })
+        .from(licenses)
+        .where(and(isNull(licenses.expiryAnnouncedAt), isNotNull(licenses.expiresAt), lte(licenses.expiresAt, now)))
+        .limit(limit)
+        .for('update', { skipLocked: true });
+      const marked = await tx.update(licenses).set({ expiryAnnouncedAt: now }).where(inArray(licenses.id, due)).returning({ id: licenses.id });
+      for (const { id } of marked) {
+        const license = await licenseSubject(tx, id);
+        if (license) await emitPostgresEvent(tx, licenseExpired(license));
+      }
+      return marked.length;
+    });
   }
 
   async expireCheckouts(expiredBefore: number, limit: number): Promise<number> {
-    const rows = await run(this.sql, `UPDATE checkout_sessions SET status = 'expired' WHERE id IN (
-        SELECT id FROM checkout_sessions WHERE status = 'pending' AND expires_at <= $1 AND license_id IS NULL LIMIT $2 FOR UPDATE SKIP LOCKED) AND status = 'pending' RETURNING id`, expiredBefore, limit);
-    return rows.length;
+    return this.db.transaction(async (tx) => {
+      const due = tx
+        .select({ id: checkoutSessions.id })
+        .from(checkoutSessions)
+        .where(and(eq(checkoutSessions.status, 'pending'), lte(checkoutSessions.expiresAt, expiredBefore), isNull(checkoutSessions.licenseId)))
+        .limit(limit)
+        .for('update', { skipLocked: true });
+      const expired = await tx
+        .update(checkoutSessions)
+        .set({ status: 'expired' })
+        .where(and(inArray(checkoutSessions.id, due), eq(checkoutSessions.status, 'pending')))
+        .returning();
+      for (const row of expired) await emitPostgresEvent(tx, checkoutChanged({ storedStatus: 'pending' }, sessionOf(row)!));
+      return expired.length;
+    });
   }
 
   async deleteOlderThan(before: number, limit: number): Promise<number> {

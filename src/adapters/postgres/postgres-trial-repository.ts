@@ -3,6 +3,8 @@ import type { Activation } from '../../domain/activation.ts';
 import type { TrialClaimKind } from '../../domain/trial.ts';
 import type { NewTrial, TrialOutcome, TrialRepository } from '../../ports/trial-repository.ts';
 import { activations, customers, licenses, trialClaims } from './schema.ts';
+import { activationCreated } from '../../domain/events.ts';
+import { emitPostgresEvent, recordNewPostgresLicense } from './postgres-events.ts';
 import type { PostgresDb } from './postgres-store.ts';
 
 type Tx = Parameters<Parameters<PostgresDb['transaction']>[0]>[0];
@@ -38,6 +40,7 @@ export class PostgresTrialRepository implements TrialRepository {
     const license = { ...trial.license, customerId: customer!.id };
     const { storedStatus, machineFingerprint: _derived, ...row } = license;
     await tx.insert(licenses).values({ ...row, status: storedStatus, keyHash: trial.keyHash, checkoutSessionId: null, purchaseId: null });
+    await recordNewPostgresLicense(tx, license);
     const { productId, id: licenseId } = license;
     const claim = async (kind: TrialClaimKind, value: string) => {
       const taken = await tx.insert(trialClaims).values({ productId, kind, value, licenseId, createdAt: trial.machine.at }).onConflictDoNothing().returning({ kind: trialClaims.kind });
@@ -48,6 +51,7 @@ export class PostgresTrialRepository implements TrialRepository {
     const { id, machineFingerprint, name, at } = trial.machine;
     const activation: Activation = { id, licenseId, machineFingerprint, name, createdAt: at, lastSeenAt: at };
     await tx.insert(activations).values(activation);
+    await emitPostgresEvent(tx, activationCreated(activation, license));
     return { kind: 'started', license: { ...license, machineFingerprint }, activation };
   }
 }

@@ -8,7 +8,7 @@ const byId = sql`${webhookEndpoints.id} COLLATE "C"`;
 
 /**
  * A JSON array as jsonb itself: given a value, drizzle over Bun's driver stores a jsonb *string*
- * holding the JSON text, which the fan-out trigger's `events ? type` would never match.
+ * holding the JSON text, which the fan-out's `events @> [type]` would never match.
  */
 const jsonbOf = (events: string[] | null) => (events === null ? null : sql`${JSON.stringify(events)}::text::jsonb`);
 

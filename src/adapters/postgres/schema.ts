@@ -171,7 +171,7 @@ export const trialClaims = pgTable(
   (t) => [primaryKey({ columns: [t.productId, t.kind, t.value] })],
 );
 
-/** A seller's customers: who bought or was granted something from this seller (kept by a trigger on licenses). */
+/** A seller's customers: who bought or was granted something from this seller (written with each new license). */
 export const developerCustomers = pgTable(
   'developer_customers',
   {
@@ -265,7 +265,7 @@ export const webhookEndpoints = pgTable(
   (t) => [index('webhook_endpoints_developer').on(t.developerId, t.createdAt, ID)],
 );
 
-/** The outbox: every event, written by triggers in the transaction of the change it reports. */
+/** The outbox: every event, written by the application in the transaction of the change it reports. */
 export const outgoingEvents = pgTable(
   'outgoing_events',
   {
@@ -279,7 +279,7 @@ export const outgoingEvents = pgTable(
   (t) => [index('outgoing_events_developer_order').on(t.developerId, t.createdAt, ID), index('outgoing_events_created').on(t.createdAt)],
 );
 
-/** One event to one endpoint: written with the event (trigger), then worked by the dispatcher. */
+/** One event to one endpoint: written with the event, then worked by the dispatcher. */
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {

@@ -147,7 +147,7 @@ export const trialClaims = sqliteTable(
   (t) => [primaryKey({ columns: [t.productId, t.kind, t.value] })],
 );
 
-/** A seller's customers: who bought or was granted something from this seller (kept by a trigger on licenses). */
+/** A seller's customers: who bought or was granted something from this seller (written with each new license). */
 export const developerCustomers = sqliteTable(
   'developer_customers',
   {
@@ -241,7 +241,7 @@ export const webhookEndpoints = sqliteTable(
   (t) => [index('webhook_endpoints_developer').on(t.developerId, t.createdAt, t.id)],
 );
 
-/** The outbox: every event, written by triggers in the transaction of the change it reports. */
+/** The outbox: every event, written by the application in the transaction of the change it reports. */
 export const outgoingEvents = sqliteTable(
   'outgoing_events',
   {
@@ -255,7 +255,7 @@ export const outgoingEvents = sqliteTable(
   (t) => [index('outgoing_events_developer_order').on(t.developerId, t.createdAt, t.id), index('outgoing_events_created').on(t.createdAt)],
 );
 
-/** One event to one endpoint: written with the event (trigger), then worked by the dispatcher. */
+/** One event to one endpoint: written with the event, then worked by the dispatcher. */
 export const webhookDeliveries = sqliteTable(
   'webhook_deliveries',
   {

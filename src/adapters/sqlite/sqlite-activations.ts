@@ -1,8 +1,13 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { hasFreeSlot, nextDeactivationAt, type Activation } from '../../domain/activation.ts';
+import { activationCreated, activationDeleted, type ActivationOwner } from '../../domain/events.ts';
 import type { ActivateOutcome, ActivationSelector, DeactivateOutcome, DeactivationQuota, NewActivation } from '../../ports/license-repository.ts';
 import { activations, deactivations, licenses, trialClaims } from './schema.ts';
+import { emitSqliteEvent, type SqliteWriter } from './sqlite-events.ts';
 import type { SqliteDb } from './sqlite-store.ts';
+
+const ownerColumns = { developerId: licenses.developerId, productId: licenses.productId, customerId: licenses.customerId };
+const ownerOf = (tx: SqliteWriter, licenseId: string): ActivationOwner | undefined => tx.select(ownerColumns).from(licenses).where(eq(licenses.id, licenseId)).get();
 
 /** The activations a state read carries: one JSON array from a correlated subquery, so validation stays one read. */
 export const activationsJson = sql<string>`(SELECT json_group_array(json_object('machineFingerprint', a.machine_fingerprint, 'lastSeenAt', a.last_seen_at)) FROM activations a WHERE a.license_id = "licenses"."id")`;
@@ -51,7 +56,7 @@ export class SqliteActivations {
   activate(licenseId: string, input: NewActivation): ActivateOutcome {
     return this.db.transaction(
       (tx) => {
-        const license = tx.select({ maxMachines: licenses.maxMachines, trial: licenses.trial, productId: licenses.productId }).from(licenses).where(eq(licenses.id, licenseId)).get();
+        const license = tx.select({ ...ownerColumns, maxMachines: licenses.maxMachines, trial: licenses.trial }).from(licenses).where(eq(licenses.id, licenseId)).get();
         if (!license) return { kind: 'missing' } as const;
         const held = this.list(licenseId, tx);
         const known = held.find((a) => a.machineFingerprint === input.machineFingerprint);
@@ -60,6 +65,7 @@ export class SqliteActivations {
         if (license.trial && !claimTrialMachine(tx, license.productId, licenseId, input)) return { kind: 'trial_used' } as const;
         const activation: Activation = { id: input.id, licenseId, machineFingerprint: input.machineFingerprint, name: input.name, createdAt: input.at, lastSeenAt: input.at };
         tx.insert(activations).values(activation).run();
+        emitSqliteEvent(tx, activationCreated(activation, license));
         return { kind: 'created', activation } as const;
       },
       { behavior: 'immediate' },
@@ -86,6 +92,8 @@ export class SqliteActivations {
           tx.insert(deactivations).values({ activationId: found.id, licenseId, removedAt: quota.now }).run();
         }
         tx.delete(activations).where(eq(activations.id, found.id)).run();
+        const owner = ownerOf(tx, licenseId);
+        if (owner) emitSqliteEvent(tx, activationDeleted(found, owner));
         return { kind: 'removed', activation: found } as const;
       },
       { behavior: 'immediate' },
@@ -93,6 +101,10 @@ export class SqliteActivations {
   }
 
   removeAll(licenseId: string): void {
-    this.db.delete(activations).where(eq(activations.licenseId, licenseId)).run();
+    this.db.transaction((tx) => {
+      const removed = tx.delete(activations).where(eq(activations.licenseId, licenseId)).returning().all();
+      const owner = ownerOf(tx, licenseId);
+      if (owner) for (const activation of removed) emitSqliteEvent(tx, activationDeleted(activation, owner));
+    });
   }
 }

@@ -1,14 +1,19 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { CheckoutSession } from '../../domain/checkout-session.ts';
 import { NotFoundError } from '../../domain/errors.ts';
-import type { CheckoutRepository } from '../../ports/checkout-repository.ts';
+import { checkoutChanged } from '../../domain/events.ts';
+import type { CheckoutPatch, CheckoutRepository } from '../../ports/checkout-repository.ts';
+import { columnPatch } from '../column-patch.ts';
 import { checkoutSessions } from './schema.ts';
+import { emitSqliteEvent } from './sqlite-events.ts';
 import type { SqliteDb } from './sqlite-store.ts';
 import { deleteUnpaidCheckouts } from './sqlite-retention.ts';
 
 type Row = typeof checkoutSessions.$inferSelect;
 
-function sessionOf(row: Row | undefined): CheckoutSession | null {
+const sessionPatch = columnPatch(checkoutSessions, { storedStatus: 'status' });
+
+export function sessionOf(row: Row | undefined): CheckoutSession | null {
   if (!row) return null;
   const { status, ...rest } = row;
   return { ...rest, storedStatus: status };
@@ -39,35 +44,31 @@ export class SqliteCheckoutRepository implements CheckoutRepository {
     return sessionOf(this.db.select().from(checkoutSessions).where(eq(checkoutSessions.paymentId, paymentId)).get());
   }
 
-  async setProcessorSession(id: string, processorSessionId: string, checkoutUrl: string): Promise<void> {
-    this.db.update(checkoutSessions).set({ processorSessionId, checkoutUrl }).where(eq(checkoutSessions.id, id)).run();
+  async update(id: string, patch: CheckoutPatch, expect?: CheckoutPatch): Promise<CheckoutSession | null> {
+    return this.db.transaction(
+      (tx) => {
+        const before = sessionOf(tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).get());
+        if (!before) return null;
+        const set = sessionPatch.set(patch);
+        const where = and(eq(checkoutSessions.id, id), sessionPatch.where(expect));
+        // Nothing to write: only the expectation to check.
+        const [row] = Object.keys(set).length === 0 ? tx.select().from(checkoutSessions).where(where).all() : tx.update(checkoutSessions).set(set).where(where).returning().all();
+        const after = sessionOf(row);
+        if (after) emitSqliteEvent(tx, checkoutChanged(before, after));
+        return after;
+      },
+      { behavior: 'immediate' },
+    );
   }
 
   async markComplete(
     id: string,
     outcome: { licenseId: string; customerId: string; paymentId: string | null; completedAt: number },
   ): Promise<CheckoutSession> {
-    // bun:sqlite is synchronous: the conditional update and the read happen with nothing in between.
-    this.db
-      .update(checkoutSessions)
-      .set({ ...outcome, status: 'complete' })
-      .where(and(eq(checkoutSessions.id, id), isNull(checkoutSessions.licenseId)))
-      .run();
-    const stored = this.byId(id);
+    // Only a session without a license takes the outcome; a later one reads the first one's.
+    const stored = (await this.update(id, { ...outcome, storedStatus: 'complete' }, { licenseId: null })) ?? this.byId(id);
     if (!stored) throw new NotFoundError('checkout session');
     return stored;
-  }
-
-  async markExpired(id: string): Promise<void> {
-    this.db
-      .update(checkoutSessions)
-      .set({ status: 'expired' })
-      .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.status, 'pending')))
-      .run();
-  }
-
-  async setReconciledAt(id: string, at: number): Promise<void> {
-    this.db.update(checkoutSessions).set({ reconciledAt: at }).where(eq(checkoutSessions.id, id)).run();
   }
 
   private byId(id: string): CheckoutSession | null {

@@ -6,7 +6,7 @@ import type { SqliteDb } from './sqlite-store.ts';
 
 const entryColumns = { customerId: dc.customerId, email: dc.email, firstSeenAt: dc.firstSeenAt };
 
-/** A seller's customers from developer_customers (kept by a trigger on license insert). */
+/** A seller's customers from developer_customers (written with each new license). */
 export class SqliteCustomerDirectory implements CustomerDirectory {
   constructor(private readonly db: SqliteDb) {}
 

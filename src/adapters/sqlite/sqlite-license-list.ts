@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, gte, isNotNull, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
+import type { LicenseSubject } from '../../domain/events.ts';
 import type { LicenseStatus } from '../../domain/license.ts';
 import type { LicenseListQuery, LicensePage } from '../../ports/license-repository.ts';
 import { customers, licenses } from './schema.ts';
@@ -23,6 +24,11 @@ export const licenseColumns = {
 };
 
 const columns = { ...licenseColumns, customerEmail: customers.email };
+
+/** A license with its customer's e-mail, as its events carry it. */
+export function licenseSubject(db: Pick<SqliteDb, 'select'>, id: string): LicenseSubject | null {
+  return db.select(columns).from(licenses).innerJoin(customers, eq(customers.id, licenses.customerId)).where(eq(licenses.id, id)).get() ?? null;
+}
 
 /**
  * The status as a condition on stored columns. `revoked` and `active` walk (developer_id, status,

@@ -1,7 +1,9 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { Activation } from '../../domain/activation.ts';
 import { ConflictError } from '../../domain/errors.ts';
-import type { License, StoredLicenseStatus } from '../../domain/license.ts';
+import { licenseChanged, type LicenseSubject } from '../../domain/events.ts';
+import type { License } from '../../domain/license.ts';
 import type {
   ActivateOutcome,
   ActivationSelector,
@@ -9,14 +11,18 @@ import type {
   DeactivationQuota,
   LicenseListQuery,
   LicensePage,
+  LicensePatch,
   LicenseReissue,
   LicenseRepository,
   LicenseState,
   NewActivation,
 } from '../../ports/license-repository.ts';
+import { columnPatch } from '../column-patch.ts';
+import { outboxNow } from '../webhooks/outbox-stamps.ts';
 import { licenses, retiredLicenseKeys } from './schema.ts';
-import { activationsJson, firstMachine, SqliteActivations } from './sqlite-activations.ts';
-import { licenseColumns, listSqliteLicenses } from './sqlite-license-list.ts';
+import { activationsJson, SqliteActivations } from './sqlite-activations.ts';
+import { emitSqliteEvent, recordNewSqliteLicense, type SqliteWriter } from './sqlite-events.ts';
+import { licenseColumns, licenseSubject as subjectOf, listSqliteLicenses } from './sqlite-license-list.ts';
 import { isUniqueViolation, type SqliteDb } from './sqlite-store.ts';
 
 type Origin = { checkoutSessionId?: string; purchaseId?: string };
@@ -31,6 +37,9 @@ const stateColumns = {
   activations: activationsJson,
 };
 
+const licensePatch = columnPatch(licenses, { storedStatus: 'status' });
+
+const withoutEmail = ({ customerEmail: _e, ...license }: LicenseSubject): License => license;
 
 /** The columns a reissue writes: the key, the term, and what a conversion or a subscription brings. */
 function reissueSet(change: LicenseReissue) {
@@ -75,15 +84,12 @@ export class SqliteLicenseRepository implements LicenseRepository {
     const checkoutSessionId = origin.checkoutSessionId ?? null;
     const purchaseId = origin.purchaseId ?? null;
     try {
-      this.db.insert(licenses).values({ ...rest, status: storedStatus, keyHash, checkoutSessionId, purchaseId }).run();
+      this.db.transaction((tx) => {
+        tx.insert(licenses).values({ ...rest, status: storedStatus, keyHash, checkoutSessionId, purchaseId }).run();
+        recordNewSqliteLicense(tx, license);
+      });
     } catch (error) {
-      if (isUniqueViolation(error, 'licenses.checkout_session_id')) {
-        throw new ConflictError('conflict', 'This checkout session already has its license.');
-      }
-      if (isUniqueViolation(error, 'licenses.purchase_id')) {
-        throw new ConflictError('conflict', 'This purchase already has its license.');
-      }
-      throw error;
+      throw originConflict(error) ?? error;
     }
   }
 
@@ -136,37 +142,45 @@ export class SqliteLicenseRepository implements LicenseRepository {
     this.machines.removeAll(id);
   }
 
-  async setMaxMachines(id: string, maxMachines: number | null): Promise<void> {
-    this.db.update(licenses).set({ maxMachines }).where(eq(licenses.id, id)).run();
-  }
-
-  async setStatus(id: string, status: StoredLicenseStatus): Promise<void> {
-    this.db.update(licenses).set({ status }).where(eq(licenses.id, id)).run();
+  async update(id: string, patch: LicensePatch, expect?: LicensePatch): Promise<License | null> {
+    return this.change(id, licensePatch.set(patch), licensePatch.where(expect));
   }
 
   async reissue(licenseId: string, change: LicenseReissue): Promise<License | null> {
     try {
-      return this.db.transaction(
-        (tx) => {
-          // The compare-and-swap: only the holder of the current digest (a trial, to convert) wins.
-          const won = tx
-            .update(licenses)
-            .set(reissueSet(change))
-            .where(and(eq(licenses.id, licenseId), eq(licenses.keyHash, change.expectKeyHash), change.convert ? eq(licenses.trial, true) : undefined))
-            .returning({ id: licenses.id })
-            .all();
-          if (won.length === 0) return null;
-          // Ed25519 is deterministic: unchanged claims give the same key, which then stays current.
-          if (change.keyHash !== change.expectKeyHash) {
-            tx.insert(retiredLicenseKeys).values({ keyHash: change.expectKeyHash, licenseId, retiredAt: change.at }).onConflictDoNothing().run();
-          }
-          return tx.select(licenseColumns).from(licenses).where(eq(licenses.id, licenseId)).get() ?? null;
-        },
-        { behavior: 'immediate' },
-      );
+      // The compare-and-swap: only the holder of the current digest (a trial, to convert) wins.
+      const cas = and(eq(licenses.keyHash, change.expectKeyHash), change.convert ? eq(licenses.trial, true) : undefined);
+      return this.change(licenseId, reissueSet(change), cas, (tx) => {
+        // Ed25519 is deterministic: unchanged claims give the same key, which then stays current.
+        if (change.keyHash !== change.expectKeyHash) {
+          tx.insert(retiredLicenseKeys).values({ keyHash: change.expectKeyHash, licenseId, retiredAt: change.at }).onConflictDoNothing().run();
+        }
+      });
     } catch (error) {
       throw originConflict(error) ?? error;
     }
+  }
+
+  /**
+   * One license's update where `condition` holds, and the event it announces, in one IMMEDIATE
+   * transaction; `also` writes what goes with it. The updated license, or null when none matched.
+   */
+  private change(id: string, set: SQLiteUpdateSetSource<typeof licenses>, condition?: SQL, also?: (tx: SqliteWriter) => void): License | null {
+    return this.db.transaction(
+      (tx) => {
+        const before = subjectOf(tx, id);
+        if (!before) return null;
+        const where = and(eq(licenses.id, id), condition);
+        const empty = Object.keys(set).length === 0; // nothing to write: only the expectation to check
+        const won = empty ? tx.select({ id: licenses.id }).from(licenses).where(where).all() : tx.update(licenses).set(set).where(where).returning({ id: licenses.id }).all();
+        if (won.length === 0) return null;
+        also?.(tx);
+        const after = subjectOf(tx, id)!;
+        emitSqliteEvent(tx, licenseChanged(before, after, outboxNow()));
+        return withoutEmail(after);
+      },
+      { behavior: 'immediate' },
+    );
   }
 
   async listByDeveloper(developerId: string, query: LicenseListQuery): Promise<LicensePage> {

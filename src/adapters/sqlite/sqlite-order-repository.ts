@@ -1,7 +1,9 @@
 import { and, desc, eq, gte, lt, lte, or } from 'drizzle-orm';
+import { orderChanged, orderCompleted } from '../../domain/events.ts';
 import type { Order } from '../../domain/order.ts';
 import type { OrderListQuery, OrderPage, OrderRepository } from '../../ports/order-repository.ts';
 import { customers, orders } from './schema.ts';
+import { emitSqliteEvent, sqliteCustomerEmail } from './sqlite-events.ts';
 import type { SqliteDb } from './sqlite-store.ts';
 
 // Exactly once per source by the unique source_id (INSERT … ON CONFLICT DO NOTHING, then read back);
@@ -10,20 +12,30 @@ export class SqliteOrderRepository implements OrderRepository {
   constructor(private readonly db: SqliteDb) {}
 
   async record(order: Order): Promise<Order> {
-    this.db.insert(orders).values(order).onConflictDoNothing({ target: orders.sourceId }).run();
+    this.db.transaction((tx) => {
+      const [inserted] = tx.insert(orders).values(order).onConflictDoNothing({ target: orders.sourceId }).returning().all();
+      const customerEmail = inserted ? sqliteCustomerEmail(tx, inserted.customerId) : null;
+      if (inserted && customerEmail !== null) emitSqliteEvent(tx, orderCompleted({ ...inserted, customerEmail }));
+    });
     const stored = this.db.select().from(orders).where(eq(orders.sourceId, order.sourceId)).get();
     if (!stored) throw new Error('an order recorded by its source could not be read back');
     return stored;
   }
 
   async markRefundedByPayment(paymentId: string, at: number): Promise<number> {
-    const changed = this.db
-      .update(orders)
-      .set({ status: 'refunded', refundedAt: at })
-      .where(and(eq(orders.paymentId, paymentId), eq(orders.status, 'paid')))
-      .returning({ id: orders.id })
-      .all();
-    return changed.length;
+    return this.db.transaction((tx) => {
+      const changed = tx
+        .update(orders)
+        .set({ status: 'refunded', refundedAt: at })
+        .where(and(eq(orders.paymentId, paymentId), eq(orders.status, 'paid')))
+        .returning()
+        .all();
+      for (const order of changed) {
+        const customerEmail = sqliteCustomerEmail(tx, order.customerId);
+        if (customerEmail !== null) emitSqliteEvent(tx, orderChanged({ status: 'paid' }, { ...order, customerEmail }));
+      }
+      return changed.length;
+    });
   }
 
   async findById(id: string): Promise<Order | null> {

@@ -1,13 +1,19 @@
 import type { Attempt, DeliveryOutcome, DeliveryView, DueDelivery, OutboxRepository, OutgoingEvent, Page } from '../../ports/outbox-repository.ts';
 import type { Database } from 'bun:sqlite';
+import { eq } from 'drizzle-orm';
+import { checkoutSessions } from './schema.ts';
+import { checkoutChanged, licenseExpired } from '../../domain/events.ts';
+import { sessionOf } from './sqlite-checkout-repository.ts';
+import { emitSqliteEvent, insertSqliteDeliveries, insertSqliteEvent } from './sqlite-events.ts';
+import { licenseSubject } from './sqlite-license-list.ts';
 import type { SqliteDb } from './sqlite-store.ts';
 import { deliveryView, DELIVERY_COLUMNS, type DeliveryRow } from '../webhooks/delivery-rows.ts';
 
 type Row = Record<string, any>;
 
 /**
- * The outbox on SQLite. Events and deliveries are written by the triggers of migration 0005; this
- * side claims, records and shows them. One writer at a time, so a claim is one UPDATE … RETURNING.
+ * The outbox on SQLite. Events and deliveries are written by the repositories in the transaction of
+ * their change (sqlite-events.ts); this side claims, records and shows them. One writer at a time, so a claim is one UPDATE … RETURNING.
  */
 export class SqliteOutboxRepository implements OutboxRepository {
   private readonly client: Database;
@@ -106,40 +112,45 @@ export class SqliteOutboxRepository implements OutboxRepository {
   }
 
   async sendTest(developerId: string, endpointId: string, data: unknown): Promise<DeliveryView | null> {
-    const id = this.db.transaction(() => {
+    const id = this.db.transaction((tx) => {
       if (this.all('SELECT id FROM webhook_endpoints WHERE id = ? AND developer_id = ?', endpointId, developerId).length === 0) return null;
-      const [event] = this.all(
-        `INSERT INTO outgoing_events (id, developer_id, type, data, created_at)
-         VALUES ('msg_' || lower(hex(randomblob(12))), ?, 'webhook.test', ?, CAST(unixepoch('subsec') * 1000 AS INTEGER)) RETURNING id, created_at`,
-        developerId, JSON.stringify(data),
-      );
-      // The fan-out trigger also served the seller's other endpoints that take every event: a test is for this one only.
-      this.all('DELETE FROM webhook_deliveries WHERE event_id = ? AND endpoint_id <> ? RETURNING id', event!.id, endpointId);
-      this.all(
-        `INSERT OR IGNORE INTO webhook_deliveries (id, event_id, endpoint_id, developer_id, status, attempts, next_attempt_at, created_at)
-         VALUES ('del_' || lower(hex(randomblob(12))), ?, ?, ?, 'pending', 0, 0, ?) RETURNING id`,
-        event!.id, endpointId, developerId, event!.created_at,
-      );
-      return this.all('SELECT id FROM webhook_deliveries WHERE event_id = ? AND endpoint_id = ?', event!.id, endpointId)[0]!.id as string;
+      // A test is for this endpoint only, whichever others take every event.
+      const event = insertSqliteEvent(tx, { developerId, type: 'webhook.test', data });
+      insertSqliteDeliveries(tx, event, developerId, [endpointId]);
+      return this.all('SELECT id FROM webhook_deliveries WHERE event_id = ? AND endpoint_id = ?', event.id, endpointId)[0]!.id as string;
     });
     return id === null ? null : this.getDelivery(developerId, id);
   }
 
   async announceExpiries(now: number, limit: number): Promise<number> {
-    // Revoked licenses are marked too (no event: the trigger wants an active one), so none lingers in the partial index.
-    return this.all(
-      `UPDATE licenses SET expiry_announced_at = ? WHERE id IN (
-         SELECT id FROM licenses WHERE expiry_announced_at IS NULL AND expires_at IS NOT NULL AND expires_at <= ? LIMIT ?) RETURNING id`,
-      now, now, limit,
-    ).length;
+    // Revoked licenses are marked too (without an event), so none lingers in the partial index.
+    return this.db.transaction((tx) => {
+      const marked = this.all(
+        `UPDATE licenses SET expiry_announced_at = ? WHERE id IN (
+           SELECT id FROM licenses WHERE expiry_announced_at IS NULL AND expires_at IS NOT NULL AND expires_at <= ? LIMIT ?) RETURNING id`,
+        now, now, limit,
+      );
+      for (const { id } of marked) {
+        const license = licenseSubject(tx, id);
+        if (license) emitSqliteEvent(tx, licenseExpired(license));
+      }
+      return marked.length;
+    });
   }
 
   async expireCheckouts(expiredBefore: number, limit: number): Promise<number> {
-    return this.all(
-      `UPDATE checkout_sessions SET status = 'expired' WHERE id IN (
-         SELECT id FROM checkout_sessions WHERE status = 'pending' AND expires_at <= ? AND license_id IS NULL LIMIT ?) RETURNING id`,
-      expiredBefore, limit,
-    ).length;
+    return this.db.transaction((tx) => {
+      const expired = this.all(
+        `UPDATE checkout_sessions SET status = 'expired' WHERE id IN (
+           SELECT id FROM checkout_sessions WHERE status = 'pending' AND expires_at <= ? AND license_id IS NULL LIMIT ?) RETURNING id`,
+        expiredBefore, limit,
+      );
+      for (const { id } of expired) {
+        const session = sessionOf(tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).get());
+        if (session) emitSqliteEvent(tx, checkoutChanged({ storedStatus: 'pending' }, session));
+      }
+      return expired.length;
+    });
   }
 
   async deleteOlderThan(before: number, limit: number): Promise<number> {

@@ -3,6 +3,8 @@ import type { Activation } from '../../domain/activation.ts';
 import type { TrialClaimKind } from '../../domain/trial.ts';
 import type { NewTrial, TrialOutcome, TrialRepository } from '../../ports/trial-repository.ts';
 import { activations, customers, licenses, trialClaims } from './schema.ts';
+import { activationCreated } from '../../domain/events.ts';
+import { emitSqliteEvent, recordNewSqliteLicense, type SqliteWriter } from './sqlite-events.ts';
 import type { SqliteDb } from './sqlite-store.ts';
 
 /** Thrown inside the transaction to roll it back: the claim was someone else's. */
@@ -28,12 +30,13 @@ export class SqliteTrialRepository implements TrialRepository {
     }
   }
 
-  private write(tx: Pick<SqliteDb, 'insert' | 'select'>, trial: NewTrial): TrialOutcome {
+  private write(tx: SqliteWriter, trial: NewTrial): TrialOutcome {
     tx.insert(customers).values(trial.customer).onConflictDoNothing({ target: customers.email }).run();
     const customer = tx.select({ id: customers.id }).from(customers).where(eq(customers.email, trial.customer.email)).get()!;
     const license = { ...trial.license, customerId: customer.id };
     const { storedStatus, machineFingerprint: _derived, ...row } = license;
     tx.insert(licenses).values({ ...row, status: storedStatus, keyHash: trial.keyHash, checkoutSessionId: null, purchaseId: null }).run();
+    recordNewSqliteLicense(tx, license);
     const { productId, id: licenseId } = license;
     const claim = (kind: TrialClaimKind, value: string) => {
       const taken = tx.insert(trialClaims).values({ productId, kind, value, licenseId, createdAt: trial.machine.at }).onConflictDoNothing().returning({ kind: trialClaims.kind }).all();
@@ -44,6 +47,7 @@ export class SqliteTrialRepository implements TrialRepository {
     const { id, machineFingerprint, name, at } = trial.machine;
     const activation: Activation = { id, licenseId, machineFingerprint, name, createdAt: at, lastSeenAt: at };
     tx.insert(activations).values(activation).run();
+    emitSqliteEvent(tx, activationCreated(activation, license));
     return { kind: 'started', license: { ...license, machineFingerprint }, activation };
   }
 }

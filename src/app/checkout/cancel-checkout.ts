@@ -6,5 +6,5 @@ import type { Deps } from '../../ports/deps.ts';
  * instead of waiting out the 30 minutes. A paid session is left as it is.
  */
 export async function cancelCheckout(deps: Pick<Deps, 'checkouts'>, sessionId: string): Promise<void> {
-  await deps.checkouts.markExpired(sessionId);
+  await deps.checkouts.update(sessionId, { storedStatus: 'expired' }, { storedStatus: 'pending' });
 }

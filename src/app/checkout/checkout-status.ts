@@ -41,7 +41,7 @@ export async function getCheckoutStatus(deps: StatusDeps, sessionId: string): Pr
   }
   const status = checkoutStatus(session, now);
   if (status !== 'expired') return { status: 'pending' };
-  if (session.storedStatus === 'pending') await deps.checkouts.markExpired(session.id);
+  if (session.storedStatus === 'pending') await deps.checkouts.update(session.id, { storedStatus: 'expired' }, { storedStatus: 'pending' });
   return { status: 'expired' };
 }
 
@@ -60,11 +60,11 @@ function shouldReconcile(deps: StatusDeps, session: CheckoutSession, now: number
 async function reconcile(deps: StatusDeps, session: CheckoutSession, now: number): Promise<CheckoutSession> {
   const account = await deps.connections.accountOf(session.developerId);
   if (!account) return session;
-  await deps.checkouts.setReconciledAt(session.id, now);
+  await deps.checkouts.update(session.id, { reconciledAt: now });
   try {
     const found = await deps.processor.retrieveCheckout(session.processorSessionId!, account.accountId);
     if (found.state === 'paid') await completeCheckout(deps, session.id, found.completion);
-    if (found.state === 'expired') await deps.checkouts.markExpired(session.id);
+    if (found.state === 'expired') await deps.checkouts.update(session.id, { storedStatus: 'expired' }, { storedStatus: 'pending' });
   } catch (error) {
     // The processor being unreachable leaves the answer to our own records: the webhook may still come.
     if (!(error instanceof DomainError) || error.code !== 'processor_error') throw error;

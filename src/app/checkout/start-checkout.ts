@@ -60,6 +60,6 @@ export async function startCheckout(
     successUrl: session.successUrl,
     cancelUrl: session.cancelUrl,
   });
-  await deps.checkouts.setProcessorSession(session.id, created.processorSessionId, created.url);
+  await deps.checkouts.update(session.id, { processorSessionId: created.processorSessionId, checkoutUrl: created.url });
   return { sessionId: session.id, checkoutUrl: created.url };
 }

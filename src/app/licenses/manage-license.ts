@@ -27,6 +27,6 @@ export async function unbindLicense(deps: Pick<Deps, 'clock' | 'licenses'>, deve
 /** Revocation is final: validation answers `revoked` from now on. Revoking twice is harmless. */
 export async function revokeLicense(deps: Pick<Deps, 'clock' | 'licenses'>, developerId: string, id: string): Promise<LicenseView> {
   const license = await ownedLicense(deps, { developerId }, id);
-  await deps.licenses.setStatus(id, 'revoked');
+  await deps.licenses.update(id, { storedStatus: 'revoked' });
   return viewLicense({ ...license, storedStatus: 'revoked' }, deps.clock.now());
 }

@@ -36,6 +36,6 @@ export async function setLicenseMaxMachines(deps: SellerDeps, developerId: strin
   const problem = maxMachinesProblem(maxMachines);
   if (problem) throw new InvalidRequestError(problem, 'maxMachines');
   await ownLicense(deps, developerId, licenseId);
-  await deps.licenses.setMaxMachines(licenseId, maxMachines);
+  await deps.licenses.update(licenseId, { maxMachines });
   return listActivations(deps, developerId, licenseId);
 }

@@ -39,7 +39,7 @@ async function apply(deps: WebhookDeps, event: PaymentEvent): Promise<void> {
     }
     case 'checkout_expired': {
       const session = await sessionOf(deps, event.sessionId, event.processorSessionId);
-      if (session) await deps.checkouts.markExpired(session.id);
+      if (session) await deps.checkouts.update(session.id, { storedStatus: 'expired' }, { storedStatus: 'pending' });
       return;
     }
     case 'payment_reversed': {
@@ -47,7 +47,7 @@ async function apply(deps: WebhookDeps, event: PaymentEvent): Promise<void> {
       const session = await deps.checkouts.findByPaymentId(event.paymentId);
       const purchase = session?.licenseId ? null : await deps.purchases.findByPaymentId(event.paymentId);
       const licenseId = session?.licenseId ?? purchase?.licenseId;
-      if (licenseId) await deps.licenses.setStatus(licenseId, 'revoked');
+      if (licenseId) await deps.licenses.update(licenseId, { storedStatus: 'revoked' });
       await deps.orders.markRefundedByPayment(event.paymentId, deps.clock.now());
       return;
     }

@@ -7,6 +7,7 @@ import m0003 from './0003_security.sql' with { type: 'text' };
 import m0004 from './0004_activations.sql' with { type: 'text' };
 import m0005 from './0005_business.sql' with { type: 'text' };
 import m0006 from './0006_list_indexes.sql' with { type: 'text' };
+import m0007 from './0007_events_from_app.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -18,4 +19,5 @@ export const SQLITE_MIGRATIONS = embeddedMigrations(journal, {
   '0004_activations': m0004,
   '0005_business': m0005,
   '0006_list_indexes': m0006,
+  '0007_events_from_app': m0007,
 });

@@ -1,0 +1,62 @@
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { licenseCreated, type DomainEvent } from '../../domain/events.ts';
+import type { License } from '../../domain/license.ts';
+import { outboxId, outboxNow } from '../webhooks/outbox-stamps.ts';
+import { customers, developerCustomers, outgoingEvents, webhookDeliveries, webhookEndpoints } from './schema.ts';
+import type { SqliteDb } from './sqlite-store.ts';
+
+/** A database or the transaction a change runs in: events are written in the change's own. */
+export type SqliteWriter = Pick<SqliteDb, 'insert' | 'select' | 'update' | 'delete'>;
+
+export interface WrittenEvent {
+  id: string;
+  createdAt: number;
+}
+
+/** Writes the event row alone (see `emitSqliteEvent` for the deliveries). */
+export function insertSqliteEvent(tx: SqliteWriter, event: DomainEvent): WrittenEvent {
+  const written = { id: outboxId('msg'), createdAt: outboxNow() };
+  tx.insert(outgoingEvents).values({ ...written, developerId: event.developerId, type: event.type, data: JSON.stringify(event.data) }).run();
+  return written;
+}
+
+/** One delivery of the event per endpoint, due at once. */
+export function insertSqliteDeliveries(tx: SqliteWriter, event: WrittenEvent, developerId: string, endpointIds: string[]): void {
+  if (endpointIds.length === 0) return;
+  const rows = endpointIds.map((endpointId) => ({
+    id: outboxId('del'), eventId: event.id, endpointId, developerId, status: 'pending' as const, attempts: 0, nextAttemptAt: 0, createdAt: event.createdAt,
+  }));
+  tx.insert(webhookDeliveries).values(rows).onConflictDoNothing().run();
+}
+
+/** Writes the event and one delivery to each enabled endpoint of its seller that takes its type; nothing for null. */
+export function emitSqliteEvent(tx: SqliteWriter, event: DomainEvent | null): void {
+  if (!event) return;
+  const written = insertSqliteEvent(tx, event);
+  const listening = tx
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.developerId, event.developerId),
+        eq(webhookEndpoints.enabled, true),
+        or(isNull(webhookEndpoints.events), sql`EXISTS (SELECT 1 FROM json_each(${webhookEndpoints.events}) WHERE json_each.value = ${event.type})`),
+      ),
+    )
+    .all();
+  insertSqliteDeliveries(tx, written, event.developerId, listening.map((e) => e.id));
+}
+
+/** The e-mail of a customer, for the events that carry it. */
+export function sqliteCustomerEmail(tx: SqliteWriter, customerId: string): string | null {
+  return tx.select({ email: customers.email }).from(customers).where(eq(customers.id, customerId)).get()?.email ?? null;
+}
+
+/** What a new license writes besides itself: its customer in the seller's customer list, and license.created. */
+export function recordNewSqliteLicense(tx: SqliteWriter, license: License): void {
+  const customerEmail = sqliteCustomerEmail(tx, license.customerId);
+  if (customerEmail === null) return;
+  const { developerId, customerId, issuedAt } = license;
+  tx.insert(developerCustomers).values({ developerId, customerId, email: customerEmail, firstSeenAt: issuedAt }).onConflictDoNothing().run();
+  emitSqliteEvent(tx, licenseCreated({ ...license, customerEmail }));
+}

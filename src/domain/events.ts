@@ -1,0 +1,98 @@
+/**
+ * The events a seller hears about (the outbox, delivered by webhooks): which change makes which
+ * event, and each event's payload. Pure: the store writes what these return in the transaction of
+ * the change, so an event exists exactly when its change does.
+ */
+import type { Activation } from './activation.ts';
+import type { CheckoutSession } from './checkout-session.ts';
+import { licenseStatus, type License, type LicenseStatus } from './license.ts';
+import type { Order } from './order.ts';
+import type { WebhookEventType } from './webhook-endpoint.ts';
+
+/** An event the store writes; every enabled endpoint of the seller that takes its type gets a delivery. */
+export interface DomainEvent {
+  developerId: string;
+  type: WebhookEventType;
+  data: unknown;
+}
+
+/** A license as its events carry it: with the e-mail of the customer who holds it. */
+export type LicenseSubject = License & { customerEmail: string };
+/** The license an activation belongs to, as the activation's events name it. */
+export type ActivationOwner = Pick<License, 'developerId' | 'productId' | 'customerId'>;
+
+/**
+ * The license as its developer lists it, without the machine (an event reports the license, not its
+ * bindings). The status is the caller's: each event reports the one its change produced.
+ */
+function licenseData(license: LicenseSubject, status: LicenseStatus) {
+  const { id, productId, customerId, customerEmail, features, issuedAt, expiresAt, trial, subscriptionId } = license;
+  return { license: { id, productId, customerId, customerEmail, status, features, issuedAt, expiresAt, trial, subscriptionId } };
+}
+
+/** A new license reports the status it was stored with. */
+export function licenseCreated(license: LicenseSubject): DomainEvent {
+  return { developerId: license.developerId, type: 'license.created', data: licenseData(license, license.storedStatus) };
+}
+
+/**
+ * What a change to a license announces, if anything: a revocation, a trial converted, or a paid
+ * license's term extended (in that order of precedence; at most one event per change). `now` is
+ * when the change is written, for the status the payload reports.
+ */
+export function licenseChanged(before: License, after: LicenseSubject, now: number): DomainEvent | null {
+  const type = licenseChangeType(before, after);
+  return type === null ? null : { developerId: after.developerId, type, data: licenseData(after, licenseStatus(after, now)) };
+}
+
+function licenseChangeType(before: License, after: License): WebhookEventType | null {
+  if (before.storedStatus === 'active' && after.storedStatus === 'revoked') return 'license.revoked';
+  if (before.trial && !after.trial) return 'license.converted';
+  const extended = before.expiresAt !== null && after.expiresAt !== null && after.expiresAt > before.expiresAt;
+  if (!before.trial && !after.trial && extended) return 'license.renewed';
+  return null;
+}
+
+/** An active license past its expiry, announced once (the store marks it); revoked ones are not announced. */
+export function licenseExpired(license: LicenseSubject): DomainEvent | null {
+  if (license.storedStatus !== 'active') return null;
+  return { developerId: license.developerId, type: 'license.expired', data: licenseData(license, 'expired') };
+}
+
+function activationData(activation: Activation, owner: ActivationOwner) {
+  const { id, licenseId, machineFingerprint, name, createdAt } = activation;
+  return { activation: { id, licenseId, productId: owner.productId, customerId: owner.customerId, machineFingerprint, name, createdAt } };
+}
+
+export function activationCreated(activation: Activation, owner: ActivationOwner): DomainEvent {
+  return { developerId: owner.developerId, type: 'activation.created', data: activationData(activation, owner) };
+}
+
+export function activationDeleted(activation: Activation, owner: ActivationOwner): DomainEvent {
+  return { developerId: owner.developerId, type: 'activation.deleted', data: activationData(activation, owner) };
+}
+
+/** An order as its events carry it: with the e-mail of the customer who paid. */
+export type OrderSubject = Order & { customerEmail: string };
+
+function orderData(order: OrderSubject) {
+  const { id, productId, customerId, customerEmail, licenseId, source, amount, currency, processor, paymentId, processorReference, status, createdAt, refundedAt } = order;
+  return { order: { id, productId, customerId, customerEmail, licenseId, source, amount, currency, processor, paymentId, processorReference, status, createdAt, refundedAt } };
+}
+
+export function orderCompleted(order: OrderSubject): DomainEvent {
+  return { developerId: order.developerId, type: 'order.completed', data: orderData(order) };
+}
+
+/** A paid order refunded; any other change announces nothing. */
+export function orderChanged(before: Pick<Order, 'status'>, after: OrderSubject): DomainEvent | null {
+  if (before.status !== 'paid' || after.status !== 'refunded') return null;
+  return { developerId: after.developerId, type: 'order.refunded', data: orderData(after) };
+}
+
+/** A pending checkout moved to expired; any other change announces nothing. */
+export function checkoutChanged(before: Pick<CheckoutSession, 'storedStatus'>, after: CheckoutSession): DomainEvent | null {
+  if (before.storedStatus !== 'pending' || after.storedStatus !== 'expired') return null;
+  const { id, productId, email, amount, currency, createdAt, expiresAt } = after;
+  return { developerId: after.developerId, type: 'checkout.expired', data: { checkout: { id, productId, email, amount, currency, createdAt, expiresAt } } };
+}
