@@ -1,8 +1,11 @@
 import { and, eq, gt, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
+import type { SigningKey } from '../../domain/developer.ts';
 import type { PostgresDb } from '../postgres/postgres-store.ts';
+import { postgresTransactions } from '../postgres/postgres-transactions.ts';
 import * as pg from '../postgres/schema.ts';
 import type { SqliteDb } from '../sqlite/sqlite-store.ts';
+import { sqliteTransactions } from '../sqlite/sqlite-transactions.ts';
 import * as lite from '../sqlite/schema.ts';
 
 /**
@@ -11,7 +14,7 @@ import * as lite from '../sqlite/schema.ts';
  */
 export const SHARED_TABLES = [
   'connectStates', 'processorAccounts', 'identityTokens', 'webhookEvents', 'smsOutbox', 'otpChallenges',
-  'loginFailures', 'purchases', 'licenses', 'checkoutSessions', 'products', 'savedCards',
+  'loginFailures', 'purchases', 'licenses', 'checkoutSessions', 'products', 'savedCards', 'customers', 'signingKeys',
 ] as const;
 
 /** Typed by the PostgreSQL declarations: their select and insert types are the SQLite ones too. */
@@ -27,17 +30,29 @@ export interface SqlDialect {
   /** The keyset condition `(createdAt, id) > cursor`, in the form the dialect's index range reads. */
   after(createdAt: PgColumn, id: PgColumn, cursor: { createdAt: number; id: string }): SQL;
   /** Insertion order, the tie-break of rows made in the same millisecond: SQLite's rowid, PostgreSQL's `seq`. */
-  insertionOrder(table: SharedTables['savedCards']): SQLWrapper;
+  insertionOrder(table: SharedTables['savedCards'] | SharedTables['signingKeys']): SQLWrapper;
   /** A number bound into an expression: PostgreSQL wants its type said. */
   bound(value: number, type: 'bigint' | 'integer'): SQL;
   /** The rows a batch delete picks: PostgreSQL skips the ones another sweeper holds. */
   pickForDelete(query: PgSelect): PgSelect;
 }
 
+/**
+ * The shared repositories' writes that need a transaction. bun:sqlite runs a transaction
+ * synchronously, so no awaited code can sit inside one: each dialect writes these itself.
+ */
+export interface SqlTransactions {
+  /** `from` becomes `to` only while it is still the phone on file, with the cards saved under it; false if not. */
+  changePhone(customerId: string, from: string, to: string): Promise<boolean>;
+  /** The new key becomes the only active one of its developer. */
+  rotateSigningKey(next: SigningKey): Promise<void>;
+}
+
 export interface SqlStore {
   db: SqlQueries;
   tables: SharedTables;
   dialect: SqlDialect;
+  transactions: SqlTransactions;
 }
 
 const SQLITE: SqlDialect = {
@@ -57,7 +72,7 @@ const SQLITE: SqlDialect = {
  */
 export function sqliteSqlStore(db: SqliteDb): SqlStore {
   const view = { db, tables: lite } as unknown as Pick<SqlStore, 'db' | 'tables'>;
-  return { ...view, dialect: SQLITE };
+  return { ...view, dialect: SQLITE, transactions: sqliteTransactions(db) };
 }
 
 const byteOrder = (id: SQLWrapper) => sql`${id} COLLATE "C"`;
@@ -71,5 +86,5 @@ const POSTGRES: SqlDialect = {
 };
 
 export function postgresSqlStore(db: PostgresDb): SqlStore {
-  return { db, tables: pg, dialect: POSTGRES };
+  return { db, tables: pg, dialect: POSTGRES, transactions: postgresTransactions(db) };
 }

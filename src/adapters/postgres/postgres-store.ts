@@ -1,25 +1,16 @@
 import { SQL } from 'bun';
 import { drizzle, type BunSQLDatabase } from 'drizzle-orm/bun-sql';
 import type { Store } from '../../ports/deps.ts';
-import { DrizzleCardRepository } from '../drizzle/drizzle-card-repository.ts';
-import { DrizzleConnectionRepository } from '../drizzle/drizzle-connection-repository.ts';
-import { DrizzleIdentityTokenRepository } from '../drizzle/drizzle-identity-token-repository.ts';
-import { DrizzleOtpRepository } from '../drizzle/drizzle-otp-repository.ts';
-import { DrizzleProductRepository } from '../drizzle/drizzle-product-repository.ts';
-import { DrizzlePurchaseRepository } from '../drizzle/drizzle-purchase-repository.ts';
-import { DrizzleSmsOutboxRepository } from '../drizzle/drizzle-sms-outbox-repository.ts';
-import { DrizzleWebhookEventRepository } from '../drizzle/drizzle-webhook-event-repository.ts';
+import { sharedRepositories } from '../drizzle/drizzle-repositories.ts';
 import { postgresSqlStore } from '../drizzle/sql-store.ts';
 import { assertSchemaName, migratePostgres } from './postgres-migrate.ts';
 import { PostgresCheckoutRepository } from './postgres-checkout-repository.ts';
 import { PostgresCustomerDirectory } from './postgres-customer-directory.ts';
-import { PostgresCustomerRepository } from './postgres-customer-repository.ts';
 import { CachedDeveloperRepository } from '../cache/cached-developer-repository.ts';
 import { PostgresDeveloperRepository } from './postgres-developer-repository.ts';
 import { PostgresLicenseRepository } from './postgres-license-repository.ts';
 import { PostgresOrderRepository } from './postgres-order-repository.ts';
 import { PostgresSubscriptionRepository } from './postgres-subscription-repository.ts';
-import { PostgresSigningKeyRepository } from './postgres-signing-key-repository.ts';
 import { PostgresTrialRepository } from './postgres-trial-repository.ts';
 import { PostgresWebhookEndpointRepository } from './postgres-webhook-endpoint-repository.ts';
 import { PostgresOutboxRepository } from './postgres-outbox-repository.ts';
@@ -56,25 +47,15 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     throw error;
   }
   const db = drizzle({ client, schema });
-  const shared = postgresSqlStore(db);
   return {
     db,
     sql: client,
     schema: schemaName,
     // Other instances share the database: API keys are served from memory for a few seconds at most.
+    ...sharedRepositories(postgresSqlStore(db)),
     developers: new CachedDeveloperRepository(new PostgresDeveloperRepository(db), { capacity: 10_000, ttlMs: API_KEY_TTL_MS }),
-    signingKeys: new PostgresSigningKeyRepository(db),
-    products: new DrizzleProductRepository(shared),
-    customers: new PostgresCustomerRepository(db),
     licenses: new PostgresLicenseRepository(db),
     checkouts: new PostgresCheckoutRepository(db),
-    connections: new DrizzleConnectionRepository(shared),
-    cards: new DrizzleCardRepository(shared),
-    webhookEvents: new DrizzleWebhookEventRepository(shared),
-    otps: new DrizzleOtpRepository(shared),
-    identityTokens: new DrizzleIdentityTokenRepository(shared),
-    purchases: new DrizzlePurchaseRepository(shared),
-    smsOutbox: new DrizzleSmsOutboxRepository(shared),
     webhookEndpoints: new PostgresWebhookEndpointRepository(db),
     outbox: new PostgresOutboxRepository(db),
     trials: new PostgresTrialRepository(db),

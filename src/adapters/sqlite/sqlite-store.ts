@@ -3,25 +3,16 @@ import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite';
 import type { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 import { SQLITE_MIGRATIONS } from './migrations/index.ts';
 import type { Store } from '../../ports/deps.ts';
-import { DrizzleCardRepository } from '../drizzle/drizzle-card-repository.ts';
-import { DrizzleConnectionRepository } from '../drizzle/drizzle-connection-repository.ts';
-import { DrizzleIdentityTokenRepository } from '../drizzle/drizzle-identity-token-repository.ts';
-import { DrizzleOtpRepository } from '../drizzle/drizzle-otp-repository.ts';
-import { DrizzleProductRepository } from '../drizzle/drizzle-product-repository.ts';
-import { DrizzlePurchaseRepository } from '../drizzle/drizzle-purchase-repository.ts';
-import { DrizzleSmsOutboxRepository } from '../drizzle/drizzle-sms-outbox-repository.ts';
-import { DrizzleWebhookEventRepository } from '../drizzle/drizzle-webhook-event-repository.ts';
+import { sharedRepositories } from '../drizzle/drizzle-repositories.ts';
 import { sqliteSqlStore } from '../drizzle/sql-store.ts';
 import { CachedDeveloperRepository } from '../cache/cached-developer-repository.ts';
 import { CachedLicenseRepository } from '../cache/cached-license-repository.ts';
 import { SqliteCheckoutRepository } from './sqlite-checkout-repository.ts';
 import { SqliteCustomerDirectory } from './sqlite-customer-directory.ts';
-import { SqliteCustomerRepository } from './sqlite-customer-repository.ts';
 import { SqliteDeveloperRepository } from './sqlite-developer-repository.ts';
 import { SqliteLicenseRepository } from './sqlite-license-repository.ts';
 import { SqliteOrderRepository } from './sqlite-order-repository.ts';
 import { SqliteSubscriptionRepository } from './sqlite-subscription-repository.ts';
-import { SqliteSigningKeyRepository } from './sqlite-signing-key-repository.ts';
 import { SqliteTrialRepository } from './sqlite-trial-repository.ts';
 import { SqliteWebhookEndpointRepository } from './sqlite-webhook-endpoint-repository.ts';
 import { SqliteOutboxRepository } from './sqlite-outbox-repository.ts';
@@ -63,7 +54,6 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
   const db = drizzle({ client: sqlite, schema });
   // drizzle's own migrator, fed the migrations embedded in the bundle rather than read from a folder.
   (db as unknown as { dialect: SQLiteSyncDialect }).dialect.migrate(SQLITE_MIGRATIONS, (db as unknown as { session: never }).session, undefined);
-  const shared = sqliteSqlStore(db);
   const ping = sqlite.query('SELECT 1');
   const cacheEntries = options.owner ? (options.cacheEntries ?? DEFAULT_CACHE_ENTRIES) : 0;
   const developers = new SqliteDeveloperRepository(db);
@@ -71,19 +61,10 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
   return {
     db,
     sqlite,
+    ...sharedRepositories(sqliteSqlStore(db)),
     developers: options.owner ? new CachedDeveloperRepository(developers, { capacity: 10_000, ttlMs: Infinity }) : developers,
-    signingKeys: new SqliteSigningKeyRepository(db),
-    products: new DrizzleProductRepository(shared),
-    customers: new SqliteCustomerRepository(db),
     licenses: cacheEntries > 0 ? new CachedLicenseRepository(licenses, cacheEntries) : licenses,
     checkouts: new SqliteCheckoutRepository(db),
-    connections: new DrizzleConnectionRepository(shared),
-    cards: new DrizzleCardRepository(shared),
-    webhookEvents: new DrizzleWebhookEventRepository(shared),
-    otps: new DrizzleOtpRepository(shared),
-    identityTokens: new DrizzleIdentityTokenRepository(shared),
-    purchases: new DrizzlePurchaseRepository(shared),
-    smsOutbox: new DrizzleSmsOutboxRepository(shared),
     webhookEndpoints: new SqliteWebhookEndpointRepository(db),
     outbox: new SqliteOutboxRepository(db),
     trials: new SqliteTrialRepository(db),
