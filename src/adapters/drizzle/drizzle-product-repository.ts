@@ -26,16 +26,8 @@ export class DrizzleProductRepository implements ProductRepository {
   }
 
   async list(developerId: string, page: { limit: number; startingAfter?: string }): Promise<ProductPage> {
-    const { db, tables: { products }, dialect } = this.store;
     const cursor = page.startingAfter ? await this.get(developerId, page.startingAfter) : null;
-    // The range of products_developer_order, in its order (ids bytewise in every store).
-    const after = cursor ? dialect.after(products.createdAt, products.id, cursor) : undefined;
-    const rows = await db
-      .select()
-      .from(products)
-      .where(and(eq(products.developerId, developerId), after))
-      .orderBy(asc(products.createdAt), asc(dialect.byteOrder(products.id)))
-      .limit(page.limit + 1);
+    const rows = await productListQuery(this.store, developerId, page.limit + 1, cursor);
     return { data: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
   }
 
@@ -47,4 +39,16 @@ export class DrizzleProductRepository implements ProductRepository {
       .set(fields)
       .where(and(eq(products.id, id), eq(products.developerId, developerId)));
   }
+}
+
+/** A seller's products after the cursor: the range of products_developer_order, in its order (ids bytewise in every store). */
+export function productListQuery(store: SqlStore, developerId: string, limit: number, cursor: { createdAt: number; id: string } | null) {
+  const { db, tables: { products }, dialect } = store;
+  const after = cursor ? dialect.after(products.createdAt, products.id, cursor) : undefined;
+  return db
+    .select()
+    .from(products)
+    .where(and(eq(products.developerId, developerId), after))
+    .orderBy(asc(products.createdAt), asc(dialect.byteOrder(products.id)))
+    .limit(limit);
 }
