@@ -1,7 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { SavedCard } from '../../domain/card.ts';
 import type { CardRepository } from '../../ports/card-repository.ts';
-import type { SharedTables, SqlStore } from './sql-store.ts';
+import { oneOrNull, type SharedTables, type SqlStore } from './sql-store.ts';
 
 /** A card's columns: not PostgreSQL's `seq`, which SQLite keeps as the rowid. */
 function cardColumns({ savedCards }: SharedTables) {
@@ -33,8 +33,7 @@ export class DrizzleCardRepository implements CardRepository {
 
   async findById(id: string): Promise<SavedCard | null> {
     const { savedCards } = this.store.tables;
-    const [row] = await this.store.db.select(this.columns).from(savedCards).where(eq(savedCards.id, id));
-    return row ?? null;
+    return oneOrNull(this.store.db.select(this.columns).from(savedCards).where(eq(savedCards.id, id)));
   }
 
   async listFor(customerId: string, developerId: string): Promise<SavedCard[]> {

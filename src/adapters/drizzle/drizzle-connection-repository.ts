@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { ConnectState, ProcessorAccount } from '../../domain/connect.ts';
 import type { ConnectionRepository } from '../../ports/connection-repository.ts';
 import { deleteExpiredConnectStates } from './drizzle-retention.ts';
-import type { SqlStore } from './sql-store.ts';
+import { oneOrNull, type SqlStore } from './sql-store.ts';
 
 export class DrizzleConnectionRepository implements ConnectionRepository {
   constructor(private readonly store: SqlStore) {}
@@ -33,8 +33,7 @@ export class DrizzleConnectionRepository implements ConnectionRepository {
 
   async accountOf(developerId: string): Promise<ProcessorAccount | null> {
     const { processorAccounts } = this.store.tables;
-    const [row] = await this.store.db.select().from(processorAccounts).where(eq(processorAccounts.developerId, developerId));
-    return row ?? null;
+    return oneOrNull(this.store.db.select().from(processorAccounts).where(eq(processorAccounts.developerId, developerId)));
   }
 
   async removeAccount(accountId: string): Promise<void> {

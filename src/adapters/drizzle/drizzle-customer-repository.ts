@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Customer } from '../../domain/customer.ts';
 import type { CustomerRepository } from '../../ports/customer-repository.ts';
-import type { SqlStore } from './sql-store.ts';
+import { oneOrNull, type SqlStore } from './sql-store.ts';
 
 export class DrizzleCustomerRepository implements CustomerRepository {
   constructor(private readonly store: SqlStore) {}
@@ -17,15 +17,13 @@ export class DrizzleCustomerRepository implements CustomerRepository {
 
   async findById(id: string): Promise<Customer | null> {
     const { customers } = this.store.tables;
-    const [row] = await this.store.db.select().from(customers).where(eq(customers.id, id));
-    return row ?? null;
+    return oneOrNull(this.store.db.select().from(customers).where(eq(customers.id, id)));
   }
 
   /** The e-mail as stored: callers normalize it first, as findOrCreate's candidates are. */
   async findByEmail(email: string): Promise<Customer | null> {
     const { customers } = this.store.tables;
-    const [row] = await this.store.db.select().from(customers).where(eq(customers.email, email));
-    return row ?? null;
+    return oneOrNull(this.store.db.select().from(customers).where(eq(customers.email, email)));
   }
 
   async setPhoneIfNone(id: string, phone: string): Promise<boolean> {

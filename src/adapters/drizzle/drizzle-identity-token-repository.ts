@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { IdentityToken } from '../../domain/identity-token.ts';
 import type { IdentityTokenRepository } from '../../ports/identity-token-repository.ts';
 import { deleteEndedTokens } from './drizzle-retention.ts';
-import type { SqlStore } from './sql-store.ts';
+import { oneOrNull, type SqlStore } from './sql-store.ts';
 
 export class DrizzleIdentityTokenRepository implements IdentityTokenRepository {
   constructor(private readonly store: SqlStore) {}
@@ -14,8 +14,7 @@ export class DrizzleIdentityTokenRepository implements IdentityTokenRepository {
 
   async findByHash(tokenHash: string): Promise<IdentityToken | null> {
     const { identityTokens } = this.store.tables;
-    const [row] = await this.store.db.select().from(identityTokens).where(eq(identityTokens.tokenHash, tokenHash));
-    return row ?? null;
+    return oneOrNull(this.store.db.select().from(identityTokens).where(eq(identityTokens.tokenHash, tokenHash)));
   }
 
   async revoke(tokenHash: string, at: number): Promise<void> {

@@ -2,7 +2,7 @@ import { and, asc, eq, gte, isNull, sql } from 'drizzle-orm';
 import type { LoginFailures, OtpChallenge, OtpScope } from '../../domain/otp-challenge.ts';
 import type { OtpRepository } from '../../ports/otp-repository.ts';
 import { deleteExpiredChallenges } from './drizzle-retention.ts';
-import type { SqlStore } from './sql-store.ts';
+import { oneOrNull, type SqlStore } from './sql-store.ts';
 
 // Every counter and every use-once write below is a single statement: SQLite applies it atomically
 // (one writer), PostgreSQL locks the row for it, so concurrent callers each see their own result.
@@ -15,8 +15,7 @@ export class DrizzleOtpRepository implements OtpRepository {
 
   async findById(id: string): Promise<OtpChallenge | null> {
     const { otpChallenges } = this.store.tables;
-    const [row] = await this.store.db.select().from(otpChallenges).where(eq(otpChallenges.id, id));
-    return row ?? null;
+    return oneOrNull(this.store.db.select().from(otpChallenges).where(eq(otpChallenges.id, id)));
   }
 
   async sentSince(scope: OtpScope, subject: string, since: number): Promise<number[]> {
@@ -49,8 +48,7 @@ export class DrizzleOtpRepository implements OtpRepository {
 
   async loginFailures(customerId: string): Promise<LoginFailures | null> {
     const { loginFailures } = this.store.tables;
-    const [row] = await this.store.db.select().from(loginFailures).where(eq(loginFailures.customerId, customerId));
-    return row ?? null;
+    return oneOrNull(this.store.db.select().from(loginFailures).where(eq(loginFailures.customerId, customerId)));
   }
 
   /** domain `nextFailures` as one upsert: one statement, so concurrent attempts count one after the other. */

@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Product } from '../../domain/product.ts';
 import type { ProductPage, ProductRepository } from '../../ports/product-repository.ts';
-import type { SqlStore } from './sql-store.ts';
+import { oneOrNull, type SqlStore } from './sql-store.ts';
 
 export class DrizzleProductRepository implements ProductRepository {
   constructor(private readonly store: SqlStore) {}
@@ -12,17 +12,14 @@ export class DrizzleProductRepository implements ProductRepository {
 
   async get(developerId: string, id: string): Promise<Product | null> {
     const { products } = this.store.tables;
-    const [row] = await this.store.db
-      .select()
-      .from(products)
-      .where(and(eq(products.id, id), eq(products.developerId, developerId)));
-    return row ?? null;
+    return oneOrNull(
+      this.store.db.select().from(products).where(and(eq(products.id, id), eq(products.developerId, developerId))),
+    );
   }
 
   async findById(id: string): Promise<Product | null> {
     const { products } = this.store.tables;
-    const [row] = await this.store.db.select().from(products).where(eq(products.id, id));
-    return row ?? null;
+    return oneOrNull(this.store.db.select().from(products).where(eq(products.id, id)));
   }
 
   async list(developerId: string, page: { limit: number; startingAfter?: string }): Promise<ProductPage> {

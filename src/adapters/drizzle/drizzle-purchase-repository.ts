@@ -3,7 +3,7 @@ import { NotFoundError } from '../../domain/errors.ts';
 import type { Purchase } from '../../domain/purchase.ts';
 import type { PurchaseRepository } from '../../ports/purchase-repository.ts';
 import { deleteAbandonedPurchases } from './drizzle-retention.ts';
-import type { SqlStore } from './sql-store.ts';
+import { oneOrNull, type SqlStore } from './sql-store.ts';
 
 // Each state change is one conditional UPDATE: SQLite applies it atomically (one writer); under
 // PostgreSQL's READ COMMITTED a racing UPDATE waits for the row, then re-checks its WHERE against
@@ -17,14 +17,12 @@ export class DrizzlePurchaseRepository implements PurchaseRepository {
 
   async findById(id: string): Promise<Purchase | null> {
     const { purchases } = this.store.tables;
-    const [row] = await this.store.db.select().from(purchases).where(eq(purchases.id, id));
-    return row ?? null;
+    return oneOrNull(this.store.db.select().from(purchases).where(eq(purchases.id, id)));
   }
 
   async findByPaymentId(paymentId: string): Promise<Purchase | null> {
     const { purchases } = this.store.tables;
-    const [row] = await this.store.db.select().from(purchases).where(eq(purchases.paymentId, paymentId));
-    return row ?? null;
+    return oneOrNull(this.store.db.select().from(purchases).where(eq(purchases.paymentId, paymentId)));
   }
 
   async beginCharge(id: string, cardId: string, at: number, staleBefore: number): Promise<{ started: boolean; purchase: Purchase }> {

@@ -1,7 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { SigningKey } from '../../domain/developer.ts';
 import type { SigningKeyRepository } from '../../ports/signing-key-repository.ts';
-import type { SharedTables, SqlStore } from './sql-store.ts';
+import { oneOrNull, type SharedTables, type SqlStore } from './sql-store.ts';
 
 /** A key's columns: not PostgreSQL's `seq`, which SQLite keeps as the rowid. */
 function keyColumns({ signingKeys }: SharedTables) {
@@ -18,17 +18,14 @@ export class DrizzleSigningKeyRepository implements SigningKeyRepository {
 
   async active(developerId: string): Promise<SigningKey | null> {
     const { signingKeys } = this.store.tables;
-    const [row] = await this.store.db
-      .select(this.columns)
-      .from(signingKeys)
-      .where(and(eq(signingKeys.developerId, developerId), eq(signingKeys.active, true)));
-    return row ?? null;
+    return oneOrNull(
+      this.store.db.select(this.columns).from(signingKeys).where(and(eq(signingKeys.developerId, developerId), eq(signingKeys.active, true))),
+    );
   }
 
   async byKid(kid: string): Promise<SigningKey | null> {
     const { signingKeys } = this.store.tables;
-    const [row] = await this.store.db.select(this.columns).from(signingKeys).where(eq(signingKeys.kid, kid));
-    return row ?? null;
+    return oneOrNull(this.store.db.select(this.columns).from(signingKeys).where(eq(signingKeys.kid, kid)));
   }
 
   async list(developerId: string): Promise<SigningKey[]> {

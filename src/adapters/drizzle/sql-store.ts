@@ -88,3 +88,9 @@ const POSTGRES: SqlDialect = {
 export function postgresSqlStore(db: PostgresDb): SqlStore {
   return { db, tables: pg, dialect: POSTGRES, transactions: postgresTransactions(db) };
 }
+
+/** The one row a query found, or null. */
+export async function oneOrNull<T>(rows: PromiseLike<T[]>): Promise<T | null> {
+  const [row] = await rows;
+  return row ?? null;
+}
