@@ -68,7 +68,8 @@ const SQLITE: SqlDialect = {
  * types its SQLite and PostgreSQL builders apart, but the statements the shared repositories build
  * (select, insert with conflict targets, update, delete, returning, awaited) run the same on both,
  * over tables whose columns map to the same values. Each awaited statement runs through `.all()` or
- * `.run()`, never `.get()`, which would keep the WAL from checkpointing.
+ * `.run()`, never `.get()`, which would keep the WAL from checkpointing. What the view lets through
+ * but SQLite lacks (`.for()` row locks, PostgreSQL's `seq` columns) is reached only through the hooks.
  */
 export function sqliteSqlStore(db: SqliteDb): SqlStore {
   const view = { db, tables: lite } as unknown as Pick<SqlStore, 'db' | 'tables'>;
