@@ -1,25 +1,17 @@
 import { SQL } from 'bun';
 import { drizzle, type BunSQLDatabase } from 'drizzle-orm/bun-sql';
 import type { Store } from '../../ports/deps.ts';
+import { sharedRepositories } from '../drizzle/drizzle-repositories.ts';
+import { postgresSqlStore } from '../drizzle/sql-store.ts';
 import { assertSchemaName, migratePostgres } from './postgres-migrate.ts';
-import { PostgresCardRepository } from './postgres-card-repository.ts';
 import { PostgresCheckoutRepository } from './postgres-checkout-repository.ts';
-import { PostgresConnectionRepository } from './postgres-connection-repository.ts';
 import { PostgresCustomerDirectory } from './postgres-customer-directory.ts';
-import { PostgresCustomerRepository } from './postgres-customer-repository.ts';
 import { CachedDeveloperRepository } from '../cache/cached-developer-repository.ts';
 import { PostgresDeveloperRepository } from './postgres-developer-repository.ts';
-import { PostgresIdentityTokenRepository } from './postgres-identity-token-repository.ts';
 import { PostgresLicenseRepository } from './postgres-license-repository.ts';
 import { PostgresOrderRepository } from './postgres-order-repository.ts';
 import { PostgresSubscriptionRepository } from './postgres-subscription-repository.ts';
-import { PostgresOtpRepository } from './postgres-otp-repository.ts';
-import { PostgresProductRepository } from './postgres-product-repository.ts';
-import { PostgresPurchaseRepository } from './postgres-purchase-repository.ts';
-import { PostgresSigningKeyRepository } from './postgres-signing-key-repository.ts';
-import { PostgresSmsOutboxRepository } from './postgres-sms-outbox-repository.ts';
 import { PostgresTrialRepository } from './postgres-trial-repository.ts';
-import { PostgresWebhookEventRepository } from './postgres-webhook-event-repository.ts';
 import { PostgresWebhookEndpointRepository } from './postgres-webhook-endpoint-repository.ts';
 import { PostgresOutboxRepository } from './postgres-outbox-repository.ts';
 import * as schema from './schema.ts';
@@ -60,19 +52,10 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     sql: client,
     schema: schemaName,
     // Other instances share the database: API keys are served from memory for a few seconds at most.
+    ...sharedRepositories(postgresSqlStore(db)),
     developers: new CachedDeveloperRepository(new PostgresDeveloperRepository(db), { capacity: 10_000, ttlMs: API_KEY_TTL_MS }),
-    signingKeys: new PostgresSigningKeyRepository(db),
-    products: new PostgresProductRepository(db),
-    customers: new PostgresCustomerRepository(db),
     licenses: new PostgresLicenseRepository(db),
     checkouts: new PostgresCheckoutRepository(db),
-    connections: new PostgresConnectionRepository(db),
-    cards: new PostgresCardRepository(db),
-    webhookEvents: new PostgresWebhookEventRepository(db),
-    otps: new PostgresOtpRepository(db),
-    identityTokens: new PostgresIdentityTokenRepository(db),
-    purchases: new PostgresPurchaseRepository(db),
-    smsOutbox: new PostgresSmsOutboxRepository(db),
     webhookEndpoints: new PostgresWebhookEndpointRepository(db),
     outbox: new PostgresOutboxRepository(db),
     trials: new PostgresTrialRepository(db),

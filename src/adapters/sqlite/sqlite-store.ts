@@ -3,25 +3,17 @@ import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite';
 import type { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 import { SQLITE_MIGRATIONS } from './migrations/index.ts';
 import type { Store } from '../../ports/deps.ts';
+import { sharedRepositories } from '../drizzle/drizzle-repositories.ts';
+import { sqliteSqlStore } from '../drizzle/sql-store.ts';
 import { CachedDeveloperRepository } from '../cache/cached-developer-repository.ts';
 import { CachedLicenseRepository } from '../cache/cached-license-repository.ts';
-import { SqliteCardRepository } from './sqlite-card-repository.ts';
 import { SqliteCheckoutRepository } from './sqlite-checkout-repository.ts';
-import { SqliteConnectionRepository } from './sqlite-connection-repository.ts';
 import { SqliteCustomerDirectory } from './sqlite-customer-directory.ts';
-import { SqliteCustomerRepository } from './sqlite-customer-repository.ts';
 import { SqliteDeveloperRepository } from './sqlite-developer-repository.ts';
-import { SqliteIdentityTokenRepository } from './sqlite-identity-token-repository.ts';
 import { SqliteLicenseRepository } from './sqlite-license-repository.ts';
 import { SqliteOrderRepository } from './sqlite-order-repository.ts';
 import { SqliteSubscriptionRepository } from './sqlite-subscription-repository.ts';
-import { SqliteOtpRepository } from './sqlite-otp-repository.ts';
-import { SqliteProductRepository } from './sqlite-product-repository.ts';
-import { SqlitePurchaseRepository } from './sqlite-purchase-repository.ts';
-import { SqliteSigningKeyRepository } from './sqlite-signing-key-repository.ts';
-import { SqliteSmsOutboxRepository } from './sqlite-sms-outbox-repository.ts';
 import { SqliteTrialRepository } from './sqlite-trial-repository.ts';
-import { SqliteWebhookEventRepository } from './sqlite-webhook-event-repository.ts';
 import { SqliteWebhookEndpointRepository } from './sqlite-webhook-endpoint-repository.ts';
 import { SqliteOutboxRepository } from './sqlite-outbox-repository.ts';
 import * as schema from './schema.ts';
@@ -69,19 +61,10 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
   return {
     db,
     sqlite,
+    ...sharedRepositories(sqliteSqlStore(db)),
     developers: options.owner ? new CachedDeveloperRepository(developers, { capacity: 10_000, ttlMs: Infinity }) : developers,
-    signingKeys: new SqliteSigningKeyRepository(db),
-    products: new SqliteProductRepository(db),
-    customers: new SqliteCustomerRepository(db),
     licenses: cacheEntries > 0 ? new CachedLicenseRepository(licenses, cacheEntries) : licenses,
     checkouts: new SqliteCheckoutRepository(db),
-    connections: new SqliteConnectionRepository(db),
-    cards: new SqliteCardRepository(db),
-    webhookEvents: new SqliteWebhookEventRepository(db),
-    otps: new SqliteOtpRepository(db),
-    identityTokens: new SqliteIdentityTokenRepository(db),
-    purchases: new SqlitePurchaseRepository(db),
-    smsOutbox: new SqliteSmsOutboxRepository(db),
     webhookEndpoints: new SqliteWebhookEndpointRepository(db),
     outbox: new SqliteOutboxRepository(db),
     trials: new SqliteTrialRepository(db),

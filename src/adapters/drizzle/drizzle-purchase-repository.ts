@@ -2,30 +2,33 @@ import { and, eq, lt, or, sql } from 'drizzle-orm';
 import { NotFoundError } from '../../domain/errors.ts';
 import type { Purchase } from '../../domain/purchase.ts';
 import type { PurchaseRepository } from '../../ports/purchase-repository.ts';
-import { purchases } from './schema.ts';
-import type { SqliteDb } from './sqlite-store.ts';
-import { deleteAbandonedPurchases } from './sqlite-retention.ts';
+import { deleteAbandonedPurchases } from './drizzle-retention.ts';
+import { oneOrNull, type SqlStore } from './sql-store.ts';
 
-// Each state change is one conditional UPDATE: SQLite applies it atomically, whatever the connection.
-// UPDATE … RETURNING is read with .all(): .get() leaves the statement open and the WAL never checkpoints.
-export class SqlitePurchaseRepository implements PurchaseRepository {
-  constructor(private readonly db: SqliteDb) {}
+// Each state change is one conditional UPDATE: SQLite applies it atomically (one writer); under
+// PostgreSQL's READ COMMITTED a racing UPDATE waits for the row, then re-checks its WHERE against
+// the committed row. Either way one caller moves it, the others do not.
+export class DrizzlePurchaseRepository implements PurchaseRepository {
+  constructor(private readonly store: SqlStore) {}
 
   async create(purchase: Purchase): Promise<void> {
-    this.db.insert(purchases).values(purchase).run();
+    await this.store.db.insert(this.store.tables.purchases).values(purchase);
   }
 
   async findById(id: string): Promise<Purchase | null> {
-    return this.db.select().from(purchases).where(eq(purchases.id, id)).get() ?? null;
+    const { purchases } = this.store.tables;
+    return oneOrNull(this.store.db.select().from(purchases).where(eq(purchases.id, id)));
   }
 
   async findByPaymentId(paymentId: string): Promise<Purchase | null> {
-    return this.db.select().from(purchases).where(eq(purchases.paymentId, paymentId)).get() ?? null;
+    const { purchases } = this.store.tables;
+    return oneOrNull(this.store.db.select().from(purchases).where(eq(purchases.paymentId, paymentId)));
   }
 
   async beginCharge(id: string, cardId: string, at: number, staleBefore: number): Promise<{ started: boolean; purchase: Purchase }> {
+    const { purchases } = this.store.tables;
     // SET expressions read the row as it was: a pending purchase starts a new attempt, a stale one resumes its own.
-    const started = this.db
+    const [started] = await this.store.db
       .update(purchases)
       .set({
         status: 'charging',
@@ -39,32 +42,31 @@ export class SqlitePurchaseRepository implements PurchaseRepository {
           or(eq(purchases.status, 'pending'), and(eq(purchases.status, 'charging'), lt(purchases.chargingSince, staleBefore))),
         ),
       )
-      .returning()
-      .all();
-    if (started[0]) return { started: true, purchase: started[0] };
+      .returning();
+    if (started) return { started: true, purchase: started };
     const purchase = await this.findById(id);
     if (!purchase) throw new NotFoundError('purchase');
     return { started: false, purchase };
   }
 
   async chargeFailed(id: string, attempt: number): Promise<void> {
-    this.db
+    const { purchases } = this.store.tables;
+    await this.store.db
       .update(purchases)
       .set({ status: 'pending', chargingSince: null })
-      .where(and(eq(purchases.id, id), eq(purchases.status, 'charging'), eq(purchases.attempt, attempt)))
-      .run();
+      .where(and(eq(purchases.id, id), eq(purchases.status, 'charging'), eq(purchases.attempt, attempt)));
   }
 
   async markPaid(id: string, outcome: { paymentId: string; licenseId: string }): Promise<void> {
+    const { purchases } = this.store.tables;
     const { paymentId, licenseId } = outcome;
-    this.db
+    await this.store.db
       .update(purchases)
       .set({ status: 'paid', paymentId, licenseId })
-      .where(and(eq(purchases.id, id), eq(purchases.status, 'charging')))
-      .run();
+      .where(and(eq(purchases.id, id), eq(purchases.status, 'charging')));
   }
 
   async deleteAbandoned(before: number, limit: number): Promise<number> {
-    return deleteAbandonedPurchases(this.db, before, limit);
+    return deleteAbandonedPurchases(this.store, before, limit);
   }
 }

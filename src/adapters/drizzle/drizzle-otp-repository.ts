@@ -1,26 +1,26 @@
 import { and, asc, eq, gte, isNull, sql } from 'drizzle-orm';
 import type { LoginFailures, OtpChallenge, OtpScope } from '../../domain/otp-challenge.ts';
 import type { OtpRepository } from '../../ports/otp-repository.ts';
-import { loginFailures, otpChallenges } from './schema.ts';
-import type { PostgresDb } from './postgres-store.ts';
-import { deleteExpiredChallenges } from './postgres-retention.ts';
+import { deleteExpiredChallenges } from './drizzle-retention.ts';
+import { oneOrNull, type SqlStore } from './sql-store.ts';
 
-// Every counter and every use-once write below is a single statement: PostgreSQL locks the row
-// for it, so concurrent callers on any connection or instance each see their own result.
-export class PostgresOtpRepository implements OtpRepository {
-  constructor(private readonly db: PostgresDb) {}
+// Every counter and every use-once write below is a single statement: SQLite applies it atomically
+// (one writer), PostgreSQL locks the row for it, so concurrent callers each see their own result.
+export class DrizzleOtpRepository implements OtpRepository {
+  constructor(private readonly store: SqlStore) {}
 
   async create(challenge: OtpChallenge): Promise<void> {
-    await this.db.insert(otpChallenges).values(challenge);
+    await this.store.db.insert(this.store.tables.otpChallenges).values(challenge);
   }
 
   async findById(id: string): Promise<OtpChallenge | null> {
-    const [row] = await this.db.select().from(otpChallenges).where(eq(otpChallenges.id, id));
-    return row ?? null;
+    const { otpChallenges } = this.store.tables;
+    return oneOrNull(this.store.db.select().from(otpChallenges).where(eq(otpChallenges.id, id)));
   }
 
   async sentSince(scope: OtpScope, subject: string, since: number): Promise<number[]> {
-    const rows = await this.db
+    const { otpChallenges } = this.store.tables;
+    const rows = await this.store.db
       .select({ createdAt: otpChallenges.createdAt })
       .from(otpChallenges)
       .where(and(eq(otpChallenges.scope, scope), eq(otpChallenges.subject, subject), gte(otpChallenges.createdAt, since)))
@@ -29,7 +29,8 @@ export class PostgresOtpRepository implements OtpRepository {
   }
 
   async recordAttempt(id: string): Promise<number> {
-    const [row] = await this.db
+    const { otpChallenges } = this.store.tables;
+    const [row] = await this.store.db
       .update(otpChallenges)
       .set({ attempts: sql`${otpChallenges.attempts} + 1` })
       .where(eq(otpChallenges.id, id))
@@ -46,18 +47,20 @@ export class PostgresOtpRepository implements OtpRepository {
   }
 
   async loginFailures(customerId: string): Promise<LoginFailures | null> {
-    const [row] = await this.db.select().from(loginFailures).where(eq(loginFailures.customerId, customerId));
-    return row ?? null;
+    const { loginFailures } = this.store.tables;
+    return oneOrNull(this.store.db.select().from(loginFailures).where(eq(loginFailures.customerId, customerId)));
   }
 
-  /** domain `nextFailures` as one upsert: ON CONFLICT DO UPDATE locks the row, so concurrent attempts queue. */
+  /** domain `nextFailures` as one upsert: one statement, so concurrent attempts count one after the other. */
   async countTowardsLock(key: string, now: number, lockAt: number, lockMs: number): Promise<LoginFailures> {
+    const { loginFailures } = this.store.tables;
+    const { bound } = this.store.dialect;
     const { consecutive, lockedUntil } = loginFailures;
-    const at = sql`${now}::bigint`;
-    const until = sql`${now + lockMs}::bigint`;
-    const limit = sql`${lockAt}::integer`;
+    const at = bound(now, 'bigint');
+    const until = bound(now + lockMs, 'bigint');
+    const limit = bound(lockAt, 'integer');
     const ranOut = sql`(${lockedUntil} IS NOT NULL AND ${at} >= ${lockedUntil})`;
-    const [row] = await this.db
+    const [row] = await this.store.db
       .insert(loginFailures)
       .values({ customerId: key, consecutive: 1, lockedUntil: lockAt <= 1 ? now + lockMs : null })
       .onConflictDoUpdate({
@@ -76,12 +79,14 @@ export class PostgresOtpRepository implements OtpRepository {
   }
 
   async resetLoginFailures(customerId: string): Promise<void> {
-    await this.db.update(loginFailures).set({ consecutive: 0, lockedUntil: null }).where(eq(loginFailures.customerId, customerId));
+    const { loginFailures } = this.store.tables;
+    await this.store.db.update(loginFailures).set({ consecutive: 0, lockedUntil: null }).where(eq(loginFailures.customerId, customerId));
   }
 
   /** Sets used_at only if still unset: true for the one caller whose update changed the row. */
   private async useUp(id: string, at: number): Promise<boolean> {
-    const rows = await this.db
+    const { otpChallenges } = this.store.tables;
+    const rows = await this.store.db
       .update(otpChallenges)
       .set({ usedAt: at })
       .where(and(eq(otpChallenges.id, id), isNull(otpChallenges.usedAt)))
@@ -90,6 +95,6 @@ export class PostgresOtpRepository implements OtpRepository {
   }
 
   async deleteExpired(before: number, limit: number): Promise<number> {
-    return deleteExpiredChallenges(this.db, before, limit);
+    return deleteExpiredChallenges(this.store, before, limit);
   }
 }

@@ -1,14 +1,14 @@
 import { eq } from 'drizzle-orm';
 import type { WebhookEventRepository } from '../../ports/webhook-event-repository.ts';
-import { webhookEvents } from './schema.ts';
-import type { PostgresDb } from './postgres-store.ts';
+import type { SqlStore } from './sql-store.ts';
 
-export class PostgresWebhookEventRepository implements WebhookEventRepository {
-  constructor(private readonly db: PostgresDb) {}
+export class DrizzleWebhookEventRepository implements WebhookEventRepository {
+  constructor(private readonly store: SqlStore) {}
 
   async claim(eventId: string, type: string, at: number): Promise<boolean> {
+    const { webhookEvents } = this.store.tables;
     // The primary key decides: exactly one insert returns a row, however many deliveries race.
-    const inserted = await this.db
+    const inserted = await this.store.db
       .insert(webhookEvents)
       .values({ eventId, type, receivedAt: at })
       .onConflictDoNothing()
@@ -17,6 +17,7 @@ export class PostgresWebhookEventRepository implements WebhookEventRepository {
   }
 
   async release(eventId: string): Promise<void> {
-    await this.db.delete(webhookEvents).where(eq(webhookEvents.eventId, eventId));
+    const { webhookEvents } = this.store.tables;
+    await this.store.db.delete(webhookEvents).where(eq(webhookEvents.eventId, eventId));
   }
 }

@@ -1,20 +1,20 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { ConnectState, ProcessorAccount } from '../../domain/connect.ts';
 import type { ConnectionRepository } from '../../ports/connection-repository.ts';
-import { connectStates, processorAccounts } from './schema.ts';
-import type { PostgresDb } from './postgres-store.ts';
-import { deleteExpiredConnectStates } from './postgres-retention.ts';
+import { deleteExpiredConnectStates } from './drizzle-retention.ts';
+import { oneOrNull, type SqlStore } from './sql-store.ts';
 
-export class PostgresConnectionRepository implements ConnectionRepository {
-  constructor(private readonly db: PostgresDb) {}
+export class DrizzleConnectionRepository implements ConnectionRepository {
+  constructor(private readonly store: SqlStore) {}
 
   async saveState(state: ConnectState): Promise<void> {
-    await this.db.insert(connectStates).values(state);
+    await this.store.db.insert(this.store.tables.connectStates).values(state);
   }
 
   async useState(stateHash: string, at: number): Promise<ConnectState | null> {
+    const { connectStates } = this.store.tables;
     // Only the caller whose conditional update changed the row gets it back.
-    const [used] = await this.db
+    const [used] = await this.store.db
       .update(connectStates)
       .set({ usedAt: at })
       .where(and(eq(connectStates.stateHash, stateHash), isNull(connectStates.usedAt)))
@@ -23,23 +23,25 @@ export class PostgresConnectionRepository implements ConnectionRepository {
   }
 
   async saveAccount(account: ProcessorAccount): Promise<void> {
+    const { processorAccounts } = this.store.tables;
     const { accountId, connectedAt } = account;
-    await this.db
+    await this.store.db
       .insert(processorAccounts)
       .values(account)
       .onConflictDoUpdate({ target: processorAccounts.developerId, set: { accountId, connectedAt } });
   }
 
   async accountOf(developerId: string): Promise<ProcessorAccount | null> {
-    const [row] = await this.db.select().from(processorAccounts).where(eq(processorAccounts.developerId, developerId));
-    return row ?? null;
+    const { processorAccounts } = this.store.tables;
+    return oneOrNull(this.store.db.select().from(processorAccounts).where(eq(processorAccounts.developerId, developerId)));
   }
 
   async removeAccount(accountId: string): Promise<void> {
-    await this.db.delete(processorAccounts).where(eq(processorAccounts.accountId, accountId));
+    const { processorAccounts } = this.store.tables;
+    await this.store.db.delete(processorAccounts).where(eq(processorAccounts.accountId, accountId));
   }
 
   async deleteExpiredStates(before: number, limit: number): Promise<number> {
-    return deleteExpiredConnectStates(this.db, before, limit);
+    return deleteExpiredConnectStates(this.store, before, limit);
   }
 }

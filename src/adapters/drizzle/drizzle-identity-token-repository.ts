@@ -1,31 +1,32 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { IdentityToken } from '../../domain/identity-token.ts';
 import type { IdentityTokenRepository } from '../../ports/identity-token-repository.ts';
-import { identityTokens } from './schema.ts';
-import type { PostgresDb } from './postgres-store.ts';
-import { deleteEndedTokens } from './postgres-retention.ts';
+import { deleteEndedTokens } from './drizzle-retention.ts';
+import { oneOrNull, type SqlStore } from './sql-store.ts';
 
-export class PostgresIdentityTokenRepository implements IdentityTokenRepository {
-  constructor(private readonly db: PostgresDb) {}
+export class DrizzleIdentityTokenRepository implements IdentityTokenRepository {
+  constructor(private readonly store: SqlStore) {}
 
   async create(token: IdentityToken): Promise<void> {
-    await this.db.insert(identityTokens).values(token);
+    const { db, tables } = this.store;
+    await db.insert(tables.identityTokens).values(token);
   }
 
   async findByHash(tokenHash: string): Promise<IdentityToken | null> {
-    const [row] = await this.db.select().from(identityTokens).where(eq(identityTokens.tokenHash, tokenHash));
-    return row ?? null;
+    const { identityTokens } = this.store.tables;
+    return oneOrNull(this.store.db.select().from(identityTokens).where(eq(identityTokens.tokenHash, tokenHash)));
   }
 
   async revoke(tokenHash: string, at: number): Promise<void> {
+    const { identityTokens } = this.store.tables;
     // The first revocation's time stays: a repeated logout changes nothing.
-    await this.db
+    await this.store.db
       .update(identityTokens)
       .set({ revokedAt: at })
       .where(and(eq(identityTokens.tokenHash, tokenHash), isNull(identityTokens.revokedAt)));
   }
 
   async deleteEnded(before: number, limit: number): Promise<number> {
-    return deleteEndedTokens(this.db, before, limit);
+    return deleteEndedTokens(this.store, before, limit);
   }
 }

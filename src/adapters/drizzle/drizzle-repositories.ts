@@ -1,0 +1,30 @@
+import type { Store } from '../../ports/deps.ts';
+import { DrizzleCardRepository } from './drizzle-card-repository.ts';
+import { DrizzleConnectionRepository } from './drizzle-connection-repository.ts';
+import { DrizzleCustomerRepository } from './drizzle-customer-repository.ts';
+import { DrizzleIdentityTokenRepository } from './drizzle-identity-token-repository.ts';
+import { DrizzleOtpRepository } from './drizzle-otp-repository.ts';
+import { DrizzleProductRepository } from './drizzle-product-repository.ts';
+import { DrizzlePurchaseRepository } from './drizzle-purchase-repository.ts';
+import { DrizzleSigningKeyRepository } from './drizzle-signing-key-repository.ts';
+import { DrizzleSmsOutboxRepository } from './drizzle-sms-outbox-repository.ts';
+import { DrizzleWebhookEventRepository } from './drizzle-webhook-event-repository.ts';
+import type { SqlStore } from './sql-store.ts';
+
+type SharedRepositories = Pick<Store, 'products' | 'customers' | 'signingKeys' | 'connections' | 'cards' | 'webhookEvents' | 'otps' | 'identityTokens' | 'purchases' | 'smsOutbox'>;
+
+/** The repositories whose queries are the same in both dialects, built once over either store. */
+export function sharedRepositories(store: SqlStore): SharedRepositories {
+  return {
+    products: new DrizzleProductRepository(store),
+    customers: new DrizzleCustomerRepository(store),
+    signingKeys: new DrizzleSigningKeyRepository(store),
+    connections: new DrizzleConnectionRepository(store),
+    cards: new DrizzleCardRepository(store),
+    webhookEvents: new DrizzleWebhookEventRepository(store),
+    otps: new DrizzleOtpRepository(store),
+    identityTokens: new DrizzleIdentityTokenRepository(store),
+    purchases: new DrizzlePurchaseRepository(store),
+    smsOutbox: new DrizzleSmsOutboxRepository(store),
+  };
+}

@@ -1,0 +1,44 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { SigningKey } from '../../domain/developer.ts';
+import type { SigningKeyRepository } from '../../ports/signing-key-repository.ts';
+import { oneOrNull, type SharedTables, type SqlStore } from './sql-store.ts';
+
+/** A key's columns: not PostgreSQL's `seq`, which SQLite keeps as the rowid. */
+function keyColumns({ signingKeys }: SharedTables) {
+  const { kid, developerId, publicKey, sealedPrivateKey, createdAt, active } = signingKeys;
+  return { kid, developerId, publicKey, sealedPrivateKey, createdAt, active };
+}
+
+export class DrizzleSigningKeyRepository implements SigningKeyRepository {
+  private readonly columns;
+
+  constructor(private readonly store: SqlStore) {
+    this.columns = keyColumns(store.tables);
+  }
+
+  async active(developerId: string): Promise<SigningKey | null> {
+    const { signingKeys } = this.store.tables;
+    return oneOrNull(
+      this.store.db.select(this.columns).from(signingKeys).where(and(eq(signingKeys.developerId, developerId), eq(signingKeys.active, true))),
+    );
+  }
+
+  async byKid(kid: string): Promise<SigningKey | null> {
+    const { signingKeys } = this.store.tables;
+    return oneOrNull(this.store.db.select(this.columns).from(signingKeys).where(eq(signingKeys.kid, kid)));
+  }
+
+  async list(developerId: string): Promise<SigningKey[]> {
+    const { db, tables: { signingKeys }, dialect } = this.store;
+    // Keys made in the same millisecond list the latest made first.
+    return db
+      .select(this.columns)
+      .from(signingKeys)
+      .where(eq(signingKeys.developerId, developerId))
+      .orderBy(desc(signingKeys.active), desc(signingKeys.createdAt), desc(dialect.insertionOrder(signingKeys)));
+  }
+
+  async rotate(next: SigningKey): Promise<void> {
+    await this.store.transactions.rotateSigningKey(next);
+  }
+}

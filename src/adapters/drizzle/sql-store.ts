@@ -1,0 +1,97 @@
+import { and, eq, gt, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
+import type { SigningKey } from '../../domain/developer.ts';
+import type { PostgresDb } from '../postgres/postgres-store.ts';
+import { postgresTransactions } from '../postgres/postgres-transactions.ts';
+import * as pg from '../postgres/schema.ts';
+import type { SqliteDb } from '../sqlite/sqlite-store.ts';
+import { sqliteTransactions } from '../sqlite/sqlite-transactions.ts';
+import * as lite from '../sqlite/schema.ts';
+
+/**
+ * The tables the shared repositories read and write, one entry each in both schema files with the
+ * same columns (test/adapters/shared-schema.test.ts holds them to it), bar PostgreSQL's `seq`.
+ */
+export const SHARED_TABLES = [
+  'connectStates', 'processorAccounts', 'identityTokens', 'webhookEvents', 'smsOutbox', 'otpChallenges',
+  'loginFailures', 'purchases', 'licenses', 'checkoutSessions', 'products', 'savedCards', 'customers', 'signingKeys',
+] as const;
+
+/** Typed by the PostgreSQL declarations: their select and insert types are the SQLite ones too. */
+export type SharedTables = Pick<typeof pg, (typeof SHARED_TABLES)[number]>;
+
+/** What the shared repositories may ask of a database: the four statements, no transactions, no raw client. */
+export type SqlQueries = Pick<PostgresDb, 'select' | 'insert' | 'update' | 'delete'>;
+
+/** Where the two dialects write the same query differently. */
+export interface SqlDialect {
+  /** An id as lists order it: bytewise, as their indexes do. */
+  byteOrder(id: SQLWrapper): SQLWrapper;
+  /** The keyset condition `(createdAt, id) > cursor`, in the form the dialect's index range reads. */
+  after(createdAt: PgColumn, id: PgColumn, cursor: { createdAt: number; id: string }): SQL;
+  /** Insertion order, the tie-break of rows made in the same millisecond: SQLite's rowid, PostgreSQL's `seq`. */
+  insertionOrder(table: SharedTables['savedCards'] | SharedTables['signingKeys']): SQLWrapper;
+  /** A number bound into an expression: PostgreSQL wants its type said. */
+  bound(value: number, type: 'bigint' | 'integer'): SQL;
+  /** The rows a batch delete picks: PostgreSQL skips the ones another sweeper holds. */
+  pickForDelete(query: PgSelect): PgSelect;
+}
+
+/**
+ * The shared repositories' writes that need a transaction. bun:sqlite runs a transaction
+ * synchronously, so no awaited code can sit inside one: each dialect writes these itself.
+ */
+export interface SqlTransactions {
+  /** `from` becomes `to` only while it is still the phone on file, with the cards saved under it; false if not. */
+  changePhone(customerId: string, from: string, to: string): Promise<boolean>;
+  /** The new key becomes the only active one of its developer. */
+  rotateSigningKey(next: SigningKey): Promise<void>;
+}
+
+export interface SqlStore {
+  db: SqlQueries;
+  tables: SharedTables;
+  dialect: SqlDialect;
+  transactions: SqlTransactions;
+}
+
+const SQLITE: SqlDialect = {
+  byteOrder: (id) => id,
+  after: (createdAt, id, cursor) => or(gt(createdAt, cursor.createdAt), and(eq(createdAt, cursor.createdAt), gt(id, cursor.id)))!,
+  insertionOrder: () => sql`rowid`,
+  bound: (value) => sql`${value}`,
+  pickForDelete: (query) => query,
+};
+
+/**
+ * The SQLite database seen as the shared query interface. The one cast of the shared layer: drizzle
+ * types its SQLite and PostgreSQL builders apart, but the statements the shared repositories build
+ * (select, insert with conflict targets, update, delete, returning, awaited) run the same on both,
+ * over tables whose columns map to the same values. Each awaited statement runs through `.all()` or
+ * `.run()`, never `.get()`, which would keep the WAL from checkpointing. What the view lets through
+ * but SQLite lacks (`.for()` row locks, PostgreSQL's `seq` columns) is reached only through the hooks.
+ */
+export function sqliteSqlStore(db: SqliteDb): SqlStore {
+  const view = { db, tables: lite } as unknown as Pick<SqlStore, 'db' | 'tables'>;
+  return { ...view, dialect: SQLITE, transactions: sqliteTransactions(db) };
+}
+
+const byteOrder = (id: SQLWrapper) => sql`${id} COLLATE "C"`;
+
+const POSTGRES: SqlDialect = {
+  byteOrder,
+  after: (createdAt, id, cursor) => sql`(${createdAt}, ${byteOrder(id)}) > (${cursor.createdAt}, ${cursor.id})`,
+  insertionOrder: (table) => table.seq,
+  bound: (value, type) => (type === 'bigint' ? sql`${value}::bigint` : sql`${value}::integer`),
+  pickForDelete: (query) => query.for('update', { skipLocked: true }),
+};
+
+export function postgresSqlStore(db: PostgresDb): SqlStore {
+  return { db, tables: pg, dialect: POSTGRES, transactions: postgresTransactions(db) };
+}
+
+/** The one row a query found, or null. */
+export async function oneOrNull<T>(rows: PromiseLike<T[]>): Promise<T | null> {
+  const [row] = await rows;
+  return row ?? null;
+}

@@ -1,0 +1,34 @@
+import { and, eq } from 'drizzle-orm';
+import type { SigningKey } from '../../domain/developer.ts';
+import type { SqlTransactions } from '../drizzle/sql-store.ts';
+import { customers, savedCards, signingKeys } from './schema.ts';
+import type { SqliteDb } from './sqlite-store.ts';
+
+/**
+ * The shared repositories' writes that need a transaction: bun:sqlite runs one synchronously, so
+ * its statements are called, not awaited (an awaited one would run after the commit).
+ */
+export function sqliteTransactions(db: SqliteDb): SqlTransactions {
+  return {
+    async changePhone(customerId: string, from: string, to: string): Promise<boolean> {
+      return db.transaction((tx) => {
+        const moved = tx
+          .update(customers)
+          .set({ phone: to })
+          .where(and(eq(customers.id, customerId), eq(customers.phone, from)))
+          .returning({ id: customers.id })
+          .all();
+        if (moved.length !== 1) return false;
+        tx.update(savedCards).set({ phone: to }).where(and(eq(savedCards.customerId, customerId), eq(savedCards.phone, from))).run();
+        return true;
+      });
+    },
+
+    async rotateSigningKey(next: SigningKey): Promise<void> {
+      db.transaction((tx) => {
+        tx.update(signingKeys).set({ active: false }).where(eq(signingKeys.developerId, next.developerId)).run();
+        tx.insert(signingKeys).values({ ...next, active: true }).run();
+      });
+    },
+  };
+}
