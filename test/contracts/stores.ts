@@ -2,7 +2,6 @@ import { afterEach, beforeEach } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openMemoryStore } from '../../src/adapters/memory/memory-store.ts';
 import { openPostgresStore, type PostgresStore } from '../../src/adapters/postgres/postgres-store.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 import type { Store } from '../../src/ports/deps.ts';
@@ -13,7 +12,7 @@ export interface TestStore {
   store: Store;
   /**
    * Another connection to the same data: a second SQLite handle on the file, a second PostgreSQL
-   * pool; the memory store has only itself. Closed by `dispose`.
+   * pool; SQLite on `:memory:` has only itself. Closed by `dispose`.
    */
   connectAgain(): Promise<Store>;
   /** Closes every connection and removes whatever the store left on disk. */
@@ -25,10 +24,11 @@ export interface StoreFactory {
   open(): Promise<TestStore>;
 }
 
-export const memoryStores: StoreFactory = {
-  name: 'memory',
+/** SQLite on `:memory:`: the fastest real store, with only itself to connect again to. */
+export const sqliteMemoryStores: StoreFactory = {
+  name: 'sqlite (:memory:)',
   async open() {
-    const store = openMemoryStore();
+    const store = openSqliteStore(':memory:');
     return { store, connectAgain: async () => store, dispose: () => store.close() };
   },
 };
@@ -106,7 +106,7 @@ export async function openPostgresTestStore(): Promise<TestStore & { store: Post
 export const postgresStores: StoreFactory = { name: 'postgres', open: openPostgresTestStore };
 
 /** Every adapter the contract suites run against. */
-export const STORE_FACTORIES: StoreFactory[] = [memoryStores, sqliteStores, sqliteOwnerStores, postgresStores];
+export const STORE_FACTORIES: StoreFactory[] = [sqliteMemoryStores, sqliteStores, sqliteOwnerStores, postgresStores];
 
 /** A fresh store for each test of the enclosing describe, disposed after it. */
 export function freshStorePerTest(factory: StoreFactory): () => TestStore {
