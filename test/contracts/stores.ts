@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { openPostgresStore, type PostgresStore } from '../../src/adapters/postgres/postgres-store.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 import type { Store } from '../../src/ports/deps.ts';
+import { TEST_POSTGRES_URL } from '../support/postgres-schemas.ts';
 import { unique } from './builders.ts';
 
 /** One store under test, fresh and empty. */
@@ -76,9 +77,6 @@ export const sqliteOwnerStores: StoreFactory = {
     };
   },
 };
-
-/** The PostgreSQL every development and CI machine runs (trust auth); TEST_DATABASE_URL overrides it. */
-export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** A PostgreSQL store in a fresh schema `t_<random>`, so runs never collide; dropped by `dispose`. */
 export async function openPostgresTestStore(): Promise<TestStore & { store: PostgresStore }> {
