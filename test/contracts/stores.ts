@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { openPostgresStore, type PostgresStore } from '../../src/adapters/postgres/postgres-store.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 import type { Store } from '../../src/ports/deps.ts';
-import { TEST_POSTGRES_URL } from '../support/postgres-schemas.ts';
-import { unique } from './builders.ts';
+import { TEST_POSTGRES_URL, testSchemas } from '../support/postgres-schemas.ts';
 
 /** One store under test, fresh and empty. */
 export interface TestStore {
@@ -78,25 +77,33 @@ export const sqliteOwnerStores: StoreFactory = {
   },
 };
 
-/** A PostgreSQL store in a fresh schema `t_<random>`, so runs never collide; dropped by `dispose`. */
+/**
+ * A PostgreSQL store in an empty, migrated schema of this process's pool (see
+ * test/support/postgres-schemas.ts); `dispose` closes its connections and gives the schema back.
+ */
 export async function openPostgresTestStore(): Promise<TestStore & { store: PostgresStore }> {
-  const schema = `t_${unique()}`;
-  const store = await openPostgresStore(TEST_POSTGRES_URL, { schema });
+  const schemas = testSchemas();
+  const schema = await schemas.take();
+  const connect = () => openPostgresStore(TEST_POSTGRES_URL, { schema });
+  const store = await connect().catch(async (error) => {
+    await schemas.give(schema);
+    throw error;
+  });
   const others: Store[] = [];
+  let disposed = false;
   return {
     store,
     connectAgain: async () => {
-      const other = await openPostgresStore(TEST_POSTGRES_URL, { schema });
+      const other = await connect();
       others.push(other);
       return other;
     },
     async dispose() {
-      for (const other of others) await other.close();
-      try {
-        await store.sql.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await store.close();
-      }
+      if (disposed) return; // a second give would hand the schema to two tests at once
+      disposed = true;
+      for (const other of others.splice(0)) await other.close();
+      await store.close();
+      await schemas.give(schema);
     },
   };
 }
