@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { openPostgresStore, type PostgresStore } from '../../src/adapters/postgres/postgres-store.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 import type { Store } from '../../src/ports/deps.ts';
-import { TEST_POSTGRES_URL, testSchemas } from '../support/postgres-schemas.ts';
+import { type PostgresSchemaPool, TEST_POSTGRES_URL, testSchemas } from '../support/postgres-schemas.ts';
 
 /** One store under test, fresh and empty. */
 export interface TestStore {
@@ -79,10 +79,10 @@ export const sqliteOwnerStores: StoreFactory = {
 
 /**
  * A PostgreSQL store in an empty, migrated schema of this process's pool (see
- * test/support/postgres-schemas.ts); `dispose` closes its connections and gives the schema back.
+ * test/support/postgres-schemas.ts), or of the pool given; `dispose` closes its connections and
+ * gives the schema back.
  */
-export async function openPostgresTestStore(): Promise<TestStore & { store: PostgresStore }> {
-  const schemas = testSchemas();
+export async function openPostgresTestStore(schemas: PostgresSchemaPool = testSchemas()): Promise<TestStore & { store: PostgresStore }> {
   const schema = await schemas.take();
   const connect = () => openPostgresStore(TEST_POSTGRES_URL, { schema });
   const store = await connect().catch(async (error) => {

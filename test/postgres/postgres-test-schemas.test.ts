@@ -1,7 +1,9 @@
 import { afterAll, afterEach, describe, expect, test } from 'bun:test';
 import { SQL } from 'bun';
 import { openPostgresStore } from '../../src/adapters/postgres/postgres-store.ts';
+import { PostgresRateLimiter } from '../../src/adapters/rate-limit/postgres-rate-limiter.ts';
 import { bindMachine, givenLicense, T0 } from '../contracts/builders.ts';
+import { FixedClock } from '../support/clock.ts';
 import { dropStaleSchemas, PostgresSchemaPool, TEST_POSTGRES_URL } from '../support/postgres-schemas.ts';
 
 const admin = new SQL({ url: TEST_POSTGRES_URL, max: 1 });
@@ -40,13 +42,16 @@ async function contentsOf(schema: string) {
 const exists = async (schema: string) => (await admin`SELECT 1 FROM pg_namespace WHERE nspname = ${schema}`).length === 1;
 
 describe('PostgreSQL test schemas', () => {
-  test('a schema given back is handed out again with every table empty and every sequence restarted', async () => {
+  test('a schema given back is handed out again with every table empty, those made at run time too, and every sequence restarted', async () => {
     const pool = aPool();
+    await pool.give(await pool.take()); // emptied once before the rate limiter's table exists
     const schema = await pool.take();
     const store = await openPostgresStore(TEST_POSTGRES_URL, { schema });
     const { license } = await givenLicense(store);
     await bindMachine(store, license.id, 'machine-1', T0);
     await store.smsOutbox.add({ to: '+15551234567', body: 'code 123456', sentAt: T0 });
+    const limiter = await PostgresRateLimiter.open(store.sql, schema, new FixedClock()); // its table is made at run time
+    await limiter.hit('signup:127.0.0.1', 10, 60_000);
     const filled = await contentsOf(schema);
     await store.close();
 
@@ -55,7 +60,7 @@ describe('PostgreSQL test schemas', () => {
     const emptied = await contentsOf(again);
 
     expect(again).toBe(schema);
-    expect(filled.rows).toMatchObject({ licenses: 1, activations: 1, sms_outbox: 1 });
+    expect(filled.rows).toMatchObject({ licenses: 1, activations: 1, sms_outbox: 1, rate_limits: 1 });
     expect(Object.values(filled.used)).toContain(true);
     expect(Object.values(emptied.rows).every((n) => n === 0)).toBe(true);
     expect(Object.keys(emptied.rows).length).toBe(Object.keys(filled.rows).length);
