@@ -87,7 +87,7 @@ export interface LoginFailures {
  * The state after one more attempt under a key, `now`: a lock that has run out starts the count
  * again at 1; otherwise the count goes up by one, also while locked (a lock's end never moves),
  * and the attempt that reaches `lockAt` locks until `now + lockMs`. The stores apply this same rule
- * atomically (one upsert, or synchronous code in memory).
+ * atomically (one upsert).
  */
 export function nextFailures(current: LoginFailures | null, key: string, now: number, lockAt: number, lockMs: number): LoginFailures {
   const lockRanOut = current?.lockedUntil != null && now >= current.lockedUntil;

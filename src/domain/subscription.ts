@@ -66,7 +66,7 @@ export function periodEndAfter(from: number, interval: BillingInterval): number 
   return date.getTime();
 }
 
-/** The rule every store applies in one conditional update (the memory store uses it as is). */
+/** The rule every store applies in one conditional update (written there in SQL). */
 export function applySubscriptionChange(current: Subscription, change: SubscriptionChange): Subscription {
   if (current.status === 'canceled') {
     return { ...current, currentPeriodEnd: Math.max(current.currentPeriodEnd, change.currentPeriodEnd ?? 0) };

@@ -1,10 +1,10 @@
 import { expect, test } from 'bun:test';
 import { CachedDeveloperRepository } from '../../src/adapters/cache/cached-developer-repository.ts';
-import { openMemoryStore } from '../../src/adapters/memory/memory-store.ts';
+import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 import { anAccount } from '../contracts/builders.ts';
 
 test('an API-key record is served from memory until its TTL, then read again (a change elsewhere shows)', async () => {
-  const store = openMemoryStore();
+  const store = openSqliteStore(':memory:');
   let reads = 0;
   const counting = Object.create(store.developers);
   counting.findApiKeyByHash = (hash: string) => {
@@ -27,7 +27,7 @@ test('an API-key record is served from memory until its TTL, then read again (a 
 });
 
 test('unknown digests are never cached: junk keys cannot fill memory or hide a key created later', async () => {
-  const store = openMemoryStore();
+  const store = openSqliteStore(':memory:');
   const cached = new CachedDeveloperRepository(store.developers, { capacity: 10, ttlMs: Infinity });
   const account = anAccount();
   const hash = account.apiKeys[0]!.keyHash;

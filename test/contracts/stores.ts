@@ -2,18 +2,17 @@ import { afterEach, beforeEach } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openMemoryStore } from '../../src/adapters/memory/memory-store.ts';
 import { openPostgresStore, type PostgresStore } from '../../src/adapters/postgres/postgres-store.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 import type { Store } from '../../src/ports/deps.ts';
-import { unique } from './builders.ts';
+import { type PostgresSchemaPool, TEST_POSTGRES_URL, testSchemas } from '../support/postgres-schemas.ts';
 
 /** One store under test, fresh and empty. */
 export interface TestStore {
   store: Store;
   /**
    * Another connection to the same data: a second SQLite handle on the file, a second PostgreSQL
-   * pool; the memory store has only itself. Closed by `dispose`.
+   * pool; SQLite on `:memory:` has only itself. Closed by `dispose`.
    */
   connectAgain(): Promise<Store>;
   /** Closes every connection and removes whatever the store left on disk. */
@@ -25,10 +24,11 @@ export interface StoreFactory {
   open(): Promise<TestStore>;
 }
 
-export const memoryStores: StoreFactory = {
-  name: 'memory',
+/** SQLite on `:memory:`: the fastest real store, with only itself to connect again to. */
+export const sqliteMemoryStores: StoreFactory = {
+  name: 'sqlite (:memory:)',
   async open() {
-    const store = openMemoryStore();
+    const store = openSqliteStore(':memory:');
     return { store, connectAgain: async () => store, dispose: () => store.close() };
   },
 };
@@ -77,28 +77,33 @@ export const sqliteOwnerStores: StoreFactory = {
   },
 };
 
-/** The PostgreSQL every development and CI machine runs (trust auth); TEST_DATABASE_URL overrides it. */
-export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-/** A PostgreSQL store in a fresh schema `t_<random>`, so runs never collide; dropped by `dispose`. */
-export async function openPostgresTestStore(): Promise<TestStore & { store: PostgresStore }> {
-  const schema = `t_${unique()}`;
-  const store = await openPostgresStore(TEST_POSTGRES_URL, { schema });
+/**
+ * A PostgreSQL store in an empty, migrated schema of this process's pool (see
+ * test/support/postgres-schemas.ts), or of the pool given; `dispose` closes its connections and
+ * gives the schema back.
+ */
+export async function openPostgresTestStore(schemas: PostgresSchemaPool = testSchemas()): Promise<TestStore & { store: PostgresStore }> {
+  const schema = await schemas.take();
+  const connect = () => openPostgresStore(TEST_POSTGRES_URL, { schema });
+  const store = await connect().catch(async (error) => {
+    await schemas.give(schema);
+    throw error;
+  });
   const others: Store[] = [];
+  let disposed = false;
   return {
     store,
     connectAgain: async () => {
-      const other = await openPostgresStore(TEST_POSTGRES_URL, { schema });
+      const other = await connect();
       others.push(other);
       return other;
     },
     async dispose() {
-      for (const other of others) await other.close();
-      try {
-        await store.sql.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await store.close();
-      }
+      if (disposed) return; // a second give would hand the schema to two tests at once
+      disposed = true;
+      for (const other of others.splice(0)) await other.close();
+      await store.close();
+      await schemas.give(schema);
     },
   };
 }
@@ -106,7 +111,7 @@ export async function openPostgresTestStore(): Promise<TestStore & { store: Post
 export const postgresStores: StoreFactory = { name: 'postgres', open: openPostgresTestStore };
 
 /** Every adapter the contract suites run against. */
-export const STORE_FACTORIES: StoreFactory[] = [memoryStores, sqliteStores, sqliteOwnerStores, postgresStores];
+export const STORE_FACTORIES: StoreFactory[] = [sqliteMemoryStores, sqliteStores, sqliteOwnerStores, postgresStores];
 
 /** A fresh store for each test of the enclosing describe, disposed after it. */
 export function freshStorePerTest(factory: StoreFactory): () => TestStore {

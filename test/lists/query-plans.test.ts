@@ -7,6 +7,7 @@ import { sqliteOrderListQuery } from '../../src/adapters/sqlite/sqlite-order-rep
 import type { LicenseListQuery } from '../../src/ports/license-repository.ts';
 import type { OrderListQuery } from '../../src/ports/order-repository.ts';
 import { openPostgresTestStore } from '../contracts/stores.ts';
+import { PostgresSchemaPool } from '../support/postgres-schemas.ts';
 
 const expired = { status: { is: 'expired' as const, now: 1_000 } };
 
@@ -68,12 +69,15 @@ describe('SQLite plans of the lists', () => {
  * the page in list order. (On 1,000,000 licenses the plans are the same: bench/README.md.)
  */
 describe('PostgreSQL plans of the lists', () => {
+  // A schema never written to: one emptied by DELETE keeps pages and statistics that change plans.
+  const fresh = new PostgresSchemaPool();
   let pg: Awaited<ReturnType<typeof openPostgresTestStore>>;
   beforeAll(async () => {
-    pg = await openPostgresTestStore();
+    pg = await openPostgresTestStore(fresh);
   });
   afterAll(async () => {
     await pg.dispose();
+    await fresh.close();
   });
   const explain = async ({ sql, params }: { sql: string; params: unknown[] }) => {
     const rows = await pg.store.sql.begin(async (tx) => {

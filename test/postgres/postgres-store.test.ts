@@ -22,7 +22,7 @@ describe('PostgreSQL store lifecycle', () => {
     const [resolved] = await sql`SELECT current_schema() AS name`;
     await own.dispose();
 
-    expect(schema).toMatch(/^t_[0-9a-f]{16}$/);
+    expect(schema).toMatch(/^tp_[0-9a-f]{6}_\d+_\d+_\d+$/);
     expect(found.id).toBe(developer.id);
     expect(resolved.name).toBe(schema);
   });

@@ -3,7 +3,8 @@ import { SQL } from 'bun';
 import { openPostgresStore } from '../../src/adapters/postgres/postgres-store.ts';
 import { PostgresRateLimiter } from '../../src/adapters/rate-limit/postgres-rate-limiter.ts';
 import { FixedClock } from '../support/clock.ts';
-import { MINUTE, openPostgresLimiter, TEST_POSTGRES_URL, unique } from './limiters.ts';
+import { TEST_POSTGRES_URL } from '../support/postgres-schemas.ts';
+import { MINUTE, openPostgresLimiter, unique } from './limiters.ts';
 
 describe('PostgresRateLimiter', () => {
   let pg: Awaited<ReturnType<typeof openPostgresLimiter>>;

@@ -2,12 +2,12 @@ import { expect, test } from 'bun:test';
 import { openapi } from '@elysiajs/openapi';
 import { Elysia } from 'elysia';
 import { outboxRoutes } from '../../src/adapters/http/routes/sandbox/outbox.ts';
-import { openMemoryStore } from '../../src/adapters/memory/memory-store.ts';
+import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 
 test('both outbox routes are documented under Sandbox, with the required to, JSON and HTML answers, and 400', async () => {
   const app = new Elysia({ prefix: '/v1' })
     .use(openapi({ path: '/docs/openapi-ui', specPath: '/openapi.json', provider: null }))
-    .use(outboxRoutes({ smsOutbox: openMemoryStore().smsOutbox }));
+    .use(outboxRoutes({ smsOutbox: openSqliteStore(':memory:').smsOutbox }));
 
   const doc = await (await app.handle(new Request('http://127.0.0.1/v1/openapi.json'))).json();
 

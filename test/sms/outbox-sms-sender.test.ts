@@ -1,16 +1,12 @@
 import { describe, expect, test } from 'bun:test';
-import { openMemoryStore } from '../../src/adapters/memory/memory-store.ts';
 import { OutboxSmsSender } from '../../src/adapters/sandbox/outbox-sms-sender.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 import type { SmsOutboxRepository } from '../../src/ports/sms-outbox-repository.ts';
 import { FixedClock } from '../support/clock.ts';
 
-const stores: [string, () => SmsOutboxRepository][] = [
-  ['memory', () => openMemoryStore().smsOutbox],
-  ['sqlite', () => openSqliteStore(':memory:').smsOutbox],
-];
+const outboxOf = (): SmsOutboxRepository => openSqliteStore(':memory:').smsOutbox;
 
-describe.each(stores)('OutboxSmsSender over the %s outbox', (_name, outboxOf) => {
+describe('OutboxSmsSender over the SQLite outbox', () => {
   test('a sent message is kept with its recipient, its text and the time it was sent', async () => {
     const outbox = outboxOf();
     const clock = new FixedClock();

@@ -1,5 +1,6 @@
 import { spawn, SQL, type Subprocess } from 'bun';
 import { join } from 'node:path';
+import { TEST_POSTGRES_URL } from './postgres-schemas.ts';
 
 const ROOT = join(import.meta.dir, '..', '..');
 
@@ -97,9 +98,6 @@ export async function freePort(): Promise<number> {
   await server.stop(true);
   return port;
 }
-
-/** The PostgreSQL every development and CI machine runs (trust auth); TEST_DATABASE_URL overrides it. */
-export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export interface PostgresSchema {
   /** `t_<random>`: no other run uses it. */

@@ -1,5 +1,6 @@
-import type { ApiKeyRecord, Developer } from '../../domain/developer.ts';
-import type { DeveloperRepository, NewAccount } from '../../ports/developer-repository.ts';
+import type { ApiKeyRecord } from '../../domain/developer.ts';
+import type { DeveloperRepository } from '../../ports/developer-repository.ts';
+import { Forwarding } from './forwarding.ts';
 import { LruMap } from './lru-map.ts';
 
 export interface ApiKeyCacheOptions {
@@ -17,7 +18,7 @@ export interface ApiKeyCacheOptions {
  * digests are never cached, so junk keys cannot fill the map. A revocation through here drops its
  * entry at once; other instances (PostgreSQL) keep serving the key until their TTL runs out.
  */
-export class CachedDeveloperRepository implements DeveloperRepository {
+export class CachedDeveloperRepository extends Forwarding<DeveloperRepository>() {
   private readonly keys: LruMap<string, { record: ApiKeyRecord; until: number }>;
   private readonly now: () => number;
 
@@ -25,33 +26,18 @@ export class CachedDeveloperRepository implements DeveloperRepository {
     private readonly inner: DeveloperRepository,
     private readonly options: ApiKeyCacheOptions,
   ) {
+    super(inner);
     this.keys = new LruMap(options.capacity);
     this.now = options.now ?? Date.now;
   }
 
-  createAccount(account: NewAccount): Promise<void> {
-    return this.inner.createAccount(account);
-  }
-
-  findById(id: string): Promise<Developer | null> {
-    return this.inner.findById(id);
-  }
-
-  listApiKeys(developerId: string): Promise<ApiKeyRecord[]> {
-    return this.inner.listApiKeys(developerId);
-  }
-
-  addApiKey(record: ApiKeyRecord): Promise<void> {
-    return this.inner.addApiKey(record);
-  }
-
-  async revokeApiKey(developerId: string, id: string, at: number): Promise<ApiKeyRecord | null> {
+  override async revokeApiKey(developerId: string, id: string, at: number): Promise<ApiKeyRecord | null> {
     const record = await this.inner.revokeApiKey(developerId, id, at);
     if (record) this.keys.delete(record.keyHash);
     return record;
   }
 
-  async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+  override async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
     const cached = this.keys.get(keyHash);
     if (cached && (this.options.ttlMs === Infinity || this.now() < cached.until)) return { ...cached.record };
     const record = await this.inner.findApiKeyByHash(keyHash);

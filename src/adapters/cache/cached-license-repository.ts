@@ -5,22 +5,22 @@ import type {
   ActivationSelector,
   DeactivateOutcome,
   DeactivationQuota,
-  LicenseListQuery,
-  LicensePage,
   LicensePatch,
   LicenseReissue,
   LicenseRepository,
   LicenseState,
   NewActivation,
 } from '../../ports/license-repository.ts';
+import { Forwarding } from './forwarding.ts';
 import { LruMap } from './lru-map.ts';
 
 /**
  * The validation hot path's read (state by key digest) served from memory, write-through.
  * Correct only while every write to the store passes through this object: the SQLite store
- * guarantees that by holding its file in exclusive locking mode (one process owns it).
+ * guarantees that by holding its file in exclusive locking mode (one process owns it). Reads other
+ * than by key digest, and creation (a new key has no entry), go straight to the store.
  */
-export class CachedLicenseRepository implements LicenseRepository {
+export class CachedLicenseRepository extends Forwarding<LicenseRepository>() {
   private readonly states: LruMap<string, LicenseState>;
   /** License id → key digest of the cached entries, so writes by id find their entry. */
   private readonly digestOf = new Map<string, string>();
@@ -31,34 +31,11 @@ export class CachedLicenseRepository implements LicenseRepository {
     private readonly inner: LicenseRepository,
     capacity: number,
   ) {
+    super(inner);
     this.states = new LruMap(capacity, (_, state) => this.digestOf.delete(state.id));
   }
 
-  create(license: License, keyHash: string, origin?: { checkoutSessionId?: string; purchaseId?: string }): Promise<void> {
-    return this.inner.create(license, keyHash, origin);
-  }
-
-  findByCheckoutSession(checkoutSessionId: string): Promise<License | null> {
-    return this.inner.findByCheckoutSession(checkoutSessionId);
-  }
-
-  findByPurchase(purchaseId: string): Promise<License | null> {
-    return this.inner.findByPurchase(purchaseId);
-  }
-
-  listByCustomer(customerId: string): Promise<License[]> {
-    return this.inner.listByCustomer(customerId);
-  }
-
-  findById(id: string): Promise<License | null> {
-    return this.inner.findById(id);
-  }
-
-  findStateById(id: string): Promise<LicenseState | null> {
-    return this.inner.findStateById(id);
-  }
-
-  async findStateByKeyHash(keyHash: string): Promise<LicenseState | null> {
+  override async findStateByKeyHash(keyHash: string): Promise<LicenseState | null> {
     const cached = this.states.get(keyHash);
     if (cached) return copy(cached);
     const before = this.writes;
@@ -70,11 +47,7 @@ export class CachedLicenseRepository implements LicenseRepository {
     return state;
   }
 
-  listActivations(licenseId: string): Promise<Activation[]> {
-    return this.inner.listActivations(licenseId);
-  }
-
-  async activate(licenseId: string, activation: NewActivation): Promise<ActivateOutcome> {
+  override async activate(licenseId: string, activation: NewActivation): Promise<ActivateOutcome> {
     const outcome = await this.write(licenseId, () => this.inner.activate(licenseId, activation));
     if (outcome.kind === 'created' || outcome.kind === 'existing') {
       const machine = outcome.activation.machineFingerprint;
@@ -87,14 +60,14 @@ export class CachedLicenseRepository implements LicenseRepository {
     return outcome;
   }
 
-  async touchActivation(licenseId: string, machineFingerprint: string, at: number): Promise<void> {
+  override async touchActivation(licenseId: string, machineFingerprint: string, at: number): Promise<void> {
     await this.write(licenseId, () => this.inner.touchActivation(licenseId, machineFingerprint, at));
     this.change(licenseId, (state) => ({
       activations: state.activations.map((a) => (a.machineFingerprint === machineFingerprint && a.lastSeenAt < at ? { ...a, lastSeenAt: at } : a)),
     }));
   }
 
-  async deactivate(licenseId: string, which: ActivationSelector, quota?: DeactivationQuota): Promise<DeactivateOutcome> {
+  override async deactivate(licenseId: string, which: ActivationSelector, quota?: DeactivationQuota): Promise<DeactivateOutcome> {
     const outcome = await this.write(licenseId, () => this.inner.deactivate(licenseId, which, quota));
     if (outcome.kind === 'removed') {
       const gone = outcome.activation.machineFingerprint;
@@ -103,18 +76,18 @@ export class CachedLicenseRepository implements LicenseRepository {
     return outcome;
   }
 
-  async unbind(id: string): Promise<void> {
+  override async unbind(id: string): Promise<void> {
     await this.write(id, () => this.inner.unbind(id));
     this.patchState(id, { activations: [] });
   }
 
-  async update(id: string, patch: LicensePatch, expect?: LicensePatch): Promise<License | null> {
+  override async update(id: string, patch: LicensePatch, expect?: LicensePatch): Promise<License | null> {
     const updated = await this.write(id, () => this.inner.update(id, patch, expect));
     if (updated) this.patchState(id, { storedStatus: updated.storedStatus, maxMachines: updated.maxMachines });
     return updated;
   }
 
-  async reissue(licenseId: string, change: LicenseReissue): Promise<License | null> {
+  override async reissue(licenseId: string, change: LicenseReissue): Promise<License | null> {
     try {
       return await this.write(licenseId, () => this.inner.reissue(licenseId, change));
     } finally {
@@ -161,10 +134,6 @@ export class CachedLicenseRepository implements LicenseRepository {
     if (!digest) return;
     this.digestOf.delete(id);
     this.states.delete(digest);
-  }
-
-  listByDeveloper(developerId: string, query: LicenseListQuery): Promise<LicensePage> {
-    return this.inner.listByDeveloper(developerId, query);
   }
 }
 

@@ -32,7 +32,7 @@ export async function licenseSubject(db: Pick<PostgresDb, 'select'>, id: string,
   return row ?? null;
 }
 
-// Ids compare byte-wise (COLLATE "C", as the indexes are built), as in SQLite and the memory store.
+// Ids compare byte-wise (COLLATE "C", as the indexes are built), as in SQLite.
 const ID = sql`${licenses.id} COLLATE "C"`;
 
 /** The status as a condition on stored columns: revoked/active walk (…, status, issued_at, id), expired is a range of (…, status, expires_at, id). */

@@ -64,7 +64,7 @@ export function postgresOrderListQuery(db: PostgresDb, developerId: string, quer
   // One inclusive upper bound (the tighter of createdBefore and the cursor): the index range starts at the cursor.
   const before = query.createdBefore === undefined ? undefined : query.createdBefore - 1;
   const upper = after ? Math.min(after.createdAt, before ?? Infinity) : before;
-  // Ids compare byte-wise (COLLATE "C"), as in SQLite and the memory store, so pages agree everywhere.
+  // Ids compare byte-wise (COLLATE "C"), as in SQLite, so pages agree everywhere.
   const id = sql`${orders.id} COLLATE "C"`;
   return db
     .select({ order: orders, customerEmail: customers.email })
