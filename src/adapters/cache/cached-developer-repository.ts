@@ -1,6 +1,6 @@
 import type { ApiKeyRecord } from '../../domain/developer.ts';
 import type { DeveloperRepository } from '../../ports/developer-repository.ts';
-import { Forwarding } from './forwarding.ts';
+import { forwarding } from './forwarding.ts';
 import { LruMap } from './lru-map.ts';
 
 export interface ApiKeyCacheOptions {
@@ -18,7 +18,7 @@ export interface ApiKeyCacheOptions {
  * digests are never cached, so junk keys cannot fill the map. A revocation through here drops its
  * entry at once; other instances (PostgreSQL) keep serving the key until their TTL runs out.
  */
-export class CachedDeveloperRepository extends Forwarding<DeveloperRepository>() {
+export class CachedDeveloperRepository extends forwarding<DeveloperRepository>()(['createAccount', 'findById', 'listApiKeys', 'addApiKey']) implements DeveloperRepository {
   private readonly keys: LruMap<string, { record: ApiKeyRecord; until: number }>;
   private readonly now: () => number;
 
@@ -31,13 +31,13 @@ export class CachedDeveloperRepository extends Forwarding<DeveloperRepository>()
     this.now = options.now ?? Date.now;
   }
 
-  override async revokeApiKey(developerId: string, id: string, at: number): Promise<ApiKeyRecord | null> {
+  async revokeApiKey(developerId: string, id: string, at: number): Promise<ApiKeyRecord | null> {
     const record = await this.inner.revokeApiKey(developerId, id, at);
     if (record) this.keys.delete(record.keyHash);
     return record;
   }
 
-  override async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+  async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
     const cached = this.keys.get(keyHash);
     if (cached && (this.options.ttlMs === Infinity || this.now() < cached.until)) return { ...cached.record };
     const record = await this.inner.findApiKeyByHash(keyHash);

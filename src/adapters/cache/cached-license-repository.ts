@@ -11,7 +11,7 @@ import type {
   LicenseState,
   NewActivation,
 } from '../../ports/license-repository.ts';
-import { Forwarding } from './forwarding.ts';
+import { forwarding } from './forwarding.ts';
 import { LruMap } from './lru-map.ts';
 
 /**
@@ -20,7 +20,10 @@ import { LruMap } from './lru-map.ts';
  * guarantees that by holding its file in exclusive locking mode (one process owns it). Reads other
  * than by key digest, and creation (a new key has no entry), go straight to the store.
  */
-export class CachedLicenseRepository extends Forwarding<LicenseRepository>() {
+/** Reads that cannot serve a stale state, and creation (a new key has no entry yet), go straight to the store. */
+const FORWARDED = ['create', 'findByCheckoutSession', 'findByPurchase', 'listByCustomer', 'findById', 'findStateById', 'listActivations', 'listByDeveloper'] as const;
+
+export class CachedLicenseRepository extends forwarding<LicenseRepository>()(FORWARDED) implements LicenseRepository {
   private readonly states: LruMap<string, LicenseState>;
   /** License id → key digest of the cached entries, so writes by id find their entry. */
   private readonly digestOf = new Map<string, string>();
@@ -35,7 +38,7 @@ export class CachedLicenseRepository extends Forwarding<LicenseRepository>() {
     this.states = new LruMap(capacity, (_, state) => this.digestOf.delete(state.id));
   }
 
-  override async findStateByKeyHash(keyHash: string): Promise<LicenseState | null> {
+  async findStateByKeyHash(keyHash: string): Promise<LicenseState | null> {
     const cached = this.states.get(keyHash);
     if (cached) return copy(cached);
     const before = this.writes;
@@ -47,7 +50,7 @@ export class CachedLicenseRepository extends Forwarding<LicenseRepository>() {
     return state;
   }
 
-  override async activate(licenseId: string, activation: NewActivation): Promise<ActivateOutcome> {
+  async activate(licenseId: string, activation: NewActivation): Promise<ActivateOutcome> {
     const outcome = await this.write(licenseId, () => this.inner.activate(licenseId, activation));
     if (outcome.kind === 'created' || outcome.kind === 'existing') {
       const machine = outcome.activation.machineFingerprint;
@@ -60,14 +63,14 @@ export class CachedLicenseRepository extends Forwarding<LicenseRepository>() {
     return outcome;
   }
 
-  override async touchActivation(licenseId: string, machineFingerprint: string, at: number): Promise<void> {
+  async touchActivation(licenseId: string, machineFingerprint: string, at: number): Promise<void> {
     await this.write(licenseId, () => this.inner.touchActivation(licenseId, machineFingerprint, at));
     this.change(licenseId, (state) => ({
       activations: state.activations.map((a) => (a.machineFingerprint === machineFingerprint && a.lastSeenAt < at ? { ...a, lastSeenAt: at } : a)),
     }));
   }
 
-  override async deactivate(licenseId: string, which: ActivationSelector, quota?: DeactivationQuota): Promise<DeactivateOutcome> {
+  async deactivate(licenseId: string, which: ActivationSelector, quota?: DeactivationQuota): Promise<DeactivateOutcome> {
     const outcome = await this.write(licenseId, () => this.inner.deactivate(licenseId, which, quota));
     if (outcome.kind === 'removed') {
       const gone = outcome.activation.machineFingerprint;
@@ -76,18 +79,18 @@ export class CachedLicenseRepository extends Forwarding<LicenseRepository>() {
     return outcome;
   }
 
-  override async unbind(id: string): Promise<void> {
+  async unbind(id: string): Promise<void> {
     await this.write(id, () => this.inner.unbind(id));
     this.patchState(id, { activations: [] });
   }
 
-  override async update(id: string, patch: LicensePatch, expect?: LicensePatch): Promise<License | null> {
+  async update(id: string, patch: LicensePatch, expect?: LicensePatch): Promise<License | null> {
     const updated = await this.write(id, () => this.inner.update(id, patch, expect));
     if (updated) this.patchState(id, { storedStatus: updated.storedStatus, maxMachines: updated.maxMachines });
     return updated;
   }
 
-  override async reissue(licenseId: string, change: LicenseReissue): Promise<License | null> {
+  async reissue(licenseId: string, change: LicenseReissue): Promise<License | null> {
     try {
       return await this.write(licenseId, () => this.inner.reissue(licenseId, change));
     } finally {
