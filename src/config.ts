@@ -177,15 +177,18 @@ function parseStripe(env: Env): StripeConfig | null {
   if (!/^ca_\S+$/.test(connectClientId)) throw new ConfigError('STRIPE_CONNECT_CLIENT_ID must be set with Stripe (ca_…, from the Connect settings).');
   const webhookSecret = env.STRIPE_WEBHOOK_SECRET || null;
   if (webhookSecret && !/^whsec_\S+$/.test(webhookSecret)) throw new ConfigError('STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_…).');
-  let apiBase: string | null = null;
-  if (env.STRIPE_API_BASE) {
-    try {
-      apiBase = new URL(env.STRIPE_API_BASE).origin;
-    } catch {
-      throw new ConfigError(`STRIPE_API_BASE is not a valid URL: "${env.STRIPE_API_BASE}".`);
-    }
+  return { secretKey, webhookSecret, connectClientId, apiBase: apiBaseOf(env, 'STRIPE_API_BASE') };
+}
+
+/** The origin of an API base override (tests point a provider at a fake server), or null when unset. */
+function apiBaseOf(env: Env, name: 'STRIPE_API_BASE' | 'TWILIO_API_BASE'): string | null {
+  const value = env[name];
+  if (!value) return null;
+  try {
+    return new URL(value).origin;
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL: "${value}".`);
   }
-  return { secretKey, webhookSecret, connectClientId, apiBase };
 }
 
 function parseTwilio(env: Env): TwilioConfig | null {
@@ -194,15 +197,7 @@ function parseTwilio(env: Env): TwilioConfig | null {
   if (!accountSid || !/^AC[0-9a-zA-Z]{8,}$/.test(accountSid)) throw new ConfigError('TWILIO_ACCOUNT_SID must be an account sid (AC…) when TWILIO_AUTH_TOKEN is set.');
   if (!authToken) throw new ConfigError('TWILIO_AUTH_TOKEN must be set with TWILIO_ACCOUNT_SID.');
   if (!from?.trim()) throw new ConfigError('TWILIO_FROM must be set with Twilio: the sending number (+1…) or messaging service.');
-  let apiBase: string | null = null;
-  if (env.TWILIO_API_BASE) {
-    try {
-      apiBase = new URL(env.TWILIO_API_BASE).origin;
-    } catch {
-      throw new ConfigError(`TWILIO_API_BASE is not a valid URL: "${env.TWILIO_API_BASE}".`);
-    }
-  }
-  return { accountSid, authToken, from: from.trim(), apiBase };
+  return { accountSid, authToken, from: from.trim(), apiBase: apiBaseOf(env, 'TWILIO_API_BASE') };
 }
 
 function parseAddressLimits(env: Env): AddressLimits {

@@ -3,8 +3,8 @@ import { saveConfig, type CliConfig } from './config.ts';
 import type { ExitCode } from './errors.ts';
 import type { Api } from './http.ts';
 
-/** What a command sees: its arguments, the API, the config file and the terminal. */
-export interface Context {
+/** What the command line and the config file give a command; the terminal adds the rest. */
+export interface ContextInput {
   /** Positionals after the command's own words. */
   args: string[];
   flags: Flags;
@@ -13,6 +13,10 @@ export interface Context {
   api: Api;
   configPath: string;
   config: CliConfig;
+}
+
+/** What a command sees: its arguments, the API, the config file and the terminal. */
+export interface Context extends ContextInput {
   /** Both stdin and stdout are terminals: prompts, progress lines and opening a browser are allowed. */
   interactive: boolean;
   /** stdout is a terminal (live progress lines). */
@@ -36,16 +40,6 @@ export interface Command {
   /** How many positionals it takes (default 0): more is a usage error before anything runs. */
   maxArgs?: number;
   run(ctx: Context): Promise<ExitCode | void>;
-}
-
-export interface ContextInput {
-  args: string[];
-  flags: Flags;
-  json: boolean;
-  apiUrl: string;
-  api: Api;
-  configPath: string;
-  config: CliConfig;
 }
 
 export function makeContext(input: ContextInput): Context {

@@ -1,3 +1,4 @@
+import type { SignUpResult } from '../domain/developer.ts';
 import { CliError, NotConfiguredError, UsageError } from './errors.ts';
 import type { Command, Context } from './context.ts';
 import type { SellerConfig } from './config.ts';
@@ -21,15 +22,6 @@ function refuseToReplace(ctx: Context): void {
   throw new CliError(`${ctx.configPath} already holds the secret key of ${who}; use another --config, or remove "seller" from that file first`, 'seller_exists');
 }
 
-interface Signup {
-  id: string;
-  email: string;
-  name: string;
-  apiKey: string;
-  publishableKey: string;
-  createdAt: number;
-}
-
 const signup: Command = {
   path: 'seller signup',
   summary: 'create a seller account and keep its secret key in the config file',
@@ -39,7 +31,7 @@ const signup: Command = {
     const email = ctx.flags.required('email', '--email <email>');
     const name = ctx.flags.required('name', '--name <name>');
     refuseToReplace(ctx);
-    const account = await ctx.api.request<Signup>('POST', '/developers/signup', { body: { email, name } });
+    const account = await ctx.api.request<SignUpResult>('POST', '/developers/signup', { body: { email, name } });
     ctx.config.seller = { apiKey: account.apiKey, developerId: account.id, publishableKey: account.publishableKey, email: account.email };
     ctx.save();
     ctx.result(account, () =>

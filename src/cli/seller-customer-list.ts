@@ -1,8 +1,6 @@
 import type { Command } from './context.ts';
-import { table, when } from './output.ts';
-import { requireSeller } from './seller-auth.ts';
-import { nextPage } from './seller-list-flags.ts';
-import { allProducts } from './seller-products.ts';
+import { when } from './output.ts';
+import { printSellerPage } from './seller-list-page.ts';
 
 interface ListedCustomer {
   id: string;
@@ -24,21 +22,20 @@ without it, the customers who first got a license from you most recently come fi
   flags: ['email', 'limit', 'starting-after'],
   async run(ctx) {
     const query = { email: ctx.flags.string('email'), limit: ctx.flags.integer('limit', 1, 100), startingAfter: ctx.flags.string('starting-after') };
-    const { apiKey } = requireSeller(ctx);
-    const page = await ctx.api.request<{ data: ListedCustomer[]; hasMore: boolean }>('GET', '/developers/customers', { apiKey, query });
-    if (ctx.json) return ctx.result(page, '');
-    const names = new Map((await allProducts(ctx, apiKey)).map((p) => [p.id, p.name]));
-    ctx.result(page, () => {
-      if (page.data.length === 0) return query.email ? `No customers whose e-mail starts with ${query.email}.` : 'No customers yet.';
-      const rows = page.data.map((c) => [c.id, c.email, when(c.firstSeenAt), licensesOf(c, names)]);
-      const more = page.hasMore ? nextPage('seller customers list', ctx.flags, ['email', 'limit'], page.data.at(-1)!.id) : '';
-      return table(['CUSTOMER', 'EMAIL', 'FIRST SEEN', 'LICENSES'], rows) + more;
+    await printSellerPage<ListedCustomer>(ctx, {
+      command: 'seller customers list',
+      path: '/developers/customers',
+      query,
+      filters: ['email', 'limit'],
+      headers: ['CUSTOMER', 'EMAIL', 'FIRST SEEN', 'LICENSES'],
+      row: (c, productName) => [c.id, c.email, when(c.firstSeenAt), licensesOf(c, productName)],
+      empty: () => (query.email ? `No customers whose e-mail starts with ${query.email}.` : 'No customers yet.'),
     });
   },
 };
 
 /** "2: CLI Pro active, CLI Pro revoked" — how many, then each by product and status (trials marked). */
-function licensesOf(c: ListedCustomer, names: Map<string, string>): string {
-  const each = c.licenses.map((l) => `${names.get(l.productId) ?? l.productId} ${l.status}${l.trial ? ' (trial)' : ''}`);
+function licensesOf(c: ListedCustomer, productName: (productId: string) => string): string {
+  const each = c.licenses.map((l) => `${productName(l.productId)} ${l.status}${l.trial ? ' (trial)' : ''}`);
   return `${c.licenses.length}${c.moreLicenses ? '+' : ''}: ${each.join(', ')}${c.moreLicenses ? ', …' : ''}`;
 }

@@ -1,9 +1,8 @@
 import { LICENSE_STATUSES, type LicenseStatus } from '../domain/license.ts';
 import type { Command } from './context.ts';
-import { list, table, when } from './output.ts';
-import { requireSeller } from './seller-auth.ts';
-import { choiceFlag, nextPage, timeFlag } from './seller-list-flags.ts';
-import { allProducts } from './seller-products.ts';
+import { list, when } from './output.ts';
+import { choiceFlag, timeFlag } from './seller-list-flags.ts';
+import { printSellerPage } from './seller-list-page.ts';
 
 interface ListedLicense {
   id: string;
@@ -44,23 +43,22 @@ One page at a time (default 20, newest first); when there are more, the last lin
       limit,
       startingAfter: ctx.flags.string('starting-after'),
     };
-    const { apiKey } = requireSeller(ctx);
-    const page = await ctx.api.request<{ data: ListedLicense[]; hasMore: boolean }>('GET', '/developers/licenses', { apiKey, query });
-    if (ctx.json) return ctx.result(page, '');
-    const names = new Map((await allProducts(ctx, apiKey)).map((p) => [p.id, p.name]));
-    ctx.result(page, () => {
-      if (page.data.length === 0) return query.email ? `No licenses for ${query.email}.` : filtered(ctx.flags.has.bind(ctx.flags)) ? 'No licenses match.' : 'No licenses yet.';
-      const rows = page.data.map((l) => [
+    await printSellerPage<ListedLicense>(ctx, {
+      command: 'seller licenses list',
+      path: '/developers/licenses',
+      query,
+      filters: FILTERS,
+      headers: ['LICENSE', 'PRODUCT', 'EMAIL', 'STATUS', 'EXPIRES', 'FEATURES', 'MACHINE'],
+      row: (l, productName) => [
         l.id,
-        names.get(l.productId) ?? l.productId,
+        productName(l.productId),
         l.customerEmail,
         l.trial ? `${l.status} (trial)` : l.status,
         when(l.expiresAt),
         list(l.features),
         l.machineFingerprint ? 'bound' : '-',
-      ]);
-      const more = page.hasMore ? nextPage('seller licenses list', ctx.flags, FILTERS, page.data.at(-1)!.id) : '';
-      return table(['LICENSE', 'PRODUCT', 'EMAIL', 'STATUS', 'EXPIRES', 'FEATURES', 'MACHINE'], rows) + more;
+      ],
+      empty: () => (query.email ? `No licenses for ${query.email}.` : filtered(ctx.flags.has.bind(ctx.flags)) ? 'No licenses match.' : 'No licenses yet.'),
     });
   },
 };

@@ -1,10 +1,9 @@
 import { formatPrice } from '../domain/money.ts';
 import { ORDER_STATUSES, type OrderStatus } from '../domain/order.ts';
 import type { Command } from './context.ts';
-import { table, when } from './output.ts';
-import { requireSeller } from './seller-auth.ts';
-import { choiceFlag, nextPage, timeFlag } from './seller-list-flags.ts';
-import { allProducts } from './seller-products.ts';
+import { when } from './output.ts';
+import { choiceFlag, timeFlag } from './seller-list-flags.ts';
+import { printSellerPage } from './seller-list-page.ts';
 
 interface ListedOrder {
   id: string;
@@ -45,24 +44,23 @@ or Unix milliseconds. One page at a time (default 20); the last line says how to
       limit: ctx.flags.integer('limit', 1, 100),
       startingAfter: ctx.flags.string('starting-after'),
     };
-    const { apiKey } = requireSeller(ctx);
-    const page = await ctx.api.request<{ data: ListedOrder[]; hasMore: boolean }>('GET', '/developers/orders', { apiKey, query });
-    if (ctx.json) return ctx.result(page, '');
-    const names = new Map((await allProducts(ctx, apiKey)).map((p) => [p.id, p.name]));
-    ctx.result(page, () => {
-      if (page.data.length === 0) return FILTERS.some((f) => f !== 'limit' && ctx.flags.has(f)) ? 'No orders match.' : 'No orders yet.';
-      const rows = page.data.map((o) => [
+    await printSellerPage<ListedOrder>(ctx, {
+      command: 'seller orders list',
+      path: '/developers/orders',
+      query,
+      filters: FILTERS,
+      headers: ['ORDER', 'DATE', 'PRODUCT', 'EMAIL', 'AMOUNT', 'STATUS', 'LICENSE', 'PAYMENT'],
+      row: (o, productName) => [
         o.id,
         when(o.createdAt),
-        names.get(o.productId) ?? o.productId,
+        productName(o.productId),
         o.customerEmail,
         formatPrice(o.amount, o.currency),
         o.status === 'refunded' ? `refunded ${when(o.refundedAt)}` : o.status,
         o.licenseId,
         `${o.processor} ${o.paymentId ?? '-'}`,
-      ]);
-      const more = page.hasMore ? nextPage('seller orders list', ctx.flags, FILTERS, page.data.at(-1)!.id) : '';
-      return table(['ORDER', 'DATE', 'PRODUCT', 'EMAIL', 'AMOUNT', 'STATUS', 'LICENSE', 'PAYMENT'], rows) + more;
+      ],
+      empty: () => (FILTERS.some((f) => f !== 'limit' && ctx.flags.has(f)) ? 'No orders match.' : 'No orders yet.'),
     });
   },
 };

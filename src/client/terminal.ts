@@ -1,3 +1,4 @@
+import type { PurchaseOffer } from '../domain/purchase.ts';
 import { networkError, type Http } from './http.ts';
 import { detailsFromServer } from './license-details.ts';
 import type { LicenseDetails } from './types.ts';
@@ -8,16 +9,9 @@ export interface CodeSent {
   expiresIn: number;
 }
 
-export type CustomerLicense = LicenseDetails & { licenseKey: string; productName: string };
+export type { PurchaseOffer };
 
-export interface PurchaseOffer {
-  purchaseId: string;
-  productId: string;
-  productName: string;
-  amount: number;
-  currency: string;
-  cards: { id: string; brand: string; last4: string; expMonth: number; expYear: number }[];
-}
+export type CustomerLicense = LicenseDetails & { licenseKey: string; productName: string };
 
 /**
  * The terminal flow: SMS login for an identity token (kept in memory; callers may persist it),

@@ -6,6 +6,13 @@ export interface Developer {
   createdAt: number;
 }
 
+/** A new seller account as sign-up answers it, with its two keys. */
+export interface SignUpResult extends Developer {
+  /** Shown once: only its digest is stored. */
+  apiKey: string;
+  publishableKey: string;
+}
+
 /** `secret` (sk_) keys may do everything; `publishable` (pk_) keys only validate and start checkouts. */
 export const API_KEY_SCOPES = ['secret', 'publishable'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];

@@ -21,5 +21,15 @@ export interface Purchase {
   createdAt: number;
 }
 
+/** What a customer is offered before paying with a saved card: the price now and the cards they may use. */
+export interface PurchaseOffer {
+  purchaseId: string;
+  productId: string;
+  productName: string;
+  amount: number;
+  currency: string;
+  cards: { id: string; brand: string; last4: string; expMonth: number; expYear: number }[];
+}
+
 /** A charge attempt older than this is presumed abandoned (the process died): another may resume it. */
 export const CHARGE_TAKEOVER_MS = 60_000;

@@ -1,12 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DomainError, InvalidRequestError } from '../../domain/errors.ts';
-import type {
-  NewProcessorCheckout,
-  PaymentEvent,
-  PaymentProcessor,
-  ProcessorCheckout,
-  SavedCardCharge,
-} from '../../ports/payment-processor.ts';
+import type { NewProcessorCheckout, PaymentEvent, PaymentProcessor, ProcessorCheckout, SavedCardCharge } from '../../ports/payment-processor.ts';
 import { savedCardBehaviour } from './sandbox-payment.ts';
 
 export const SANDBOX_CODE_PREFIX = 'sbx_code_';

@@ -1,13 +1,7 @@
 import Stripe from 'stripe';
 import { DomainError, InvalidRequestError } from '../../domain/errors.ts';
 import type { Clock } from '../../ports/clock.ts';
-import type {
-  NewProcessorCheckout,
-  PaymentEvent,
-  PaymentProcessor,
-  ProcessorCheckout,
-  SavedCardCharge,
-} from '../../ports/payment-processor.ts';
+import type { NewProcessorCheckout, PaymentEvent, PaymentProcessor, ProcessorCheckout, SavedCardCharge } from '../../ports/payment-processor.ts';
 import { systemClock } from '../system/system-clock.ts';
 import { cardError, chargeOutcome, chargeParams } from './stripe-charge.ts';
 import { checkoutParams, toProcessorCheckout } from './stripe-checkout.ts';

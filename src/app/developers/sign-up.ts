@@ -1,17 +1,7 @@
 import { InvalidRequestError } from '../../domain/errors.ts';
-import { API_KEY_PREFIX, normalizeEmail, type ApiKeyRecord, type ApiKeyScope } from '../../domain/developer.ts';
+import { API_KEY_PREFIX, normalizeEmail, type ApiKeyRecord, type ApiKeyScope, type SignUpResult } from '../../domain/developer.ts';
 import type { Deps } from '../../ports/deps.ts';
 import { newSigningKey } from '../signing-keys/new-signing-key.ts';
-
-export interface SignUpResult {
-  id: string;
-  email: string;
-  name: string;
-  /** Shown once: only its digest is stored. */
-  apiKey: string;
-  publishableKey: string;
-  createdAt: number;
-}
 
 export async function signUp(
   deps: Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'developers'>,

@@ -56,6 +56,15 @@ export function pageLimit(limit: number | undefined, bounds: { default: number; 
   return value;
 }
 
+/**
+ * Where a newest-first page resumes: after the row startingAfter named, when it is the caller's own
+ * (another seller's row is as unknown as a made-up id), or a 400 naming startingAfter.
+ */
+export function resumeAfter(row: { createdAt: number; id: string } | null, what: string): { createdAt: number; id: string } {
+  if (!row) throw new InvalidRequestError(`startingAfter is not one of your ${what}.`, 'startingAfter', 'query');
+  return { createdAt: row.createdAt, id: row.id };
+}
+
 /** A time bound in Unix milliseconds, or a 400 naming the field. */
 export function timeBound(value: number | undefined, field: string): number | undefined {
   if (value === undefined) return undefined;

@@ -59,12 +59,13 @@ export async function sweepExpired(deps: SweepDeps, options: SweepOptions = DEFA
   return report;
 }
 
-async function inBatches(deleteBatch: (limit: number) => Promise<number>, options: SweepOptions): Promise<number> {
+/** Runs a batch (which answers how many rows it took) until one comes back short or maxBatches have run. */
+export async function inBatches(batch: (limit: number) => Promise<number>, options: SweepOptions): Promise<number> {
   let total = 0;
-  for (let batch = 0; batch < options.maxBatches; batch++) {
-    const deleted = await deleteBatch(options.batchSize);
-    total += deleted;
-    if (deleted < options.batchSize) break;
+  for (let i = 0; i < options.maxBatches; i++) {
+    const done = await batch(options.batchSize);
+    total += done;
+    if (done < options.batchSize) break;
   }
   return total;
 }

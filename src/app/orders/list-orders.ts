@@ -1,8 +1,7 @@
-import { InvalidRequestError } from '../../domain/errors.ts';
 import type { Order, OrderStatus } from '../../domain/order.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { OrderListQuery } from '../../ports/order-repository.ts';
-import { emailFilter, pageLimit, timeBound } from '../licenses/list-licenses.ts';
+import { emailFilter, pageLimit, resumeAfter, timeBound } from '../licenses/list-licenses.ts';
 
 export const ORDER_LIST_LIMIT = { default: 20, max: 100 };
 
@@ -29,10 +28,8 @@ export async function listOrders(
 ): Promise<{ data: OrderView[]; hasMore: boolean }> {
   const query: OrderListQuery = { limit: pageLimit(input.limit, ORDER_LIST_LIMIT) };
   if (input.startingAfter !== undefined) {
-    // Another seller's order is as unknown here as a made-up id.
     const cursor = await deps.orders.findById(input.startingAfter);
-    if (!cursor || cursor.developerId !== developerId) throw new InvalidRequestError('startingAfter is not one of your orders.', 'startingAfter', 'query');
-    query.after = { createdAt: cursor.createdAt, id: cursor.id };
+    query.after = resumeAfter(cursor?.developerId === developerId ? cursor : null, 'orders');
   }
   if (input.productId !== undefined) query.productId = input.productId;
   if (input.email !== undefined) query.customerEmail = emailFilter(input.email);

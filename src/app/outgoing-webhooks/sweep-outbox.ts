@@ -1,4 +1,5 @@
 import type { Deps } from '../../ports/deps.ts';
+import { DEFAULT_SWEEP, inBatches, type SweepOptions } from '../maintenance/sweep.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -27,21 +28,11 @@ export interface OutboxSweepReport {
  * batch is one conditional statement): announce expiries nobody polled for, expire checkouts nobody
  * came back to, forget old events.
  */
-export async function sweepOutbox(deps: Pick<Deps, 'clock' | 'outbox'>, options = { batchSize: 500, maxBatches: 20 }): Promise<OutboxSweepReport> {
+export async function sweepOutbox(deps: Pick<Deps, 'clock' | 'outbox'>, options: SweepOptions = DEFAULT_SWEEP): Promise<OutboxSweepReport> {
   const now = deps.clock.now();
   return {
     licenseExpiries: await inBatches((limit) => deps.outbox.announceExpiries(now, limit), options),
     checkoutExpiries: await inBatches((limit) => deps.outbox.expireCheckouts(now - OUTBOX_TIMES.checkoutExpiryGraceMs, limit), options),
     outgoingEvents: await inBatches((limit) => deps.outbox.deleteOlderThan(now - OUTBOX_TIMES.eventRetentionMs, limit), options),
   };
-}
-
-async function inBatches(batch: (limit: number) => Promise<number>, options: { batchSize: number; maxBatches: number }): Promise<number> {
-  let total = 0;
-  for (let i = 0; i < options.maxBatches; i++) {
-    const done = await batch(options.batchSize);
-    total += done;
-    if (done < options.batchSize) break;
-  }
-  return total;
 }

@@ -3,19 +3,10 @@ import { DomainError, NotFoundError } from '../../domain/errors.ts';
 import { OTP_LIMITS } from '../../domain/otp-challenge.ts';
 import { onSale } from '../../domain/product.ts';
 import { maskPhone } from '../../domain/phone.ts';
-import type { Purchase } from '../../domain/purchase.ts';
+import type { Purchase, PurchaseOffer } from '../../domain/purchase.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { CodeSent } from '../auth/login.ts';
 import { sendCode } from '../auth/send-code.ts';
-
-export interface PurchaseOffer {
-  purchaseId: string;
-  productId: string;
-  productName: string;
-  amount: number;
-  currency: string;
-  cards: { id: string; brand: string; last4: string; expMonth: number; expYear: number }[];
-}
 
 /**
  * A purchase of one product by a logged-in customer: its price now, and the cards saved with its

@@ -1,8 +1,8 @@
-import { InvalidRequestError, NotFoundError } from '../../domain/errors.ts';
+import { NotFoundError } from '../../domain/errors.ts';
 import type { Subscription, SubscriptionStatus } from '../../domain/subscription.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { DeveloperSubscription, SubscriptionListQuery } from '../../ports/subscription-repository.ts';
-import { pageLimit } from '../licenses/list-licenses.ts';
+import { pageLimit, resumeAfter } from '../licenses/list-licenses.ts';
 
 export const SUBSCRIPTION_LIST_LIMIT = { default: 20, max: 100 };
 
@@ -31,10 +31,7 @@ export async function listSubscriptions(
 ): Promise<{ data: SubscriptionView[]; hasMore: boolean }> {
   const query: SubscriptionListQuery = { limit: pageLimit(input.limit, SUBSCRIPTION_LIST_LIMIT) };
   if (input.startingAfter !== undefined) {
-    // Another seller's subscription is as unknown here as a made-up id.
-    const cursor = await deps.subscriptions.findById(developerId, input.startingAfter);
-    if (!cursor) throw new InvalidRequestError('startingAfter is not one of your subscriptions.', 'startingAfter', 'query');
-    query.after = { createdAt: cursor.createdAt, id: cursor.id };
+    query.after = resumeAfter(await deps.subscriptions.findById(developerId, input.startingAfter), 'subscriptions');
   }
   if (input.productId !== undefined) query.productId = input.productId;
   if (input.status !== undefined) query.status = input.status;
