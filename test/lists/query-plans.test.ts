@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { postgresLicenseListQuery } from '../../src/adapters/postgres/postgres-license-list.ts';
+import { licenseListQuery } from '../../src/adapters/drizzle/drizzle-license-repository.ts';
+import { postgresSqlStore, sqliteSqlStore } from '../../src/adapters/drizzle/sql-store.ts';
 import { postgresOrderListQuery } from '../../src/adapters/postgres/postgres-order-repository.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
-import { sqliteLicenseListQuery } from '../../src/adapters/sqlite/sqlite-license-list.ts';
 import { sqliteOrderListQuery } from '../../src/adapters/sqlite/sqlite-order-repository.ts';
 import type { LicenseListQuery } from '../../src/ports/license-repository.ts';
 import type { OrderListQuery } from '../../src/ports/order-repository.ts';
@@ -35,7 +35,7 @@ describe('SQLite plans of the lists', () => {
     // Only the outer query's steps (parent 0): the machine subquery sorts a license's few activations.
     return rows.filter((r) => r.parent === 0).map((r) => r.detail).join('\n');
   };
-  const plan = (query: Partial<LicenseListQuery>) => explain(sqliteLicenseListQuery(store.db, 'dev_x', { limit: 20, ...query }).toSQL());
+  const plan = (query: Partial<LicenseListQuery>) => explain(licenseListQuery(sqliteSqlStore(store.db), 'dev_x', { limit: 20, ...query }).toSQL());
 
   test.each(LICENSE_CASES)('%s walks its index', (_name, query, index) => {
     const detail = plan(query);
@@ -90,7 +90,7 @@ describe('PostgreSQL plans of the lists', () => {
   };
 
   test.each(LICENSE_CASES)('%s walks its index', async (_name, query, index) => {
-    const detail = await explain(postgresLicenseListQuery(pg.store.db, 'dev_x', { limit: 20, ...query }).toSQL());
+    const detail = await explain(licenseListQuery(postgresSqlStore(pg.store.db), 'dev_x', { limit: 20, ...query }).toSQL());
     expect(detail).toContain(`Index Scan Backward using ${index} on licenses`);
     expect(detail).not.toMatch(/Sort|Seq Scan/);
   });
@@ -102,7 +102,7 @@ describe('PostgreSQL plans of the lists', () => {
   });
 
   test('a cursor starts the index range at it, instead of walking down to it', async () => {
-    const licenses = await explain(postgresLicenseListQuery(pg.store.db, 'dev_x', { limit: 20, after: { issuedAt: 5, id: 'lic_y' } }).toSQL());
+    const licenses = await explain(licenseListQuery(postgresSqlStore(pg.store.db), 'dev_x', { limit: 20, after: { issuedAt: 5, id: 'lic_y' } }).toSQL());
     const orders = await explain(postgresOrderListQuery(pg.store.db, 'dev_x', { limit: 20, after: { createdAt: 5, id: 'ord_y' } }, undefined).toSQL());
 
     expect(licenses).toMatch(/Index Cond: \(\(developer_id = 'dev_x'::text\) AND \(issued_at <= '?5/);

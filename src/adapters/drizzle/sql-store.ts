@@ -1,9 +1,11 @@
 import { and, eq, gt, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
 import type { SigningKey } from '../../domain/developer.ts';
+import { firstMachine as postgresFirstMachine } from '../postgres/postgres-activations.ts';
 import type { PostgresDb } from '../postgres/postgres-store.ts';
 import { postgresTransactions } from '../postgres/postgres-transactions.ts';
 import * as pg from '../postgres/schema.ts';
+import { firstMachine as sqliteFirstMachine } from '../sqlite/sqlite-activations.ts';
 import type { SqliteDb } from '../sqlite/sqlite-store.ts';
 import { sqliteTransactions } from '../sqlite/sqlite-transactions.ts';
 import * as lite from '../sqlite/schema.ts';
@@ -35,6 +37,10 @@ export interface SqlDialect {
   bound(value: number, type: 'bigint' | 'integer'): SQL;
   /** The rows a batch delete picks: PostgreSQL skips the ones another sweeper holds. */
   pickForDelete(query: PgSelect): PgSelect;
+  /** `a` equals `b`, null equal to null. */
+  same(a: SQLWrapper, b: unknown): SQL;
+  /** License.machineFingerprint: the machine of a license's oldest activation, ids in byte order. */
+  firstMachine: SQL<string | null>;
 }
 
 /**
@@ -61,6 +67,8 @@ const SQLITE: SqlDialect = {
   insertionOrder: () => sql`rowid`,
   bound: (value) => sql`${value}`,
   pickForDelete: (query) => query,
+  same: (a, b) => sql`${a} IS ${b}`,
+  firstMachine: sqliteFirstMachine,
 };
 
 /**
@@ -84,6 +92,8 @@ const POSTGRES: SqlDialect = {
   insertionOrder: (table) => table.seq,
   bound: (value, type) => (type === 'bigint' ? sql`${value}::bigint` : sql`${value}::integer`),
   pickForDelete: (query) => query.for('update', { skipLocked: true }),
+  same: (a, b) => sql`${a} IS NOT DISTINCT FROM ${b}`,
+  firstMachine: postgresFirstMachine,
 };
 
 export function postgresSqlStore(db: PostgresDb): SqlStore {

@@ -5,7 +5,7 @@ import { and, eq, inArray, isNotNull, isNull, lte } from 'drizzle-orm';
 import { checkoutChanged, licenseExpired } from '../../domain/events.ts';
 import { sessionOf } from './postgres-checkout-repository.ts';
 import { emitPostgresEvent, insertPostgresDeliveries, insertPostgresEvent } from './postgres-events.ts';
-import { licenseSubject } from './postgres-license-list.ts';
+import { licenseSubject } from './postgres-license-repository.ts';
 import type { PostgresDb } from './postgres-store.ts';
 import { checkoutSessions, licenses, webhookDeliveries, webhookEndpoints } from './schema.ts';
 
