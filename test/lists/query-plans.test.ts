@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { licenseListQuery } from '../../src/adapters/drizzle/drizzle-license-repository.ts';
+import { orderListQuery } from '../../src/adapters/drizzle/drizzle-order-repository.ts';
 import { postgresSqlStore, sqliteSqlStore } from '../../src/adapters/drizzle/sql-store.ts';
-import { postgresOrderListQuery } from '../../src/adapters/postgres/postgres-order-repository.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
-import { sqliteOrderListQuery } from '../../src/adapters/sqlite/sqlite-order-repository.ts';
 import type { LicenseListQuery } from '../../src/ports/license-repository.ts';
 import type { OrderListQuery } from '../../src/ports/order-repository.ts';
 import { openPostgresTestStore } from '../contracts/stores.ts';
@@ -48,14 +47,14 @@ describe('SQLite plans of the lists', () => {
   });
 
   test.each(ORDER_CASES)('%s walk their index', (_name, query, customerId, index) => {
-    const detail = explain(sqliteOrderListQuery(store.db, 'dev_x', { limit: 20, ...query }, customerId).toSQL());
+    const detail = explain(orderListQuery(sqliteSqlStore(store.db), 'dev_x', { limit: 20, ...query }, customerId).toSQL());
     expect(detail).toContain(index);
     expect(detail).not.toContain('USE TEMP B-TREE');
   });
 
   test('a cursor starts the index range at it, instead of walking down to it', () => {
     const after = { issuedAt: 5, id: 'lic_y' };
-    const orders = explain(sqliteOrderListQuery(store.db, 'dev_x', { limit: 20, after: { createdAt: 5, id: 'ord_y' } }, undefined).toSQL());
+    const orders = explain(orderListQuery(sqliteSqlStore(store.db), 'dev_x', { limit: 20, after: { createdAt: 5, id: 'ord_y' } }, undefined).toSQL());
 
     expect(plan({ after })).toContain('licenses_developer_issued (developer_id=? AND issued_at<?)');
     expect(plan({ after, productId: 'prod_x' })).toContain('licenses_developer_product_issued (developer_id=? AND product_id=? AND issued_at<?)');
@@ -96,14 +95,14 @@ describe('PostgreSQL plans of the lists', () => {
   });
 
   test.each(ORDER_CASES)('%s walk their index', async (_name, query, customerId, index) => {
-    const detail = await explain(postgresOrderListQuery(pg.store.db, 'dev_x', { limit: 20, ...query }, customerId).toSQL());
+    const detail = await explain(orderListQuery(postgresSqlStore(pg.store.db), 'dev_x', { limit: 20, ...query }, customerId).toSQL());
     expect(detail).toContain(`Index Scan Backward using ${index} on orders`);
     expect(detail).not.toMatch(/Sort|Seq Scan/);
   });
 
   test('a cursor starts the index range at it, instead of walking down to it', async () => {
     const licenses = await explain(licenseListQuery(postgresSqlStore(pg.store.db), 'dev_x', { limit: 20, after: { issuedAt: 5, id: 'lic_y' } }).toSQL());
-    const orders = await explain(postgresOrderListQuery(pg.store.db, 'dev_x', { limit: 20, after: { createdAt: 5, id: 'ord_y' } }, undefined).toSQL());
+    const orders = await explain(orderListQuery(postgresSqlStore(pg.store.db), 'dev_x', { limit: 20, after: { createdAt: 5, id: 'ord_y' } }, undefined).toSQL());
 
     expect(licenses).toMatch(/Index Cond: \(\(developer_id = 'dev_x'::text\) AND \(issued_at <= '?5/);
     expect(orders).toMatch(/Index Cond: \(\(developer_id = 'dev_x'::text\) AND \(created_at <= '?5/);
