@@ -16,7 +16,7 @@ import * as lite from '../sqlite/schema.ts';
  */
 export const SHARED_TABLES = [
   'connectStates', 'processorAccounts', 'identityTokens', 'webhookEvents', 'smsOutbox', 'otpChallenges',
-  'loginFailures', 'purchases', 'licenses', 'checkoutSessions', 'products', 'savedCards', 'customers', 'signingKeys', 'orders',
+  'loginFailures', 'purchases', 'licenses', 'checkoutSessions', 'products', 'savedCards', 'customers', 'signingKeys', 'orders', 'subscriptions',
 ] as const;
 
 /** Typed by the PostgreSQL declarations: their select and insert types are the SQLite ones too. */
@@ -33,8 +33,12 @@ export interface SqlDialect {
   after(createdAt: PgColumn, id: PgColumn, cursor: { createdAt: number; id: string }): SQL;
   /** Insertion order, the tie-break of rows made in the same millisecond: SQLite's rowid, PostgreSQL's `seq`. */
   insertionOrder(table: SharedTables['savedCards'] | SharedTables['signingKeys']): SQLWrapper;
-  /** A number bound into an expression: PostgreSQL wants its type said. */
+  /** A value bound into an expression: PostgreSQL wants its type said, SQLite stores a boolean as 0 or 1. */
   bound(value: number, type: 'bigint' | 'integer'): SQL;
+  bound(value: string, type: 'text'): SQL;
+  bound(value: boolean, type: 'boolean'): SQL;
+  /** The larger of two values: SQLite's two-argument MAX, PostgreSQL's GREATEST. */
+  greatest(a: SQLWrapper, b: SQLWrapper): SQL;
   /** The rows a batch delete picks: PostgreSQL skips the ones another sweeper holds. */
   pickForDelete(query: PgSelect): PgSelect;
   /** `a` equals `b`, null equal to null. */
@@ -65,7 +69,8 @@ const SQLITE: SqlDialect = {
   byteOrder: (id) => id,
   after: (createdAt, id, cursor) => or(gt(createdAt, cursor.createdAt), and(eq(createdAt, cursor.createdAt), gt(id, cursor.id)))!,
   insertionOrder: () => sql`rowid`,
-  bound: (value) => sql`${value}`,
+  bound: (value: number | string | boolean) => (typeof value === 'boolean' ? sql`${value ? 1 : 0}` : sql`${value}`),
+  greatest: (a, b) => sql`MAX(${a}, ${b})`,
   pickForDelete: (query) => query,
   same: (a, b) => sql`${a} IS ${b}`,
   firstMachine: sqliteFirstMachine,
@@ -90,7 +95,8 @@ const POSTGRES: SqlDialect = {
   byteOrder,
   after: (createdAt, id, cursor) => sql`(${createdAt}, ${byteOrder(id)}) > (${cursor.createdAt}, ${cursor.id})`,
   insertionOrder: (table) => table.seq,
-  bound: (value, type) => (type === 'bigint' ? sql`${value}::bigint` : sql`${value}::integer`),
+  bound: (value: number | string | boolean, type: string) => sql`${value}::${sql.raw(type)}`,
+  greatest: (a, b) => sql`GREATEST(${a}, ${b})`,
   pickForDelete: (query) => query.for('update', { skipLocked: true }),
   same: (a, b) => sql`${a} IS NOT DISTINCT FROM ${b}`,
   firstMachine: postgresFirstMachine,

@@ -10,7 +10,6 @@ import { CachedDeveloperRepository } from '../cache/cached-developer-repository.
 import { PostgresDeveloperRepository } from './postgres-developer-repository.ts';
 import { PostgresLicenseRepository } from './postgres-license-repository.ts';
 import { PostgresOrderRepository } from './postgres-order-repository.ts';
-import { PostgresSubscriptionRepository } from './postgres-subscription-repository.ts';
 import { PostgresTrialRepository } from './postgres-trial-repository.ts';
 import { PostgresWebhookEndpointRepository } from './postgres-webhook-endpoint-repository.ts';
 import { PostgresOutboxRepository } from './postgres-outbox-repository.ts';
@@ -61,7 +60,6 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     trials: new PostgresTrialRepository(db),
     orders: new PostgresOrderRepository(db),
     customerDirectory: new PostgresCustomerDirectory(db),
-    subscriptions: new PostgresSubscriptionRepository(db),
     ping: async () => {
       try {
         await client`SELECT 1`;

@@ -12,7 +12,6 @@ import { SqliteCustomerDirectory } from './sqlite-customer-directory.ts';
 import { SqliteDeveloperRepository } from './sqlite-developer-repository.ts';
 import { SqliteLicenseRepository } from './sqlite-license-repository.ts';
 import { SqliteOrderRepository } from './sqlite-order-repository.ts';
-import { SqliteSubscriptionRepository } from './sqlite-subscription-repository.ts';
 import { SqliteTrialRepository } from './sqlite-trial-repository.ts';
 import { SqliteWebhookEndpointRepository } from './sqlite-webhook-endpoint-repository.ts';
 import { SqliteOutboxRepository } from './sqlite-outbox-repository.ts';
@@ -70,7 +69,6 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
     trials: new SqliteTrialRepository(db),
     orders: new SqliteOrderRepository(db),
     customerDirectory: new SqliteCustomerDirectory(db),
-    subscriptions: new SqliteSubscriptionRepository(db),
     ping: async () => {
       try {
         ping.get();
