@@ -3,12 +3,17 @@ import { ConflictError } from '../../domain/errors.ts';
 import type { LicenseSubject } from '../../domain/events.ts';
 import type { License } from '../../domain/license.ts';
 import type { LicenseReissue, LicenseState } from '../../ports/license-repository.ts';
+import { columnPatch } from '../column-patch.ts';
 import type * as pg from '../postgres/schema.ts';
 import type * as lite from '../sqlite/schema.ts';
 import type { SqlDialect } from './sql-store.ts';
 
 /** Either dialect's licenses table: the column lists below are built for the one a query runs on. */
 type LicenseTable = typeof pg.licenses | typeof lite.licenses;
+type CustomerTable = typeof pg.customers | typeof lite.customers;
+
+/** What paid for a new license: its checkout session or its terminal purchase (neither: granted). */
+export type LicenseOrigin = { checkoutSessionId?: string; purchaseId?: string };
 type Columns<T extends LicenseTable> = T['_']['columns'];
 
 /** Columns the License type does not carry: storage (digest, origin, announcement) and the pre-activations binding. */
@@ -47,6 +52,32 @@ export function licenseStateColumns<T extends LicenseTable>(licenses: T, activat
     expiresAt: licenses.expiresAt,
     maxMachines: licenses.maxMachines,
     activations: activationsJson,
+  };
+}
+
+type SummaryColumns<T extends LicenseTable> = Pick<T, 'id' | 'customerId' | 'productId' | 'issuedAt' | 'expiresAt' | 'trial'> & { storedStatus: T['status'] };
+
+/** A license as a seller's customer list shows it, with the customer it belongs to. */
+export function licenseSummaryColumns<T extends LicenseTable>(licenses: T): SummaryColumns<T> {
+  const { id, customerId, productId, status, issuedAt, expiresAt, trial } = licenses;
+  return { id, customerId, productId, storedStatus: status, issuedAt, expiresAt, trial };
+}
+
+/** The dialect's own subqueries of activations, as its license statements read them. */
+export interface ActivationColumns {
+  activationsJson: SQL<string>;
+  firstMachine: SQL<string | null>;
+}
+
+/**
+ * What a dialect's license repository builds its own statements from: the hot path's state
+ * columns, the subject its events carry (with the customer's e-mail), and update's patch.
+ */
+export function licenseStatementParts<T extends LicenseTable, C extends CustomerTable>(licenses: T, customers: C, activations: ActivationColumns) {
+  return {
+    stateColumns: licenseStateColumns(licenses, activations.activationsJson),
+    subjectColumns: { ...licenseColumns(licenses, activations.firstMachine), customerEmail: customers.email as C['email'] },
+    licensePatch: columnPatch(licenses, { storedStatus: 'status' }),
   };
 }
 

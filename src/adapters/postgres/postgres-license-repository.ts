@@ -3,9 +3,8 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { licenseChanged, type LicenseSubject } from '../../domain/events.ts';
 import type { License } from '../../domain/license.ts';
 import type { LicensePatch, LicenseReissue, LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
-import { columnPatch } from '../column-patch.ts';
 import { DrizzleLicenseRepository } from '../drizzle/drizzle-license-repository.ts';
-import { licenseColumns, licenseStateColumns, originConflict, reissueSet, stateOf, withoutEmail } from '../drizzle/license-rows.ts';
+import { licenseStatementParts, originConflict, type LicenseOrigin, reissueSet, stateOf, withoutEmail } from '../drizzle/license-rows.ts';
 import { postgresSqlStore } from '../drizzle/sql-store.ts';
 import { outboxNow } from '../webhooks/outbox-stamps.ts';
 import { activationsJson, firstMachine, PostgresActivations } from './postgres-activations.ts';
@@ -13,12 +12,7 @@ import { emitPostgresEvent, recordNewPostgresLicense, type PostgresTx } from './
 import { isUniqueViolation, type PostgresDb } from './postgres-store.ts';
 import { customers, licenses, retiredLicenseKeys } from './schema.ts';
 
-type Origin = { checkoutSessionId?: string; purchaseId?: string };
-
-const stateColumns = licenseStateColumns(licenses, activationsJson);
-const subjectColumns = { ...licenseColumns(licenses, firstMachine), customerEmail: customers.email };
-
-const licensePatch = columnPatch(licenses, { storedStatus: 'status' });
+const { stateColumns, subjectColumns, licensePatch } = licenseStatementParts(licenses, customers, { activationsJson, firstMachine });
 
 const ORIGIN_INDEXES = { checkoutSession: 'licenses_checkout_session', purchase: 'licenses_purchase' };
 const conflictOf = (error: unknown) => originConflict(error, (e, of) => isUniqueViolation(e, ORIGIN_INDEXES[of]));
@@ -41,7 +35,7 @@ export class PostgresLicenseRepository extends DrizzleLicenseRepository implemen
     this.stateById = db.select(stateColumns).from(licenses).where(eq(licenses.id, sql.placeholder('id'))).prepare('license_state_by_id');
   }
 
-  async create(license: License, keyHash: string, origin: Origin = {}): Promise<void> {
+  async create(license: License, keyHash: string, origin: LicenseOrigin = {}): Promise<void> {
     // machineFingerprint is derived from activations: a new license has none.
     const { storedStatus, machineFingerprint: _derived, ...rest } = license;
     const checkoutSessionId = origin.checkoutSessionId ?? null;

@@ -3,9 +3,8 @@ import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import { licenseChanged, type LicenseSubject } from '../../domain/events.ts';
 import type { License } from '../../domain/license.ts';
 import type { LicensePatch, LicenseReissue, LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
-import { columnPatch } from '../column-patch.ts';
 import { DrizzleLicenseRepository } from '../drizzle/drizzle-license-repository.ts';
-import { licenseColumns, licenseStateColumns, originConflict, reissueSet, stateOf, withoutEmail } from '../drizzle/license-rows.ts';
+import { licenseStatementParts, originConflict, type LicenseOrigin, reissueSet, stateOf, withoutEmail } from '../drizzle/license-rows.ts';
 import { sqliteSqlStore } from '../drizzle/sql-store.ts';
 import { outboxNow } from '../webhooks/outbox-stamps.ts';
 import { customers, licenses, retiredLicenseKeys } from './schema.ts';
@@ -13,12 +12,7 @@ import { activationsJson, firstMachine, SqliteActivations } from './sqlite-activ
 import { emitSqliteEvent, recordNewSqliteLicense, type SqliteWriter } from './sqlite-events.ts';
 import { isUniqueViolation, type SqliteDb } from './sqlite-store.ts';
 
-type Origin = { checkoutSessionId?: string; purchaseId?: string };
-
-const stateColumns = licenseStateColumns(licenses, activationsJson);
-const subjectColumns = { ...licenseColumns(licenses, firstMachine), customerEmail: customers.email };
-
-const licensePatch = columnPatch(licenses, { storedStatus: 'status' });
+const { stateColumns, subjectColumns, licensePatch } = licenseStatementParts(licenses, customers, { activationsJson, firstMachine });
 
 const ORIGIN_COLUMNS = { checkoutSession: 'licenses.checkout_session_id', purchase: 'licenses.purchase_id' };
 const conflictOf = (error: unknown) => originConflict(error, (e, of) => isUniqueViolation(e, ORIGIN_COLUMNS[of]));
@@ -39,7 +33,7 @@ export class SqliteLicenseRepository extends DrizzleLicenseRepository implements
     this.stateById = db.select(stateColumns).from(licenses).where(eq(licenses.id, sql.placeholder('id'))).prepare();
   }
 
-  async create(license: License, keyHash: string, origin: Origin = {}): Promise<void> {
+  async create(license: License, keyHash: string, origin: LicenseOrigin = {}): Promise<void> {
     // machineFingerprint is derived from activations: a new license has none.
     const { storedStatus, machineFingerprint: _derived, ...rest } = license;
     const checkoutSessionId = origin.checkoutSessionId ?? null;
