@@ -16,6 +16,12 @@ type CustomerTable = typeof pg.customers | typeof lite.customers;
 export type LicenseOrigin = { checkoutSessionId?: string; purchaseId?: string };
 type Columns<T extends LicenseTable> = T['_']['columns'];
 
+/** A new license's row: its stored status, digest and origin; the machine is derived, never stored. */
+export function licenseRow(license: License, keyHash: string, origin: LicenseOrigin = {}) {
+  const { storedStatus, machineFingerprint: _derived, ...rest } = license;
+  return { ...rest, status: storedStatus, keyHash, checkoutSessionId: origin.checkoutSessionId ?? null, purchaseId: origin.purchaseId ?? null };
+}
+
 /** Columns the License type does not carry: storage (digest, origin, announcement) and the pre-activations binding. */
 const STORAGE_ONLY = ['keyHash', 'checkoutSessionId', 'purchaseId', 'expiryAnnouncedAt', 'boundAt'] as const;
 type StorageOnly = (typeof STORAGE_ONLY)[number];

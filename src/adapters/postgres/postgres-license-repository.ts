@@ -4,7 +4,7 @@ import { licenseChanged, type LicenseSubject } from '../../domain/events.ts';
 import type { License } from '../../domain/license.ts';
 import type { LicensePatch, LicenseReissue, LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
 import { DrizzleLicenseRepository } from '../drizzle/drizzle-license-repository.ts';
-import { licenseStatementParts, originConflict, type LicenseOrigin, reissueSet, stateOf, withoutEmail } from '../drizzle/license-rows.ts';
+import { licenseRow, licenseStatementParts, originConflict, type LicenseOrigin, reissueSet, stateOf, withoutEmail } from '../drizzle/license-rows.ts';
 import { postgresSqlStore } from '../drizzle/sql-store.ts';
 import { outboxNow } from '../webhooks/outbox-stamps.ts';
 import { activationsJson, firstMachine, PostgresActivations } from './postgres-activations.ts';
@@ -36,13 +36,9 @@ export class PostgresLicenseRepository extends DrizzleLicenseRepository implemen
   }
 
   async create(license: License, keyHash: string, origin: LicenseOrigin = {}): Promise<void> {
-    // machineFingerprint is derived from activations: a new license has none.
-    const { storedStatus, machineFingerprint: _derived, ...rest } = license;
-    const checkoutSessionId = origin.checkoutSessionId ?? null;
-    const purchaseId = origin.purchaseId ?? null;
     try {
       await this.db.transaction(async (tx) => {
-        await tx.insert(licenses).values({ ...rest, status: storedStatus, keyHash, checkoutSessionId, purchaseId });
+        await tx.insert(licenses).values(licenseRow(license, keyHash, origin));
         await recordNewPostgresLicense(tx, license);
       });
     } catch (error) {

@@ -4,7 +4,7 @@ import { licenseChanged, type LicenseSubject } from '../../domain/events.ts';
 import type { License } from '../../domain/license.ts';
 import type { LicensePatch, LicenseReissue, LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
 import { DrizzleLicenseRepository } from '../drizzle/drizzle-license-repository.ts';
-import { licenseStatementParts, originConflict, type LicenseOrigin, reissueSet, stateOf, withoutEmail } from '../drizzle/license-rows.ts';
+import { licenseRow, licenseStatementParts, originConflict, type LicenseOrigin, reissueSet, stateOf, withoutEmail } from '../drizzle/license-rows.ts';
 import { sqliteSqlStore } from '../drizzle/sql-store.ts';
 import { outboxNow } from '../webhooks/outbox-stamps.ts';
 import { customers, licenses, retiredLicenseKeys } from './schema.ts';
@@ -34,13 +34,9 @@ export class SqliteLicenseRepository extends DrizzleLicenseRepository implements
   }
 
   async create(license: License, keyHash: string, origin: LicenseOrigin = {}): Promise<void> {
-    // machineFingerprint is derived from activations: a new license has none.
-    const { storedStatus, machineFingerprint: _derived, ...rest } = license;
-    const checkoutSessionId = origin.checkoutSessionId ?? null;
-    const purchaseId = origin.purchaseId ?? null;
     try {
       this.db.transaction((tx) => {
-        tx.insert(licenses).values({ ...rest, status: storedStatus, keyHash, checkoutSessionId, purchaseId }).run();
+        tx.insert(licenses).values(licenseRow(license, keyHash, origin)).run();
         recordNewSqliteLicense(tx, license);
       });
     } catch (error) {
