@@ -30,3 +30,15 @@ export function sharedRepositories(store: SqlStore): SharedRepositories {
     subscriptions: new DrizzleSubscriptionRepository(store),
   };
 }
+
+/** A store's health check: true while the probe query runs, false once it throws. */
+export function pingWith(probe: () => unknown): () => Promise<boolean> {
+  return async () => {
+    try {
+      await probe();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+}

@@ -1,7 +1,7 @@
 import { SQL } from 'bun';
 import { drizzle, type BunSQLDatabase } from 'drizzle-orm/bun-sql';
 import type { Store } from '../../ports/deps.ts';
-import { sharedRepositories } from '../drizzle/drizzle-repositories.ts';
+import { pingWith, sharedRepositories } from '../drizzle/drizzle-repositories.ts';
 import { postgresSqlStore } from '../drizzle/sql-store.ts';
 import { assertSchemaName, migratePostgres } from './postgres-migrate.ts';
 import { PostgresCheckoutRepository } from './postgres-checkout-repository.ts';
@@ -60,14 +60,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     trials: new PostgresTrialRepository(db),
     orders: new PostgresOrderRepository(db),
     customerDirectory: new PostgresCustomerDirectory(db),
-    ping: async () => {
-      try {
-        await client`SELECT 1`;
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: pingWith(() => client`SELECT 1`),
     close: async () => {
       await client.close();
     },

@@ -3,7 +3,7 @@ import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite';
 import type { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 import { SQLITE_MIGRATIONS } from './migrations/index.ts';
 import type { Store } from '../../ports/deps.ts';
-import { sharedRepositories } from '../drizzle/drizzle-repositories.ts';
+import { pingWith, sharedRepositories } from '../drizzle/drizzle-repositories.ts';
 import { sqliteSqlStore } from '../drizzle/sql-store.ts';
 import { CachedDeveloperRepository } from '../cache/cached-developer-repository.ts';
 import { CachedLicenseRepository } from '../cache/cached-license-repository.ts';
@@ -69,14 +69,7 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
     trials: new SqliteTrialRepository(db),
     orders: new SqliteOrderRepository(db),
     customerDirectory: new SqliteCustomerDirectory(db),
-    ping: async () => {
-      try {
-        ping.get();
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: pingWith(() => ping.get()),
     close: async () => {
       sqlite.run('PRAGMA wal_checkpoint(TRUNCATE)');
       sqlite.close();
