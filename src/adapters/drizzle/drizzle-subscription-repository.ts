@@ -48,22 +48,7 @@ export class DrizzleSubscriptionRepository implements SubscriptionRepository {
   }
 
   async listByDeveloper(developerId: string, query: SubscriptionListQuery): Promise<SubscriptionPage> {
-    const { db, tables: { subscriptions: s, customers }, dialect } = this.store;
-    const after = query.after;
-    const id = dialect.byteOrder(s.id);
-    const where = and(
-      eq(s.developerId, developerId),
-      after ? or(lt(s.createdAt, after.createdAt), and(eq(s.createdAt, after.createdAt), sql`${id} < ${after.id}`)) : undefined,
-      query.productId === undefined ? undefined : eq(s.productId, query.productId),
-      query.status === undefined ? undefined : eq(s.status, query.status),
-    );
-    const rows = await db
-      .select({ subscription: s, customerEmail: customers.email })
-      .from(s)
-      .innerJoin(customers, eq(customers.id, s.customerId))
-      .where(where)
-      .orderBy(desc(s.createdAt), desc(id))
-      .limit(query.limit + 1);
+    const rows = await subscriptionListQuery(this.store, developerId, query);
     const data = rows.slice(0, query.limit).map((row) => ({ ...row.subscription, customerEmail: row.customerEmail }));
     return { data, hasMore: rows.length > query.limit };
   }
@@ -81,6 +66,25 @@ export class DrizzleSubscriptionRepository implements SubscriptionRepository {
   private findOne(where: SQL): Promise<Subscription | null> {
     return oneOrNull(this.store.db.select().from(this.store.tables.subscriptions).where(where));
   }
+}
+
+/** A seller's subscriptions, newest first, walking (developer_id, created_at, id): one row more than the limit. */
+export function subscriptionListQuery({ db, tables: { subscriptions: s, customers }, dialect }: SqlStore, developerId: string, query: SubscriptionListQuery) {
+  const after = query.after;
+  const id = dialect.byteOrder(s.id);
+  const where = and(
+    eq(s.developerId, developerId),
+    after ? or(lt(s.createdAt, after.createdAt), and(eq(s.createdAt, after.createdAt), sql`${id} < ${after.id}`)) : undefined,
+    query.productId === undefined ? undefined : eq(s.productId, query.productId),
+    query.status === undefined ? undefined : eq(s.status, query.status),
+  );
+  return db
+    .select({ subscription: s, customerEmail: customers.email })
+    .from(s)
+    .innerJoin(customers, eq(customers.id, s.customerId))
+    .where(where)
+    .orderBy(desc(s.createdAt), desc(id))
+    .limit(query.limit + 1);
 }
 
 /** Every expression reads the row as it was: `canceled` is final, the period end only grows, older news loses. */

@@ -77,7 +77,7 @@ const SQLITE: SqlDialect = {
 };
 
 /**
- * The SQLite database seen as the shared query interface. The one cast of the shared layer: drizzle
+ * The SQLite database seen as the shared query interface. The one cast between dialects: drizzle
  * types its SQLite and PostgreSQL builders apart, but the statements the shared repositories build
  * (select, insert with conflict targets, update, delete, returning, awaited) run the same on both,
  * over tables whose columns map to the same values. Each awaited statement runs through `.all()` or
