@@ -1,31 +1,34 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { productListQuery } from '../../src/adapters/drizzle/drizzle-product-repository.ts';
+import { subscriptionListQuery } from '../../src/adapters/drizzle/drizzle-subscription-repository.ts';
 import { postgresSqlStore, sqliteSqlStore, type SqlStore } from '../../src/adapters/drizzle/sql-store.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 import { openPostgresTestStore } from '../contracts/stores.ts';
 
 type Query = { toSQL(): { sql: string; params: unknown[] } };
 
-/** The shared product list, built by each dialect's hooks, walks products_developer_order in list order. */
-const CASES: [string, (store: SqlStore) => Query][] = [
-  ['first page', (store) => productListQuery(store, 'dev_x', 21, null)],
-  ['after a cursor', (store) => productListQuery(store, 'dev_x', 21, { createdAt: 5, id: 'prod_y' })],
+/** The shared lists, built by each dialect's hooks, walk their seller's index in list order. */
+const CASES: [string, (store: SqlStore) => Query, string][] = [
+  ['first page', (store) => productListQuery(store, 'dev_x', 21, null), 'products_developer_order'],
+  ['after a cursor', (store) => productListQuery(store, 'dev_x', 21, { createdAt: 5, id: 'prod_y' }), 'products_developer_order'],
+  ['subscriptions, first page', (store) => subscriptionListQuery(store, 'dev_x', { limit: 20 }), 'subscriptions_developer_order'],
+  ['subscriptions, after a cursor', (store) => subscriptionListQuery(store, 'dev_x', { limit: 20, after: { createdAt: 5, id: 'sub_y' } }), 'subscriptions_developer_order'],
 ];
 
-describe('SQLite plans of the shared product list', () => {
+describe('SQLite plans of the shared lists', () => {
   const store = openSqliteStore(':memory:');
   store.sqlite.run('ANALYZE');
   const explain = ({ sql, params }: { sql: string; params: unknown[] }) =>
     (store.sqlite.query(`EXPLAIN QUERY PLAN ${sql}`).all(...(params as never[])) as { detail: string }[]).map((r) => r.detail).join('\n');
 
-  test.each(CASES)('%s walks its index', (_name, query) => {
+  test.each(CASES)('%s walks its index', (_name, query, index) => {
     const detail = explain(query(sqliteSqlStore(store.db)).toSQL());
-    expect(detail).toContain('products_developer_order');
+    expect(detail).toContain(index);
     expect(detail).not.toContain('USE TEMP B-TREE');
   });
 });
 
-describe('PostgreSQL plans of the shared product list', () => {
+describe('PostgreSQL plans of the shared lists', () => {
   let pg: Awaited<ReturnType<typeof openPostgresTestStore>>;
   beforeAll(async () => {
     pg = await openPostgresTestStore();
@@ -43,9 +46,9 @@ describe('PostgreSQL plans of the shared product list', () => {
     return (rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
   };
 
-  test.each(CASES)('%s walks its index', async (_name, query) => {
+  test.each(CASES)('%s walks its index', async (_name, query, index) => {
     const detail = await explain(query(postgresSqlStore(pg.store.db)).toSQL());
-    expect(detail).toContain('Index Scan using products_developer_order on products');
+    expect(detail).toMatch(new RegExp(`Index Scan (Backward )?using ${index} on`));
     expect(detail).not.toMatch(/Sort|Seq Scan/);
   });
 

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { postgresLicenseListQuery } from '../../src/adapters/postgres/postgres-license-list.ts';
-import { postgresOrderListQuery } from '../../src/adapters/postgres/postgres-order-repository.ts';
+import { licenseListQuery } from '../../src/adapters/drizzle/drizzle-license-repository.ts';
+import { orderListQuery } from '../../src/adapters/drizzle/drizzle-order-repository.ts';
+import { postgresSqlStore, sqliteSqlStore } from '../../src/adapters/drizzle/sql-store.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
-import { sqliteLicenseListQuery } from '../../src/adapters/sqlite/sqlite-license-list.ts';
-import { sqliteOrderListQuery } from '../../src/adapters/sqlite/sqlite-order-repository.ts';
 import type { LicenseListQuery } from '../../src/ports/license-repository.ts';
 import type { OrderListQuery } from '../../src/ports/order-repository.ts';
 import { openPostgresTestStore } from '../contracts/stores.ts';
@@ -35,7 +34,7 @@ describe('SQLite plans of the lists', () => {
     // Only the outer query's steps (parent 0): the machine subquery sorts a license's few activations.
     return rows.filter((r) => r.parent === 0).map((r) => r.detail).join('\n');
   };
-  const plan = (query: Partial<LicenseListQuery>) => explain(sqliteLicenseListQuery(store.db, 'dev_x', { limit: 20, ...query }).toSQL());
+  const plan = (query: Partial<LicenseListQuery>) => explain(licenseListQuery(sqliteSqlStore(store.db), 'dev_x', { limit: 20, ...query }).toSQL());
 
   test.each(LICENSE_CASES)('%s walks its index', (_name, query, index) => {
     const detail = plan(query);
@@ -48,14 +47,14 @@ describe('SQLite plans of the lists', () => {
   });
 
   test.each(ORDER_CASES)('%s walk their index', (_name, query, customerId, index) => {
-    const detail = explain(sqliteOrderListQuery(store.db, 'dev_x', { limit: 20, ...query }, customerId).toSQL());
+    const detail = explain(orderListQuery(sqliteSqlStore(store.db), 'dev_x', { limit: 20, ...query }, customerId).toSQL());
     expect(detail).toContain(index);
     expect(detail).not.toContain('USE TEMP B-TREE');
   });
 
   test('a cursor starts the index range at it, instead of walking down to it', () => {
     const after = { issuedAt: 5, id: 'lic_y' };
-    const orders = explain(sqliteOrderListQuery(store.db, 'dev_x', { limit: 20, after: { createdAt: 5, id: 'ord_y' } }, undefined).toSQL());
+    const orders = explain(orderListQuery(sqliteSqlStore(store.db), 'dev_x', { limit: 20, after: { createdAt: 5, id: 'ord_y' } }, undefined).toSQL());
 
     expect(plan({ after })).toContain('licenses_developer_issued (developer_id=? AND issued_at<?)');
     expect(plan({ after, productId: 'prod_x' })).toContain('licenses_developer_product_issued (developer_id=? AND product_id=? AND issued_at<?)');
@@ -90,20 +89,20 @@ describe('PostgreSQL plans of the lists', () => {
   };
 
   test.each(LICENSE_CASES)('%s walks its index', async (_name, query, index) => {
-    const detail = await explain(postgresLicenseListQuery(pg.store.db, 'dev_x', { limit: 20, ...query }).toSQL());
+    const detail = await explain(licenseListQuery(postgresSqlStore(pg.store.db), 'dev_x', { limit: 20, ...query }).toSQL());
     expect(detail).toContain(`Index Scan Backward using ${index} on licenses`);
     expect(detail).not.toMatch(/Sort|Seq Scan/);
   });
 
   test.each(ORDER_CASES)('%s walk their index', async (_name, query, customerId, index) => {
-    const detail = await explain(postgresOrderListQuery(pg.store.db, 'dev_x', { limit: 20, ...query }, customerId).toSQL());
+    const detail = await explain(orderListQuery(postgresSqlStore(pg.store.db), 'dev_x', { limit: 20, ...query }, customerId).toSQL());
     expect(detail).toContain(`Index Scan Backward using ${index} on orders`);
     expect(detail).not.toMatch(/Sort|Seq Scan/);
   });
 
   test('a cursor starts the index range at it, instead of walking down to it', async () => {
-    const licenses = await explain(postgresLicenseListQuery(pg.store.db, 'dev_x', { limit: 20, after: { issuedAt: 5, id: 'lic_y' } }).toSQL());
-    const orders = await explain(postgresOrderListQuery(pg.store.db, 'dev_x', { limit: 20, after: { createdAt: 5, id: 'ord_y' } }, undefined).toSQL());
+    const licenses = await explain(licenseListQuery(postgresSqlStore(pg.store.db), 'dev_x', { limit: 20, after: { issuedAt: 5, id: 'lic_y' } }).toSQL());
+    const orders = await explain(orderListQuery(postgresSqlStore(pg.store.db), 'dev_x', { limit: 20, after: { createdAt: 5, id: 'ord_y' } }, undefined).toSQL());
 
     expect(licenses).toMatch(/Index Cond: \(\(developer_id = 'dev_x'::text\) AND \(issued_at <= '?5/);
     expect(orders).toMatch(/Index Cond: \(\(developer_id = 'dev_x'::text\) AND \(created_at <= '?5/);

@@ -7,11 +7,12 @@ import { DrizzleOtpRepository } from './drizzle-otp-repository.ts';
 import { DrizzleProductRepository } from './drizzle-product-repository.ts';
 import { DrizzlePurchaseRepository } from './drizzle-purchase-repository.ts';
 import { DrizzleSigningKeyRepository } from './drizzle-signing-key-repository.ts';
+import { DrizzleSubscriptionRepository } from './drizzle-subscription-repository.ts';
 import { DrizzleSmsOutboxRepository } from './drizzle-sms-outbox-repository.ts';
 import { DrizzleWebhookEventRepository } from './drizzle-webhook-event-repository.ts';
 import type { SqlStore } from './sql-store.ts';
 
-type SharedRepositories = Pick<Store, 'products' | 'customers' | 'signingKeys' | 'connections' | 'cards' | 'webhookEvents' | 'otps' | 'identityTokens' | 'purchases' | 'smsOutbox'>;
+type SharedRepositories = Pick<Store, 'products' | 'customers' | 'signingKeys' | 'connections' | 'cards' | 'webhookEvents' | 'otps' | 'identityTokens' | 'purchases' | 'smsOutbox' | 'subscriptions'>;
 
 /** The repositories whose queries are the same in both dialects, built once over either store. */
 export function sharedRepositories(store: SqlStore): SharedRepositories {
@@ -26,5 +27,18 @@ export function sharedRepositories(store: SqlStore): SharedRepositories {
     identityTokens: new DrizzleIdentityTokenRepository(store),
     purchases: new DrizzlePurchaseRepository(store),
     smsOutbox: new DrizzleSmsOutboxRepository(store),
+    subscriptions: new DrizzleSubscriptionRepository(store),
+  };
+}
+
+/** A store's health check: true while the probe query runs, false once it throws. */
+export function pingWith(probe: () => unknown): () => Promise<boolean> {
+  return async () => {
+    try {
+      await probe();
+      return true;
+    } catch {
+      return false;
+    }
   };
 }

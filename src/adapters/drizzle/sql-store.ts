@@ -1,9 +1,11 @@
 import { and, eq, gt, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
 import type { SigningKey } from '../../domain/developer.ts';
+import { firstMachine as postgresFirstMachine } from '../postgres/postgres-activations.ts';
 import type { PostgresDb } from '../postgres/postgres-store.ts';
 import { postgresTransactions } from '../postgres/postgres-transactions.ts';
 import * as pg from '../postgres/schema.ts';
+import { firstMachine as sqliteFirstMachine } from '../sqlite/sqlite-activations.ts';
 import type { SqliteDb } from '../sqlite/sqlite-store.ts';
 import { sqliteTransactions } from '../sqlite/sqlite-transactions.ts';
 import * as lite from '../sqlite/schema.ts';
@@ -14,7 +16,7 @@ import * as lite from '../sqlite/schema.ts';
  */
 export const SHARED_TABLES = [
   'connectStates', 'processorAccounts', 'identityTokens', 'webhookEvents', 'smsOutbox', 'otpChallenges',
-  'loginFailures', 'purchases', 'licenses', 'checkoutSessions', 'products', 'savedCards', 'customers', 'signingKeys',
+  'loginFailures', 'purchases', 'licenses', 'checkoutSessions', 'products', 'savedCards', 'customers', 'signingKeys', 'orders', 'subscriptions',
 ] as const;
 
 /** Typed by the PostgreSQL declarations: their select and insert types are the SQLite ones too. */
@@ -31,10 +33,18 @@ export interface SqlDialect {
   after(createdAt: PgColumn, id: PgColumn, cursor: { createdAt: number; id: string }): SQL;
   /** Insertion order, the tie-break of rows made in the same millisecond: SQLite's rowid, PostgreSQL's `seq`. */
   insertionOrder(table: SharedTables['savedCards'] | SharedTables['signingKeys']): SQLWrapper;
-  /** A number bound into an expression: PostgreSQL wants its type said. */
+  /** A value bound into an expression: PostgreSQL wants its type said, SQLite stores a boolean as 0 or 1. */
   bound(value: number, type: 'bigint' | 'integer'): SQL;
+  bound(value: string, type: 'text'): SQL;
+  bound(value: boolean, type: 'boolean'): SQL;
+  /** The larger of two values: SQLite's two-argument MAX, PostgreSQL's GREATEST. */
+  greatest(a: SQLWrapper, b: SQLWrapper): SQL;
   /** The rows a batch delete picks: PostgreSQL skips the ones another sweeper holds. */
   pickForDelete(query: PgSelect): PgSelect;
+  /** `a` equals `b`, null equal to null. */
+  same(a: SQLWrapper, b: unknown): SQL;
+  /** License.machineFingerprint: the machine of a license's oldest activation, ids in byte order. */
+  firstMachine: SQL<string | null>;
 }
 
 /**
@@ -59,12 +69,15 @@ const SQLITE: SqlDialect = {
   byteOrder: (id) => id,
   after: (createdAt, id, cursor) => or(gt(createdAt, cursor.createdAt), and(eq(createdAt, cursor.createdAt), gt(id, cursor.id)))!,
   insertionOrder: () => sql`rowid`,
-  bound: (value) => sql`${value}`,
+  bound: (value: number | string | boolean) => (typeof value === 'boolean' ? sql`${value ? 1 : 0}` : sql`${value}`),
+  greatest: (a, b) => sql`MAX(${a}, ${b})`,
   pickForDelete: (query) => query,
+  same: (a, b) => sql`${a} IS ${b}`,
+  firstMachine: sqliteFirstMachine,
 };
 
 /**
- * The SQLite database seen as the shared query interface. The one cast of the shared layer: drizzle
+ * The SQLite database seen as the shared query interface. The one cast between dialects: drizzle
  * types its SQLite and PostgreSQL builders apart, but the statements the shared repositories build
  * (select, insert with conflict targets, update, delete, returning, awaited) run the same on both,
  * over tables whose columns map to the same values. Each awaited statement runs through `.all()` or
@@ -82,8 +95,11 @@ const POSTGRES: SqlDialect = {
   byteOrder,
   after: (createdAt, id, cursor) => sql`(${createdAt}, ${byteOrder(id)}) > (${cursor.createdAt}, ${cursor.id})`,
   insertionOrder: (table) => table.seq,
-  bound: (value, type) => (type === 'bigint' ? sql`${value}::bigint` : sql`${value}::integer`),
+  bound: (value: number | string | boolean, type: string) => sql`${value}::${sql.raw(type)}`,
+  greatest: (a, b) => sql`GREATEST(${a}, ${b})`,
   pickForDelete: (query) => query.for('update', { skipLocked: true }),
+  same: (a, b) => sql`${a} IS NOT DISTINCT FROM ${b}`,
+  firstMachine: postgresFirstMachine,
 };
 
 export function postgresSqlStore(db: PostgresDb): SqlStore {

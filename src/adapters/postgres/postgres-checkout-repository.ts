@@ -4,45 +4,26 @@ import { NotFoundError } from '../../domain/errors.ts';
 import { checkoutChanged } from '../../domain/events.ts';
 import type { CheckoutPatch, CheckoutRepository } from '../../ports/checkout-repository.ts';
 import { columnPatch } from '../column-patch.ts';
+import { DrizzleCheckoutRepository, sessionOf } from '../drizzle/drizzle-checkout-repository.ts';
+import { postgresSqlStore } from '../drizzle/sql-store.ts';
 import { checkoutSessions } from './schema.ts';
 import { emitPostgresEvent } from './postgres-events.ts';
 import type { PostgresDb } from './postgres-store.ts';
-import { deleteUnpaidCheckouts } from './postgres-retention.ts';
-
-type Row = typeof checkoutSessions.$inferSelect;
 
 const sessionPatch = columnPatch(checkoutSessions, { storedStatus: 'status' });
 
-export function sessionOf(row: Row | undefined): CheckoutSession | null {
-  if (!row) return null;
-  const { status, ...rest } = row;
-  return { ...rest, storedStatus: status };
-}
-
-export class PostgresCheckoutRepository implements CheckoutRepository {
+export class PostgresCheckoutRepository extends DrizzleCheckoutRepository implements CheckoutRepository {
   // Polled every 2 s by every waiting client: a named prepared statement.
   private readonly selectById;
 
   constructor(private readonly db: PostgresDb) {
+    super(postgresSqlStore(db));
     this.selectById = db.select().from(checkoutSessions).where(eq(checkoutSessions.id, sql.placeholder('id'))).prepare('checkout_by_id');
-  }
-
-  async create(session: CheckoutSession): Promise<void> {
-    const { storedStatus, ...rest } = session;
-    await this.db.insert(checkoutSessions).values({ ...rest, status: storedStatus });
   }
 
   async findById(id: string): Promise<CheckoutSession | null> {
     const [row] = await this.selectById.execute({ id });
     return sessionOf(row);
-  }
-
-  async findByProcessorSessionId(processorSessionId: string): Promise<CheckoutSession | null> {
-    return this.findBy(eq(checkoutSessions.processorSessionId, processorSessionId));
-  }
-
-  async findByPaymentId(paymentId: string): Promise<CheckoutSession | null> {
-    return this.findBy(eq(checkoutSessions.paymentId, paymentId));
   }
 
   async update(id: string, patch: CheckoutPatch, expect?: CheckoutPatch): Promise<CheckoutSession | null> {
@@ -70,14 +51,5 @@ export class PostgresCheckoutRepository implements CheckoutRepository {
     const stored = (await this.update(id, { ...outcome, storedStatus: 'complete' }, { licenseId: null })) ?? (await this.findById(id));
     if (!stored) throw new NotFoundError('checkout session');
     return stored;
-  }
-
-  private async findBy(where: ReturnType<typeof eq>): Promise<CheckoutSession | null> {
-    const [row] = await this.db.select().from(checkoutSessions).where(where);
-    return sessionOf(row);
-  }
-
-  async deleteUnpaid(before: number, limit: number): Promise<number> {
-    return deleteUnpaidCheckouts(this.db, before, limit);
   }
 }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import type { CustomerDirectory, CustomerListQuery, CustomerPage, DirectoryEntry, SellerCustomer } from '../../ports/customer-directory.ts';
 import { prefixEnd } from '../../ports/customer-directory.ts';
+import { licenseSummaryColumns } from '../drizzle/license-rows.ts';
 import { developerCustomers as dc, licenses } from './schema.ts';
 import type { PostgresDb } from './postgres-store.ts';
 
@@ -49,13 +50,7 @@ export class PostgresCustomerDirectory implements CustomerDirectory {
     if (page.length === 0) return [];
     const ranked = this.db
       .select({
-        id: licenses.id,
-        customerId: licenses.customerId,
-        productId: licenses.productId,
-        storedStatus: licenses.status,
-        issuedAt: licenses.issuedAt,
-        expiresAt: licenses.expiresAt,
-        trial: licenses.trial,
+        ...licenseSummaryColumns(licenses),
         rank: sql<number>`row_number() OVER (PARTITION BY ${licenses.customerId} ORDER BY ${licenses.issuedAt} DESC, ${licenses.id} COLLATE "C" DESC)`.as('rank'),
       })
       .from(licenses)

@@ -1,7 +1,8 @@
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { licenseCreated, type DomainEvent } from '../../domain/events.ts';
 import type { License } from '../../domain/license.ts';
-import { outboxId, outboxNow } from '../webhooks/outbox-stamps.ts';
+import { listeningEndpoints } from '../drizzle/event-rows.ts';
+import { deliveryRows, stampEvent, type WrittenEvent } from '../webhooks/outbox-stamps.ts';
 import type { PostgresDb } from './postgres-store.ts';
 import { customers, developerCustomers, outgoingEvents, webhookDeliveries, webhookEndpoints } from './schema.ts';
 
@@ -9,14 +10,9 @@ import { customers, developerCustomers, outgoingEvents, webhookDeliveries, webho
 export type PostgresTx = Parameters<Parameters<PostgresDb['transaction']>[0]>[0];
 export type PostgresWriter = PostgresDb | PostgresTx;
 
-export interface WrittenEvent {
-  id: string;
-  createdAt: number;
-}
-
 /** Writes the event row alone (see `emitPostgresEvent` for the deliveries). */
 export async function insertPostgresEvent(tx: PostgresWriter, event: DomainEvent): Promise<WrittenEvent> {
-  const written = { id: outboxId('msg'), createdAt: outboxNow() };
+  const written = stampEvent();
   // jsonb itself: given a value, drizzle over Bun's driver would store a jsonb string holding the JSON text.
   const data = sql`${JSON.stringify(event.data)}::text::jsonb`;
   await tx.insert(outgoingEvents).values({ ...written, developerId: event.developerId, type: event.type, data });
@@ -26,10 +22,7 @@ export async function insertPostgresEvent(tx: PostgresWriter, event: DomainEvent
 /** One delivery of the event per endpoint, due at once. */
 export async function insertPostgresDeliveries(tx: PostgresWriter, event: WrittenEvent, developerId: string, endpointIds: string[]): Promise<void> {
   if (endpointIds.length === 0) return;
-  const rows = endpointIds.map((endpointId) => ({
-    id: outboxId('del'), eventId: event.id, endpointId, developerId, status: 'pending' as const, attempts: 0, nextAttemptAt: 0, createdAt: event.createdAt,
-  }));
-  await tx.insert(webhookDeliveries).values(rows).onConflictDoNothing();
+  await tx.insert(webhookDeliveries).values(deliveryRows(event, developerId, endpointIds)).onConflictDoNothing();
 }
 
 /** Writes the event and one delivery to each enabled endpoint of its seller that takes its type; nothing for null. */
@@ -39,13 +32,7 @@ export async function emitPostgresEvent(tx: PostgresWriter, event: DomainEvent |
   const listening = await tx
     .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)
-    .where(
-      and(
-        eq(webhookEndpoints.developerId, event.developerId),
-        eq(webhookEndpoints.enabled, true),
-        or(isNull(webhookEndpoints.events), sql`${webhookEndpoints.events} @> jsonb_build_array(${event.type}::text)`),
-      ),
-    );
+    .where(listeningEndpoints(webhookEndpoints, event.developerId, sql`${webhookEndpoints.events} @> jsonb_build_array(${event.type}::text)`));
   await insertPostgresDeliveries(tx, written, event.developerId, listening.map((e) => e.id));
 }
 

@@ -3,9 +3,9 @@ import type { Attempt, DeliveryOutcome, DeliveryView, DueDelivery, OutboxReposit
 import { deliveryView, DELIVERY_COLUMNS, type DeliveryRow } from '../webhooks/delivery-rows.ts';
 import { and, eq, inArray, isNotNull, isNull, lte } from 'drizzle-orm';
 import { checkoutChanged, licenseExpired } from '../../domain/events.ts';
-import { sessionOf } from './postgres-checkout-repository.ts';
+import { sessionOf } from '../drizzle/drizzle-checkout-repository.ts';
 import { emitPostgresEvent, insertPostgresDeliveries, insertPostgresEvent } from './postgres-events.ts';
-import { licenseSubject } from './postgres-license-list.ts';
+import { licenseSubject } from './postgres-license-repository.ts';
 import type { PostgresDb } from './postgres-store.ts';
 import { checkoutSessions, licenses, webhookDeliveries, webhookEndpoints } from './schema.ts';
 

@@ -1,7 +1,7 @@
 import { SQL } from 'bun';
 import { drizzle, type BunSQLDatabase } from 'drizzle-orm/bun-sql';
 import type { Store } from '../../ports/deps.ts';
-import { sharedRepositories } from '../drizzle/drizzle-repositories.ts';
+import { pingWith, sharedRepositories } from '../drizzle/drizzle-repositories.ts';
 import { postgresSqlStore } from '../drizzle/sql-store.ts';
 import { assertSchemaName, migratePostgres } from './postgres-migrate.ts';
 import { PostgresCheckoutRepository } from './postgres-checkout-repository.ts';
@@ -10,7 +10,6 @@ import { CachedDeveloperRepository } from '../cache/cached-developer-repository.
 import { PostgresDeveloperRepository } from './postgres-developer-repository.ts';
 import { PostgresLicenseRepository } from './postgres-license-repository.ts';
 import { PostgresOrderRepository } from './postgres-order-repository.ts';
-import { PostgresSubscriptionRepository } from './postgres-subscription-repository.ts';
 import { PostgresTrialRepository } from './postgres-trial-repository.ts';
 import { PostgresWebhookEndpointRepository } from './postgres-webhook-endpoint-repository.ts';
 import { PostgresOutboxRepository } from './postgres-outbox-repository.ts';
@@ -61,15 +60,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     trials: new PostgresTrialRepository(db),
     orders: new PostgresOrderRepository(db),
     customerDirectory: new PostgresCustomerDirectory(db),
-    subscriptions: new PostgresSubscriptionRepository(db),
-    ping: async () => {
-      try {
-        await client`SELECT 1`;
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: pingWith(() => client`SELECT 1`),
     close: async () => {
       await client.close();
     },

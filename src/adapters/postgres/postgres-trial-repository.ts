@@ -1,20 +1,14 @@
 import { eq } from 'drizzle-orm';
-import type { Activation } from '../../domain/activation.ts';
+import { activationCreated } from '../../domain/events.ts';
 import type { TrialClaimKind } from '../../domain/trial.ts';
 import type { NewTrial, TrialOutcome, TrialRepository } from '../../ports/trial-repository.ts';
+import { licenseRow } from '../drizzle/license-rows.ts';
+import { ClaimTaken, firstActivation, startOrClaimed } from '../drizzle/trial-rows.ts';
 import { activations, customers, licenses, trialClaims } from './schema.ts';
-import { activationCreated } from '../../domain/events.ts';
 import { emitPostgresEvent, recordNewPostgresLicense } from './postgres-events.ts';
 import type { PostgresDb } from './postgres-store.ts';
 
 type Tx = Parameters<Parameters<PostgresDb['transaction']>[0]>[0];
-
-/** Thrown inside the transaction to roll it back: the claim was someone else's. */
-class ClaimTaken extends Error {
-  constructor(readonly by: TrialClaimKind) {
-    super(`trial already claimed by ${by}`);
-  }
-}
 
 /**
  * A trial's customer, license, claims and first activation in one transaction. The claims' primary
@@ -26,20 +20,14 @@ export class PostgresTrialRepository implements TrialRepository {
   constructor(private readonly db: PostgresDb) {}
 
   async start(trial: NewTrial): Promise<TrialOutcome> {
-    try {
-      return await this.db.transaction((tx) => this.write(tx, trial));
-    } catch (error) {
-      if (error instanceof ClaimTaken) return { kind: 'claimed', by: error.by };
-      throw error;
-    }
+    return startOrClaimed(() => this.db.transaction((tx) => this.write(tx, trial)));
   }
 
   private async write(tx: Tx, trial: NewTrial): Promise<TrialOutcome> {
     await tx.insert(customers).values(trial.customer).onConflictDoNothing({ target: customers.email });
     const [customer] = await tx.select({ id: customers.id }).from(customers).where(eq(customers.email, trial.customer.email));
     const license = { ...trial.license, customerId: customer!.id };
-    const { storedStatus, machineFingerprint: _derived, ...row } = license;
-    await tx.insert(licenses).values({ ...row, status: storedStatus, keyHash: trial.keyHash, checkoutSessionId: null, purchaseId: null });
+    await tx.insert(licenses).values(licenseRow(license, trial.keyHash));
     await recordNewPostgresLicense(tx, license);
     const { productId, id: licenseId } = license;
     const claim = async (kind: TrialClaimKind, value: string) => {
@@ -48,10 +36,9 @@ export class PostgresTrialRepository implements TrialRepository {
     };
     await claim('email', trial.customer.email);
     await claim('machine', trial.machine.machineFingerprint);
-    const { id, machineFingerprint, name, at } = trial.machine;
-    const activation: Activation = { id, licenseId, machineFingerprint, name, createdAt: at, lastSeenAt: at };
+    const activation = firstActivation(trial, licenseId);
     await tx.insert(activations).values(activation);
     await emitPostgresEvent(tx, activationCreated(activation, license));
-    return { kind: 'started', license: { ...license, machineFingerprint }, activation };
+    return { kind: 'started', license: { ...license, machineFingerprint: activation.machineFingerprint }, activation };
   }
 }

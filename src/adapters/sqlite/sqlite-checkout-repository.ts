@@ -4,44 +4,25 @@ import { NotFoundError } from '../../domain/errors.ts';
 import { checkoutChanged } from '../../domain/events.ts';
 import type { CheckoutPatch, CheckoutRepository } from '../../ports/checkout-repository.ts';
 import { columnPatch } from '../column-patch.ts';
+import { DrizzleCheckoutRepository, sessionOf } from '../drizzle/drizzle-checkout-repository.ts';
+import { sqliteSqlStore } from '../drizzle/sql-store.ts';
 import { checkoutSessions } from './schema.ts';
 import { emitSqliteEvent } from './sqlite-events.ts';
 import type { SqliteDb } from './sqlite-store.ts';
-import { deleteUnpaidCheckouts } from './sqlite-retention.ts';
-
-type Row = typeof checkoutSessions.$inferSelect;
 
 const sessionPatch = columnPatch(checkoutSessions, { storedStatus: 'status' });
 
-export function sessionOf(row: Row | undefined): CheckoutSession | null {
-  if (!row) return null;
-  const { status, ...rest } = row;
-  return { ...rest, storedStatus: status };
-}
-
-export class SqliteCheckoutRepository implements CheckoutRepository {
+export class SqliteCheckoutRepository extends DrizzleCheckoutRepository implements CheckoutRepository {
   // Polled every 2 s by every waiting client: prepared once (drizzle re-prepares unprepared queries).
   private readonly selectById;
 
   constructor(private readonly db: SqliteDb) {
+    super(sqliteSqlStore(db));
     this.selectById = db.select().from(checkoutSessions).where(eq(checkoutSessions.id, sql.placeholder('id'))).prepare();
-  }
-
-  async create(session: CheckoutSession): Promise<void> {
-    const { storedStatus, ...rest } = session;
-    this.db.insert(checkoutSessions).values({ ...rest, status: storedStatus }).run();
   }
 
   async findById(id: string): Promise<CheckoutSession | null> {
     return this.byId(id);
-  }
-
-  async findByProcessorSessionId(processorSessionId: string): Promise<CheckoutSession | null> {
-    return sessionOf(this.db.select().from(checkoutSessions).where(eq(checkoutSessions.processorSessionId, processorSessionId)).get());
-  }
-
-  async findByPaymentId(paymentId: string): Promise<CheckoutSession | null> {
-    return sessionOf(this.db.select().from(checkoutSessions).where(eq(checkoutSessions.paymentId, paymentId)).get());
   }
 
   async update(id: string, patch: CheckoutPatch, expect?: CheckoutPatch): Promise<CheckoutSession | null> {
@@ -73,9 +54,5 @@ export class SqliteCheckoutRepository implements CheckoutRepository {
 
   private byId(id: string): CheckoutSession | null {
     return sessionOf(this.selectById.get({ id }));
-  }
-
-  async deleteUnpaid(before: number, limit: number): Promise<number> {
-    return deleteUnpaidCheckouts(this.db, before, limit);
   }
 }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or } from 'drizzle-orm';
 import type { CustomerDirectory, CustomerListQuery, CustomerPage, DirectoryEntry, SellerCustomer } from '../../ports/customer-directory.ts';
 import { prefixEnd } from '../../ports/customer-directory.ts';
+import { licenseSummaryColumns } from '../drizzle/license-rows.ts';
 import { developerCustomers as dc, licenses } from './schema.ts';
 import type { SqliteDb } from './sqlite-store.ts';
 
@@ -51,15 +52,7 @@ export class SqliteCustomerDirectory implements CustomerDirectory {
   private withLicenses(developerId: string, page: DirectoryEntry[], perCustomer: number): SellerCustomer[] {
     if (page.length === 0) return [];
     const rows = this.db
-      .select({
-        id: licenses.id,
-        customerId: licenses.customerId,
-        productId: licenses.productId,
-        storedStatus: licenses.status,
-        issuedAt: licenses.issuedAt,
-        expiresAt: licenses.expiresAt,
-        trial: licenses.trial,
-      })
+      .select(licenseSummaryColumns(licenses))
       .from(licenses)
       .where(and(eq(licenses.developerId, developerId), inArray(licenses.customerId, page.map((c) => c.customerId))))
       .all();

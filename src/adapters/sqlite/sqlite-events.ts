@@ -1,21 +1,17 @@
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { licenseCreated, type DomainEvent } from '../../domain/events.ts';
 import type { License } from '../../domain/license.ts';
-import { outboxId, outboxNow } from '../webhooks/outbox-stamps.ts';
+import { listeningEndpoints } from '../drizzle/event-rows.ts';
+import { deliveryRows, stampEvent, type WrittenEvent } from '../webhooks/outbox-stamps.ts';
 import { customers, developerCustomers, outgoingEvents, webhookDeliveries, webhookEndpoints } from './schema.ts';
 import type { SqliteDb } from './sqlite-store.ts';
 
 /** A database or the transaction a change runs in: events are written in the change's own. */
 export type SqliteWriter = Pick<SqliteDb, 'insert' | 'select' | 'update' | 'delete'>;
 
-export interface WrittenEvent {
-  id: string;
-  createdAt: number;
-}
-
 /** Writes the event row alone (see `emitSqliteEvent` for the deliveries). */
 export function insertSqliteEvent(tx: SqliteWriter, event: DomainEvent): WrittenEvent {
-  const written = { id: outboxId('msg'), createdAt: outboxNow() };
+  const written = stampEvent();
   tx.insert(outgoingEvents).values({ ...written, developerId: event.developerId, type: event.type, data: JSON.stringify(event.data) }).run();
   return written;
 }
@@ -23,10 +19,7 @@ export function insertSqliteEvent(tx: SqliteWriter, event: DomainEvent): Written
 /** One delivery of the event per endpoint, due at once. */
 export function insertSqliteDeliveries(tx: SqliteWriter, event: WrittenEvent, developerId: string, endpointIds: string[]): void {
   if (endpointIds.length === 0) return;
-  const rows = endpointIds.map((endpointId) => ({
-    id: outboxId('del'), eventId: event.id, endpointId, developerId, status: 'pending' as const, attempts: 0, nextAttemptAt: 0, createdAt: event.createdAt,
-  }));
-  tx.insert(webhookDeliveries).values(rows).onConflictDoNothing().run();
+  tx.insert(webhookDeliveries).values(deliveryRows(event, developerId, endpointIds)).onConflictDoNothing().run();
 }
 
 /** Writes the event and one delivery to each enabled endpoint of its seller that takes its type; nothing for null. */
@@ -36,13 +29,7 @@ export function emitSqliteEvent(tx: SqliteWriter, event: DomainEvent | null): vo
   const listening = tx
     .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)
-    .where(
-      and(
-        eq(webhookEndpoints.developerId, event.developerId),
-        eq(webhookEndpoints.enabled, true),
-        or(isNull(webhookEndpoints.events), sql`EXISTS (SELECT 1 FROM json_each(${webhookEndpoints.events}) WHERE json_each.value = ${event.type})`),
-      ),
-    )
+    .where(listeningEndpoints(webhookEndpoints, event.developerId, sql`EXISTS (SELECT 1 FROM json_each(${webhookEndpoints.events}) WHERE json_each.value = ${event.type})`))
     .all();
   insertSqliteDeliveries(tx, written, event.developerId, listening.map((e) => e.id));
 }

@@ -3,9 +3,9 @@ import type { Database } from 'bun:sqlite';
 import { eq } from 'drizzle-orm';
 import { checkoutSessions } from './schema.ts';
 import { checkoutChanged, licenseExpired } from '../../domain/events.ts';
-import { sessionOf } from './sqlite-checkout-repository.ts';
+import { sessionOf } from '../drizzle/drizzle-checkout-repository.ts';
 import { emitSqliteEvent, insertSqliteDeliveries, insertSqliteEvent } from './sqlite-events.ts';
-import { licenseSubject } from './sqlite-license-list.ts';
+import { licenseSubject } from './sqlite-license-repository.ts';
 import type { SqliteDb } from './sqlite-store.ts';
 import { deliveryView, DELIVERY_COLUMNS, type DeliveryRow } from '../webhooks/delivery-rows.ts';
 

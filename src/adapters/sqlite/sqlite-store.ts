@@ -3,7 +3,7 @@ import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite';
 import type { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 import { SQLITE_MIGRATIONS } from './migrations/index.ts';
 import type { Store } from '../../ports/deps.ts';
-import { sharedRepositories } from '../drizzle/drizzle-repositories.ts';
+import { pingWith, sharedRepositories } from '../drizzle/drizzle-repositories.ts';
 import { sqliteSqlStore } from '../drizzle/sql-store.ts';
 import { CachedDeveloperRepository } from '../cache/cached-developer-repository.ts';
 import { CachedLicenseRepository } from '../cache/cached-license-repository.ts';
@@ -12,7 +12,6 @@ import { SqliteCustomerDirectory } from './sqlite-customer-directory.ts';
 import { SqliteDeveloperRepository } from './sqlite-developer-repository.ts';
 import { SqliteLicenseRepository } from './sqlite-license-repository.ts';
 import { SqliteOrderRepository } from './sqlite-order-repository.ts';
-import { SqliteSubscriptionRepository } from './sqlite-subscription-repository.ts';
 import { SqliteTrialRepository } from './sqlite-trial-repository.ts';
 import { SqliteWebhookEndpointRepository } from './sqlite-webhook-endpoint-repository.ts';
 import { SqliteOutboxRepository } from './sqlite-outbox-repository.ts';
@@ -70,15 +69,7 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
     trials: new SqliteTrialRepository(db),
     orders: new SqliteOrderRepository(db),
     customerDirectory: new SqliteCustomerDirectory(db),
-    subscriptions: new SqliteSubscriptionRepository(db),
-    ping: async () => {
-      try {
-        ping.get();
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: pingWith(() => ping.get()),
     close: async () => {
       sqlite.run('PRAGMA wal_checkpoint(TRUNCATE)');
       sqlite.close();

@@ -15,3 +15,21 @@ export function outboxId(prefix: 'msg' | 'del'): string {
 export function outboxNow(): number {
   return Date.now();
 }
+
+/** An event as written: the id its deliveries point to, and its time. */
+export interface WrittenEvent {
+  id: string;
+  createdAt: number;
+}
+
+/** The stamps of an event about to be written. */
+export function stampEvent(): WrittenEvent {
+  return { id: outboxId('msg'), createdAt: outboxNow() };
+}
+
+/** One delivery of the event per endpoint, due at once. */
+export function deliveryRows(event: WrittenEvent, developerId: string, endpointIds: string[]) {
+  return endpointIds.map((endpointId) => ({
+    id: outboxId('del'), eventId: event.id, endpointId, developerId, status: 'pending' as const, attempts: 0, nextAttemptAt: 0, createdAt: event.createdAt,
+  }));
+}

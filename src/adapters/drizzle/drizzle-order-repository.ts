@@ -1,0 +1,63 @@
+import { and, desc, eq, gte, lte, or, lt, sql } from 'drizzle-orm';
+import type { Order } from '../../domain/order.ts';
+import type { OrderListQuery, OrderPage, OrderRepository } from '../../ports/order-repository.ts';
+import { oneOrNull, type SqlStore } from './sql-store.ts';
+
+/**
+ * What the two order repositories share: the reads. Each dialect's repository adds the writes,
+ * which announce their orders in its own transactions.
+ */
+export abstract class DrizzleOrderRepository implements Omit<OrderRepository, 'record' | 'markRefundedByPayment'> {
+  constructor(protected readonly store: SqlStore) {}
+
+  async findById(id: string): Promise<Order | null> {
+    const { orders } = this.store.tables;
+    return oneOrNull(this.store.db.select().from(orders).where(eq(orders.id, id)));
+  }
+
+  async listByDeveloper(developerId: string, query: OrderListQuery): Promise<OrderPage> {
+    let customerId: string | undefined;
+    if (query.customerEmail !== undefined) {
+      const { customers } = this.store.tables;
+      const customer = await oneOrNull(this.store.db.select({ id: customers.id }).from(customers).where(eq(customers.email, query.customerEmail)));
+      if (!customer) return { data: [], hasMore: false };
+      customerId = customer.id;
+    }
+    const rows = await orderListQuery(this.store, developerId, query, customerId);
+    const data = rows.slice(0, query.limit).map((row) => ({ ...row.order, customerEmail: row.customerEmail }));
+    return { data, hasMore: rows.length > query.limit };
+  }
+}
+
+/**
+ * A seller's orders, newest first: (developer_id, created_at, id), or with a product
+ * (developer_id, product_id, created_at, id), or with a customer (developer_id, customer_id, created_at, id).
+ */
+export function orderListQuery(store: SqlStore, developerId: string, query: OrderListQuery, customerId: string | undefined) {
+  const { orders, customers } = store.tables;
+  const { after } = query;
+  // Ids compare byte-wise, as the indexes are built, so pages agree in both dialects.
+  const id = store.dialect.byteOrder(orders.id);
+  // One inclusive upper bound (the tighter of createdBefore and the cursor): the index range starts at the cursor.
+  const before = query.createdBefore === undefined ? undefined : query.createdBefore - 1;
+  const upper = after ? Math.min(after.createdAt, before ?? Infinity) : before;
+  return store.db
+    .select({ order: orders, customerEmail: customers.email })
+    .from(orders)
+    .innerJoin(customers, eq(customers.id, orders.customerId))
+    .where(
+      and(
+        eq(orders.developerId, developerId),
+        query.productId === undefined ? undefined : eq(orders.productId, query.productId),
+        query.status === undefined ? undefined : eq(orders.status, query.status),
+        query.createdFrom === undefined ? undefined : gte(orders.createdAt, query.createdFrom),
+        upper === undefined ? undefined : lte(orders.createdAt, upper),
+        // A customer's orders with this seller: (developer_id, customer_id, created_at, id).
+        customerId === undefined ? undefined : eq(orders.customerId, customerId),
+        // Within the cursor's millisecond the id decides (created_at <= the cursor's is already the range).
+        after ? or(lt(orders.createdAt, after.createdAt), sql`${id} < ${after.id}`) : undefined,
+      ),
+    )
+    .orderBy(desc(orders.createdAt), desc(id))
+    .limit(query.limit + 1);
+}

@@ -1,0 +1,106 @@
+import { and, asc, desc, eq, lte, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { Subscription, SubscriptionChange } from '../../domain/subscription.ts';
+import type { SubscriptionListQuery, SubscriptionPage, SubscriptionRepository } from '../../ports/subscription-repository.ts';
+import { oneOrNull, type SqlDialect, type SqlStore } from './sql-store.ts';
+
+// Every write is one statement on one row (PostgreSQL's row lock orders concurrent deliveries;
+// SQLite has one writer), so the rules of applySubscriptionChange hold however they interleave.
+export class DrizzleSubscriptionRepository implements SubscriptionRepository {
+  constructor(private readonly store: SqlStore) {}
+
+  async create(subscription: Subscription): Promise<Subscription> {
+    const { subscriptions: s } = this.store.tables;
+    // The processor's id decides: of concurrent records one inserts, every caller reads that one.
+    // A second subscription for one license is a unique violation, thrown as it is.
+    await this.store.db.insert(s).values(subscription).onConflictDoNothing({ target: s.processorSubscriptionId });
+    const stored = await this.findByProcessorId(subscription.processorSubscriptionId);
+    if (!stored) throw new Error('subscriptions: the row just written is missing');
+    return stored;
+  }
+
+  async findByProcessorId(processorSubscriptionId: string): Promise<Subscription | null> {
+    return this.findOne(eq(this.store.tables.subscriptions.processorSubscriptionId, processorSubscriptionId));
+  }
+
+  async findByLicense(licenseId: string): Promise<Subscription | null> {
+    return this.findOne(eq(this.store.tables.subscriptions.licenseId, licenseId));
+  }
+
+  async findById(developerId: string, id: string): Promise<Subscription | null> {
+    const { subscriptions: s } = this.store.tables;
+    return this.findOne(and(eq(s.id, id), eq(s.developerId, developerId))!);
+  }
+
+  async update(processorSubscriptionId: string, change: SubscriptionChange): Promise<Subscription | null> {
+    const { subscriptions: s } = this.store.tables;
+    const [row] = await this.store.db.update(s).set(changeSet(this.store.dialect, change)).where(eq(s.processorSubscriptionId, processorSubscriptionId)).returning();
+    return row ?? null;
+  }
+
+  /** Only a live subscription changes; the answer is read after, whatever it holds. */
+  async markCancelAtPeriodEnd(developerId: string, id: string, at: number): Promise<Subscription | null> {
+    const { db, tables: { subscriptions: s }, dialect } = this.store;
+    await db
+      .update(s)
+      .set({ cancelAtPeriodEnd: true, updatedAt: dialect.greatest(sql`"updated_at"`, dialect.bound(at, 'bigint')) })
+      .where(and(eq(s.id, id), eq(s.developerId, developerId), ne(s.status, 'canceled')));
+    return this.findById(developerId, id);
+  }
+
+  async listByDeveloper(developerId: string, query: SubscriptionListQuery): Promise<SubscriptionPage> {
+    const rows = await subscriptionListQuery(this.store, developerId, query);
+    const data = rows.slice(0, query.limit).map((row) => ({ ...row.subscription, customerEmail: row.customerEmail }));
+    return { data, hasMore: rows.length > query.limit };
+  }
+
+  async listDueSandbox(developerId: string, at: number, limit: number): Promise<Subscription[]> {
+    const { db, tables: { subscriptions: s }, dialect } = this.store;
+    return db
+      .select()
+      .from(s)
+      .where(and(eq(s.developerId, developerId), eq(s.processor, 'sandbox'), ne(s.status, 'canceled'), lte(s.currentPeriodEnd, at)))
+      .orderBy(asc(s.currentPeriodEnd), asc(dialect.byteOrder(s.id)))
+      .limit(limit);
+  }
+
+  private findOne(where: SQL): Promise<Subscription | null> {
+    return oneOrNull(this.store.db.select().from(this.store.tables.subscriptions).where(where));
+  }
+}
+
+/** A seller's subscriptions, newest first, walking (developer_id, created_at, id): one row more than the limit. */
+export function subscriptionListQuery({ db, tables: { subscriptions: s, customers }, dialect }: SqlStore, developerId: string, query: SubscriptionListQuery) {
+  const after = query.after;
+  const id = dialect.byteOrder(s.id);
+  const where = and(
+    eq(s.developerId, developerId),
+    after ? or(lt(s.createdAt, after.createdAt), and(eq(s.createdAt, after.createdAt), sql`${id} < ${after.id}`)) : undefined,
+    query.productId === undefined ? undefined : eq(s.productId, query.productId),
+    query.status === undefined ? undefined : eq(s.status, query.status),
+  );
+  return db
+    .select({ subscription: s, customerEmail: customers.email })
+    .from(s)
+    .innerJoin(customers, eq(customers.id, s.customerId))
+    .where(where)
+    .orderBy(desc(s.createdAt), desc(id))
+    .limit(query.limit + 1);
+}
+
+/** Every expression reads the row as it was: `canceled` is final, the period end only grows, older news loses. */
+function changeSet(dialect: SqlDialect, change: SubscriptionChange): Record<string, SQL> {
+  const asOf = dialect.bound(change.asOf, 'bigint');
+  const fresh = sql`${asOf} >= "updated_at"`;
+  const set: Record<string, SQL> = { updatedAt: dialect.greatest(sql`"updated_at"`, asOf) };
+  if (change.status === 'canceled') {
+    set.status = sql`'canceled'`;
+    set.canceledAt = sql`CASE WHEN "status" = 'canceled' THEN "canceled_at" ELSE ${asOf} END`;
+  } else if (change.status) {
+    set.status = sql`CASE WHEN "status" <> 'canceled' AND ${fresh} THEN ${dialect.bound(change.status, 'text')} ELSE "status" END`;
+  }
+  if (change.cancelAtPeriodEnd !== undefined) {
+    set.cancelAtPeriodEnd = sql`CASE WHEN "status" <> 'canceled' AND ${fresh} THEN ${dialect.bound(change.cancelAtPeriodEnd, 'boolean')} ELSE "cancel_at_period_end" END`;
+  }
+  if (change.currentPeriodEnd !== undefined) set.currentPeriodEnd = dialect.greatest(sql`"current_period_end"`, dialect.bound(change.currentPeriodEnd, 'bigint'));
+  return set;
+}
