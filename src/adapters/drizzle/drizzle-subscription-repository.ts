@@ -12,7 +12,16 @@ export class DrizzleSubscriptionRepository implements SubscriptionRepository {
     const { subscriptions: s } = this.store.tables;
     // The processor's id decides: of concurrent records one inserts, every caller reads that one.
     // A second subscription for one license is a unique violation, thrown as it is.
-    await this.store.db.insert(s).values(subscription).onConflictDoNothing({ target: s.processorSubscriptionId });
+    try {
+      await this.store.db.insert(s).values(subscription).onConflictDoNothing({ target: s.processorSubscriptionId });
+    } catch (error) {
+      // PostgreSQL arbitrates the conflict on the named index only: a concurrent record of the same
+      // processor subscription, not yet committed, can meet this one on license_id first and fail
+      // it. That row is the one every caller gets; any other violation is thrown as it is.
+      const raced = await this.findByProcessorId(subscription.processorSubscriptionId);
+      if (raced?.licenseId === subscription.licenseId) return raced;
+      throw error;
+    }
     const stored = await this.findByProcessorId(subscription.processorSubscriptionId);
     if (!stored) throw new Error('subscriptions: the row just written is missing');
     return stored;
