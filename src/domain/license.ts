@@ -1,4 +1,5 @@
 /** A license and the rules that decide whether it is usable right now. */
+import { maxMachinesProblem } from './activation.ts';
 /** Only these are stored; `expired` is derived from the clock. */
 export const LICENSE_STORED_STATUSES = ['active', 'revoked'] as const;
 export type StoredLicenseStatus = (typeof LICENSE_STORED_STATUSES)[number];
@@ -34,6 +35,29 @@ export interface License {
   trial: boolean;
   /** The subscription whose paid periods extend it; null = one-off, granted or trial. */
   subscriptionId: string | null;
+}
+
+/** What a new license starts with, before its terms: active, on no machine, paid for, one-off. */
+export const NEW_LICENSE = { storedStatus: 'active', machineFingerprint: null, trial: false, subscriptionId: null } as const satisfies Partial<License>;
+
+/** What a seller may change on one of its licenses (PATCH /licenses/:id). */
+export interface LicenseChanges {
+  /** null = unlimited; the product's limit applies to licenses issued later. */
+  maxMachines: number | null;
+}
+
+export const LICENSE_CHANGE_FIELDS = ['maxMachines'] as const satisfies readonly (keyof LicenseChanges)[];
+
+/** Only the fields a seller may change, from a request that may hold others (they are never written). */
+export function licenseChangesOf(request: object): Partial<LicenseChanges> {
+  const given = request as Partial<LicenseChanges>;
+  return Object.fromEntries(LICENSE_CHANGE_FIELDS.filter((field) => Object.hasOwn(given, field)).map((field) => [field, given[field]]));
+}
+
+/** The first field of `changes` out of its bounds, or null. */
+export function licenseChangesProblem(changes: Partial<LicenseChanges>): { field: keyof LicenseChanges; message: string } | null {
+  const machines = changes.maxMachines === undefined ? null : maxMachinesProblem(changes.maxMachines);
+  return machines === null ? null : { field: 'maxMachines', message: machines };
 }
 
 /** A license expires at its `expiresAt` millisecond: valid while now < expiresAt. */

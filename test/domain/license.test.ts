@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { expiryFor, isExpired, licenseStatus, viewLicense, type License } from '../../src/domain/license.ts';
+import { expiryFor, isExpired, licenseChangesOf, licenseChangesProblem, licenseStatus, viewLicense, type License } from '../../src/domain/license.ts';
 
 const NOW = Date.UTC(2026, 0, 1);
 const DAY = 86_400_000;
@@ -95,5 +95,20 @@ describe('expiryFor', () => {
 
   test('a 30-day product expires exactly 30 × 24 h after issue', () => {
     expect(expiryFor(30, NOW)).toBe(NOW + 30 * DAY);
+  });
+});
+
+describe('a seller’s changes to one license', () => {
+  test('only the changeable fields are taken from a request; the rest (status, key, owner) never reach the store', () => {
+    const request = { maxMachines: 3, storedStatus: 'revoked', licenseKey: 'x', developerId: 'dev_other', ['__proto__']: { polluted: true } };
+    expect(licenseChangesOf(request)).toEqual({ maxMachines: 3 });
+    expect(licenseChangesOf({})).toEqual({});
+    expect(licenseChangesOf({ maxMachines: null })).toEqual({ maxMachines: null });
+  });
+
+  test('a field out of its bounds is named', () => {
+    expect(licenseChangesProblem({ maxMachines: 0 })?.field).toBe('maxMachines');
+    expect(licenseChangesProblem({ maxMachines: null })).toBeNull();
+    expect(licenseChangesProblem({})).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { ConflictError } from '../../domain/errors.ts';
 import { assembleLicenseKey, type LicenseClaims, signingInputFor } from '../../domain/license-key.ts';
 import { utf8 } from '../../domain/base64url.ts';
-import type { License } from '../../domain/license.ts';
+import { NEW_LICENSE, type License } from '../../domain/license.ts';
 import type { Deps } from '../../ports/deps.ts';
 
 export interface LicenseTerms {
@@ -55,15 +55,14 @@ export async function signNewLicense(deps: Pick<Deps, 'ids' | 'signer' | 'signin
     ...(terms.trial === true && { trial: true as const }),
   });
   return {
+    ...NEW_LICENSE,
     id,
     developerId: terms.developerId,
     productId: terms.productId,
     customerId: terms.customerId,
-    storedStatus: 'active',
     features: terms.features,
     issuedAt,
     expiresAt: terms.expiresAt,
-    machineFingerprint: null,
     maxMachines: terms.maxMachines,
     licenseKey,
     trial: terms.trial ?? false,

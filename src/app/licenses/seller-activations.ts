@@ -1,5 +1,6 @@
-import { maxMachinesProblem, type Activation } from '../../domain/activation.ts';
+import type { Activation } from '../../domain/activation.ts';
 import { InvalidRequestError, NotFoundError } from '../../domain/errors.ts';
+import { licenseChangesOf, licenseChangesProblem, type LicenseChanges } from '../../domain/license.ts';
 import type { Deps } from '../../ports/deps.ts';
 
 type SellerDeps = Pick<Deps, 'licenses'>;
@@ -31,11 +32,15 @@ export async function removeActivation(deps: SellerDeps, developerId: string, li
   return listActivations(deps, developerId, licenseId);
 }
 
-/** A limit below the current count keeps every machine already there; none is added until enough are removed. */
-export async function setLicenseMaxMachines(deps: SellerDeps, developerId: string, licenseId: string, maxMachines: number | null): Promise<ActivationList> {
-  const problem = maxMachinesProblem(maxMachines);
-  if (problem) throw new InvalidRequestError(problem, 'maxMachines');
+/**
+ * The seller's changes to one license, each field as given. A machine limit below the current
+ * count keeps every machine already there; none is added until enough are removed.
+ */
+export async function changeLicense(deps: SellerDeps, developerId: string, licenseId: string, request: Partial<LicenseChanges>): Promise<ActivationList> {
+  const changes = licenseChangesOf(request);
+  const problem = licenseChangesProblem(changes);
+  if (problem) throw new InvalidRequestError(problem.message, problem.field);
   await ownLicense(deps, developerId, licenseId);
-  await deps.licenses.update(licenseId, { maxMachines });
+  await deps.licenses.update(licenseId, changes);
   return listActivations(deps, developerId, licenseId);
 }

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia';
 import { grantLicense } from '../../../../app/licenses/grant-license.ts';
 import { listLicenses } from '../../../../app/licenses/list-licenses.ts';
 import { getLicense, revokeLicense, unbindLicense } from '../../../../app/licenses/manage-license.ts';
-import { listActivations, removeActivation, setLicenseMaxMachines } from '../../../../app/licenses/seller-activations.ts';
+import { changeLicense, listActivations, removeActivation } from '../../../../app/licenses/seller-activations.ts';
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withSecretKey, withSecretKeyOrCustomer } from '../../auth.ts';
 import { errorsOf, IdParams, LicenseView } from '../../schemas.ts';
@@ -40,7 +40,7 @@ export function licenseSellerRoutes(deps: Deps) {
       response: { 200: LicenseView, ...errorsOf(400, 401, 403, 404, 413) },
       detail: { tags, security, summary: 'Revoke a license', description: 'Final: validation answers revoked from now on.' },
     })
-    .patch('/licenses/:id', async ({ caller, params, body }) => publicList(await setLicenseMaxMachines(deps, caller.developerId, params.id, body.maxMachines)), {
+    .patch('/licenses/:id', async ({ caller, params, body }) => publicList(await changeLicense(deps, caller.developerId, params.id, body)), {
       params: IdParams,
       body: LicenseChangesBody,
       response: { 200: ActivationList, ...errorsOf(400, 401, 403, 404, 413) },
