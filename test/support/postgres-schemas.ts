@@ -3,9 +3,10 @@ import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { assertSchemaName, migratePostgres } from '../../src/adapters/postgres/postgres-migrate.ts';
 import { atProcessEnd } from './process-end.ts';
+import { TEST_POSTGRES_URL } from './postgres-url.ts';
 
-/** The PostgreSQL every development and CI machine runs (trust auth); TEST_DATABASE_URL overrides it. */
-export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export { TEST_POSTGRES_URL };
+
 
 /**
  * `tp_<host>_<pid>_`: this machine and this process. Several test processes share the database

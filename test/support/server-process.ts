@@ -1,6 +1,6 @@
 import { spawn, SQL, type Subprocess } from 'bun';
 import { join } from 'node:path';
-import { TEST_POSTGRES_URL } from './postgres-schemas.ts';
+import { TEST_POSTGRES_URL } from './postgres-url.ts';
 
 const ROOT = join(import.meta.dir, '..', '..');
 
