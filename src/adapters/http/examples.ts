@@ -33,3 +33,15 @@ export const EXAMPLE = {
   /** 2026-01-01T00:00:00Z: times are Unix milliseconds. */
   time: 1767225600000,
 } as const;
+
+/** A license as its answers show it (the seller's view): each example changes only what its route makes different. */
+export const LICENSE_EXAMPLE = {
+  id: EXAMPLE.licenseId,
+  productId: EXAMPLE.productId,
+  customerId: EXAMPLE.customerId,
+  status: 'active',
+  features: ['pro'],
+  issuedAt: EXAMPLE.time,
+  expiresAt: null,
+  machineFingerprint: null,
+} as const;

@@ -5,7 +5,7 @@ import { viewLicense } from '../../../domain/license.ts';
 import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withAnyApiKey } from '../auth.ts';
 import { clientAddress } from '../client-address.ts';
-import { EXAMPLE } from '../examples.ts';
+import { EXAMPLE, LICENSE_EXAMPLE } from '../examples.ts';
 import { errorsOf, Id, Input, LicenseView } from '../schemas.ts';
 import { ActivateBody, Activation, ACTIVATION_EXAMPLE, ValidateBody } from './licenses/schemas.ts';
 
@@ -26,7 +26,7 @@ const StartedTrial = t.Object({
   activation: Activation,
 }, {
   examples: [{
-    license: { id: EXAMPLE.licenseId, productId: EXAMPLE.productId, customerId: EXAMPLE.customerId, status: 'active', features: ['pro'], issuedAt: EXAMPLE.time, expiresAt: EXAMPLE.time + 14 * 86_400_000, machineFingerprint: EXAMPLE.machineFingerprint, trial: true },
+    license: { ...LICENSE_EXAMPLE, expiresAt: EXAMPLE.time + 14 * 86_400_000, machineFingerprint: EXAMPLE.machineFingerprint, trial: true },
     licenseKey: EXAMPLE.licenseKey,
     activation: ACTIVATION_EXAMPLE,
   }],

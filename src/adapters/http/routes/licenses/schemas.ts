@@ -5,7 +5,7 @@ import { ACTIVATION_LIMITS, ACTIVATION_MESSAGES } from '../../../../domain/activ
 import { EMAIL_MAX_LENGTH } from '../../../../domain/developer.ts';
 import { LICENSE_STATUSES, VALIDATION_REASONS } from '../../../../domain/license.ts';
 import { MAX_KEY_LENGTH } from '../../../../domain/license-key.ts';
-import { EXAMPLE } from '../../examples.ts';
+import { EXAMPLE, LICENSE_EXAMPLE } from '../../examples.ts';
 import {
   CreatedAfter, CreatedBefore, Cursor, ExactEmail, Features, Id, Input, Int, licenseFields, LicenseView, Limit, Millis, MillisOrNull, Page, ProductFilter,
 } from '../../schemas.ts';
@@ -27,7 +27,7 @@ export const IssuedLicense = t.Object({
   licenseKey: t.String({ description: 'Ed25519-signed compact JWS.' }),
 }, {
   examples: [{
-    license: { id: EXAMPLE.licenseId, productId: EXAMPLE.productId, customerId: EXAMPLE.customerId, status: 'active', features: ['pro'], issuedAt: EXAMPLE.time, expiresAt: null, machineFingerprint: null },
+    license: LICENSE_EXAMPLE,
     licenseKey: EXAMPLE.licenseKey,
   }],
 });
@@ -101,13 +101,7 @@ export const LicenseList = Page(DeveloperLicense, 'licenses', {
     {
       data: [
         {
-          id: EXAMPLE.licenseId,
-          productId: EXAMPLE.productId,
-          customerId: EXAMPLE.customerId,
-          status: 'active',
-          features: ['pro'],
-          issuedAt: 1767225600000,
-          expiresAt: null,
+          ...LICENSE_EXAMPLE,
           machineFingerprint: EXAMPLE.machineFingerprint,
           customerEmail: EXAMPLE.buyerEmail,
           trial: false,
