@@ -90,9 +90,18 @@ export function orderChanged(before: Pick<Order, 'status'>, after: OrderSubject)
   return { developerId: after.developerId, type: 'order.refunded', data: orderData(after) };
 }
 
+/**
+ * Whether writing `patch` to a checkout can announce anything: only an expiry can. A store reads
+ * the session before a change (in the change's transaction) only then; any other write is one
+ * statement.
+ */
+export function checkoutPatchAnnounces(patch: Partial<Pick<CheckoutSession, 'storedStatus'>>): boolean {
+  return patch.storedStatus === 'expired';
+}
+
 /** A pending checkout moved to expired; any other change announces nothing. */
 export function checkoutChanged(before: Pick<CheckoutSession, 'storedStatus'>, after: CheckoutSession): DomainEvent | null {
-  if (before.storedStatus !== 'pending' || after.storedStatus !== 'expired') return null;
+  if (before.storedStatus !== 'pending' || !checkoutPatchAnnounces(after)) return null;
   const { id, productId, email, amount, currency, createdAt, expiresAt } = after;
   return { developerId: after.developerId, type: 'checkout.expired', data: { checkout: { id, productId, email, amount, currency, createdAt, expiresAt } } };
 }

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { CheckoutSession } from '../../domain/checkout-session.ts';
 import { NotFoundError } from '../../domain/errors.ts';
-import { checkoutChanged } from '../../domain/events.ts';
+import { checkoutChanged, checkoutPatchAnnounces } from '../../domain/events.ts';
 import type { CheckoutPatch, CheckoutRepository } from '../../ports/checkout-repository.ts';
 import { columnPatch } from '../column-patch.ts';
 import { DrizzleCheckoutRepository, sessionOf } from '../drizzle/drizzle-checkout-repository.ts';
@@ -27,6 +27,13 @@ export class PostgresCheckoutRepository extends DrizzleCheckoutRepository implem
   }
 
   async update(id: string, patch: CheckoutPatch, expect?: CheckoutPatch): Promise<CheckoutSession | null> {
+    if (!checkoutPatchAnnounces(patch)) {
+      // One statement: a racing update waits on the row lock, then checks `expect` against this one's values.
+      const set = sessionPatch.set(patch);
+      const where = and(eq(checkoutSessions.id, id), sessionPatch.where(expect));
+      const [row] = Object.keys(set).length === 0 ? await this.db.select().from(checkoutSessions).where(where) : await this.db.update(checkoutSessions).set(set).where(where).returning();
+      return sessionOf(row);
+    }
     return this.db.transaction(async (tx) => {
       // The row lock serializes updates of one session: a racing one waits, then sees this one's values.
       const [found] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).for('update');
