@@ -69,8 +69,13 @@ export function licenseStatus(
   license: Pick<License, 'storedStatus' | 'expiresAt'>,
   now: number,
 ): LicenseStatus {
-  if (license.storedStatus === 'revoked') return 'revoked';
-  return isExpired(license.expiresAt, now) ? 'expired' : 'active';
+  return licenseRefusal(license, now) ?? 'active';
+}
+
+/** Why validation and activation refuse this license right now, or null: revoked, then expired. */
+export function licenseRefusal(license: Pick<License, 'storedStatus' | 'expiresAt'>, now: number): Exclude<LicenseStatus, 'active'> | null {
+  if (license.storedStatus !== 'active') return license.storedStatus;
+  return isExpired(license.expiresAt, now) ? 'expired' : null;
 }
 
 export interface LicenseView {

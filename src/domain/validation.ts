@@ -3,7 +3,7 @@
  * invalid_format → invalid_signature → not_found → revoked → expired → machine_mismatch.
  * Binding happens only when every check passes.
  */
-import { isExpired, type StoredLicenseStatus, type ValidationReason } from './license.ts';
+import { licenseRefusal, type StoredLicenseStatus, type ValidationReason } from './license.ts';
 import { decideSeat, type BindingDecision } from './machine-binding.ts';
 import type { KeyProblem } from './license-key.ts';
 
@@ -28,8 +28,8 @@ export function judgeValidation(
 ): ValidationVerdict {
   if (keyProblem) return { valid: false, reason: keyProblem };
   if (!license) return { valid: false, reason: 'not_found' };
-  if (license.storedStatus === 'revoked') return { valid: false, reason: 'revoked' };
-  if (isExpired(license.expiresAt, now)) return { valid: false, reason: 'expired' };
+  const refusal = licenseRefusal(license, now);
+  if (refusal) return { valid: false, reason: refusal };
   const held = license.activations.map((a) => a.machineFingerprint);
   const binding = decideSeat(held, license.maxMachines, fingerprint);
   if (binding.kind === 'mismatch') return { valid: false, reason: 'machine_mismatch' };

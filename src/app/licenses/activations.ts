@@ -1,6 +1,6 @@
 import { DEACTIVATION_WINDOW_MS, type Activation } from '../../domain/activation.ts';
 import { DomainError, ForbiddenError, NotFoundError, RateLimitedError } from '../../domain/errors.ts';
-import { isExpired, type License } from '../../domain/license.ts';
+import { licenseRefusal, type License } from '../../domain/license.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { ActivationSelector, LicenseState } from '../../ports/license-repository.ts';
 import { TrialAlreadyUsedError } from '../trials/start-trial.ts';
@@ -21,7 +21,7 @@ async function heldLicense(deps: HolderDeps, developerId: string, licenseKey: st
 
 /** A license that validation would refuse takes no machine: 409 conflict with the reason. */
 function assertUsable(license: LicenseState, now: number): void {
-  const reason = license.storedStatus === 'revoked' ? 'revoked' : isExpired(license.expiresAt, now) ? 'expired' : null;
+  const reason = licenseRefusal(license, now);
   if (reason) throw new DomainError('conflict', `This license is ${reason}: it cannot be activated on a machine.`, { reason });
 }
 
