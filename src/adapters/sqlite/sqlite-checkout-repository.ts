@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { CheckoutSession } from '../../domain/checkout-session.ts';
 import { NotFoundError } from '../../domain/errors.ts';
-import { checkoutChanged } from '../../domain/events.ts';
+import { checkoutChanged, checkoutPatchAnnounces } from '../../domain/events.ts';
 import type { CheckoutPatch, CheckoutRepository } from '../../ports/checkout-repository.ts';
 import { columnPatch } from '../column-patch.ts';
 import { DrizzleCheckoutRepository, sessionOf } from '../drizzle/drizzle-checkout-repository.ts';
@@ -26,6 +26,13 @@ export class SqliteCheckoutRepository extends DrizzleCheckoutRepository implemen
   }
 
   async update(id: string, patch: CheckoutPatch, expect?: CheckoutPatch): Promise<CheckoutSession | null> {
+    if (!checkoutPatchAnnounces(patch)) {
+      // One statement (SQLite has one writer): `expect` is checked against the row as it is.
+      const set = sessionPatch.set(patch);
+      const where = and(eq(checkoutSessions.id, id), sessionPatch.where(expect));
+      const [row] = Object.keys(set).length === 0 ? this.db.select().from(checkoutSessions).where(where).all() : this.db.update(checkoutSessions).set(set).where(where).returning().all();
+      return sessionOf(row);
+    }
     return this.db.transaction(
       (tx) => {
         const before = sessionOf(tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).get());
