@@ -41,6 +41,8 @@ async function contentsOf(schema: string) {
 
 const exists = async (schema: string) => (await admin`SELECT 1 FROM pg_namespace WHERE nspname = ${schema}`).length === 1;
 
+// Each test migrates fresh schemas: on a busy machine, as the first file of a whole run, that took over
+// the runner's default 5 s once, so each says how long it may take.
 describe('PostgreSQL test schemas', () => {
   test('a schema given back is handed out again with every table empty, those made at run time too, and every sequence restarted', async () => {
     const pool = aPool();
@@ -65,7 +67,7 @@ describe('PostgreSQL test schemas', () => {
     expect(Object.values(emptied.rows).every((n) => n === 0)).toBe(true);
     expect(Object.keys(emptied.rows).length).toBe(Object.keys(filled.rows).length);
     expect(Object.values(emptied.used).every((called) => !called)).toBe(true);
-  });
+  }, 60_000);
 
   test('two pools of one process name their schemas apart, and closing one leaves the other', async () => {
     const first = aPool();
@@ -78,7 +80,7 @@ describe('PostgreSQL test schemas', () => {
     expect(a).toContain(`_${process.pid}_`);
     expect(b).toContain(`_${process.pid}_`);
     expect([await exists(a), await exists(b)]).toEqual([false, true]);
-  });
+  }, 60_000);
 
   test("a pool's schemas in use at the same time are distinct, and close drops those never given back", async () => {
     const pool = aPool();
@@ -88,7 +90,7 @@ describe('PostgreSQL test schemas', () => {
 
     expect(new Set(taken).size).toBe(3);
     for (const schema of taken) expect(await exists(schema)).toBe(false);
-  });
+  }, 60_000);
 
   test('the schemas of a test process that died are dropped, those of a live one kept', async () => {
     const probe = aPool();
@@ -102,5 +104,5 @@ describe('PostgreSQL test schemas', () => {
 
     expect(await exists(leftover)).toBe(false);
     expect(await exists(mine)).toBe(true);
-  });
+  }, 60_000);
 });
