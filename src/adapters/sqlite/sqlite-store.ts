@@ -34,6 +34,22 @@ export interface SqliteOptions {
 
 export const DEFAULT_CACHE_ENTRIES = 100_000;
 
+/**
+ * The database as drizzle sees it, but compiling each distinct statement once: drizzle prepares
+ * every query it runs afresh (`prepare`), while `query` keeps the compiled statement for the same
+ * SQL text (drizzle's SQL carries its values as parameters, so the texts are few). Every call runs
+ * a statement to completion synchronously, so sharing one compiled statement is safe.
+ */
+function compilingOnce(sqlite: Database): Database {
+  return new Proxy(sqlite, {
+    get(target, property) {
+      if (property === 'prepare') return (sql: string) => target.query(sql);
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 /** Opens (creating if needed) and migrates a SQLite store; `:memory:` for a throw-away one. */
 export function openSqliteStore(path: string, options: SqliteOptions = {}): Store & { db: SqliteDb; sqlite: Database } {
   if (path !== ':memory:') preparePrivateDatabase(path);
@@ -50,7 +66,7 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
   sqlite.run('PRAGMA busy_timeout = 5000');
   sqlite.run('PRAGMA journal_size_limit = 67108864');
   if (path !== ':memory:') tightenSidecars(path);
-  const db = drizzle({ client: sqlite, schema });
+  const db = drizzle({ client: compilingOnce(sqlite), schema });
   // drizzle's own migrator, fed the migrations embedded in the bundle rather than read from a folder.
   (db as unknown as { dialect: SQLiteSyncDialect }).dialect.migrate(SQLITE_MIGRATIONS, (db as unknown as { session: never }).session, undefined);
   const ping = sqlite.query('SELECT 1');
