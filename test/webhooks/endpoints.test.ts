@@ -153,8 +153,13 @@ describe('changing an endpoint', () => {
     expect(log.body.data.map((d: any) => d.eventType)).toEqual(['license.created', 'license.revoked']);
   });
 
-  test('a test event goes to that endpoint only; a deleted endpoint is gone with its log', async () => {
-    const { api } = world();
+  test.each(['sqlite', 'postgres'])('a test event goes to that endpoint only; a deleted endpoint is gone with its log (%s)', async (kind) => {
+    let api = world().api;
+    if (kind === 'postgres') {
+      const pg: TestStore = await openPostgresTestStore();
+      disposers.push(() => pg.dispose());
+      api = webhookWorld(pg.store).api;
+    }
     const me = await seller(api);
     const [a, b] = await Promise.all([0, 1].map(async (i) => (await api.call('POST', '/developers/webhook-endpoints', { key: me.apiKey, body: { url: `${URL}/${i}` } })).body));
 

@@ -1,8 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { licenseCreated, type DomainEvent } from '../../domain/events.ts';
 import type { License } from '../../domain/license.ts';
 import { listeningEndpoints } from '../drizzle/event-rows.ts';
-import { deliveryRows, stampEvent, type WrittenEvent } from '../webhooks/outbox-stamps.ts';
+import { stampEvent } from '../webhooks/outbox-stamps.ts';
 import type { PostgresDb } from './postgres-store.ts';
 import { customers, developerCustomers, outgoingEvents, webhookDeliveries, webhookEndpoints } from './schema.ts';
 
@@ -10,32 +10,18 @@ import { customers, developerCustomers, outgoingEvents, webhookDeliveries, webho
 export type PostgresTx = Parameters<Parameters<PostgresDb['transaction']>[0]>[0];
 export type PostgresWriter = PostgresDb | PostgresTx;
 
-/** Writes the event row alone (see `emitPostgresEvent` for the deliveries). */
-export async function insertPostgresEvent(tx: PostgresWriter, event: DomainEvent): Promise<WrittenEvent> {
-  const written = stampEvent();
-  // jsonb itself: given a value, drizzle over Bun's driver would store a jsonb string holding the JSON text.
-  const data = sql`${JSON.stringify(event.data)}::text::jsonb`;
-  await tx.insert(outgoingEvents).values({ ...written, developerId: event.developerId, type: event.type, data });
-  return written;
-}
-
-/** One delivery of the event per endpoint, due at once. */
-export async function insertPostgresDeliveries(tx: PostgresWriter, event: WrittenEvent, developerId: string, endpointIds: string[]): Promise<void> {
-  if (endpointIds.length === 0) return;
-  await tx.insert(webhookDeliveries).values(deliveryRows(event, developerId, endpointIds)).onConflictDoNothing();
-}
-
 /**
- * Writes the event and one delivery to each enabled endpoint of its seller that takes its type, in
- * one statement (one round trip inside the change's transaction); nothing for null. The delivery
- * ids are drawn by the database: `del_` and 96 bits, as outboxId's.
+ * Writes the event and one delivery to each of its `recipients` (by default every enabled endpoint
+ * of its seller that takes its type), in one statement: one round trip inside the change's
+ * transaction. Nothing for null. The delivery ids are drawn by the database: `del_` and 96 bits, as
+ * outboxId's. The event's id, or null when there was none.
  */
-export async function emitPostgresEvent(tx: PostgresWriter, event: DomainEvent | null): Promise<void> {
-  if (!event) return;
+export async function emitPostgresEvent(tx: PostgresWriter, event: DomainEvent | null, recipients?: SQL): Promise<string | null> {
+  if (!event) return null;
   const { id, createdAt } = stampEvent();
   const { developerId, type } = event;
   const e = webhookEndpoints;
-  const takesType = sql`${e.events} @> jsonb_build_array(${type}::text)`;
+  const listening = recipients ?? listeningEndpoints(e, developerId, sql`${e.events} @> jsonb_build_array(${type}::text)`);
   await tx.execute(sql`
     WITH written AS (
       INSERT INTO ${outgoingEvents} (id, developer_id, type, data, created_at)
@@ -43,8 +29,9 @@ export async function emitPostgresEvent(tx: PostgresWriter, event: DomainEvent |
     )
     INSERT INTO ${webhookDeliveries} (id, event_id, endpoint_id, developer_id, status, attempts, next_attempt_at, created_at)
     SELECT 'del_' || substr(md5(gen_random_uuid()::text), 1, 24), ${id}, ${e.id}, ${developerId}, 'pending', 0, 0, ${createdAt}::bigint
-    FROM ${e} WHERE ${listeningEndpoints(e, developerId, takesType)}
+    FROM ${e} WHERE ${listening}
     ON CONFLICT DO NOTHING`);
+  return id;
 }
 
 /** The e-mail of a customer, for the events that carry it. */

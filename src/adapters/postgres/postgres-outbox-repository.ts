@@ -4,7 +4,7 @@ import { deliveryView, DELIVERY_COLUMNS, type DeliveryRow } from '../webhooks/de
 import { and, eq, inArray, isNotNull, isNull, lte } from 'drizzle-orm';
 import { checkoutChanged, licenseExpired } from '../../domain/events.ts';
 import { sessionOf } from '../drizzle/drizzle-checkout-repository.ts';
-import { emitPostgresEvent, insertPostgresDeliveries, insertPostgresEvent } from './postgres-events.ts';
+import { emitPostgresEvent } from './postgres-events.ts';
 import { licenseSubject } from './postgres-license-repository.ts';
 import type { PostgresDb } from './postgres-store.ts';
 import { checkoutSessions, licenses, webhookDeliveries, webhookEndpoints } from './schema.ts';
@@ -107,9 +107,8 @@ export class PostgresOutboxRepository implements OutboxRepository {
       const [endpoint] = await tx.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.developerId, developerId)));
       if (!endpoint) return null;
       // A test is for this endpoint only, whichever others take every event.
-      const event = await insertPostgresEvent(tx, { developerId, type: 'webhook.test', data });
-      await insertPostgresDeliveries(tx, event, developerId, [endpointId]);
-      const [delivery] = await tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(and(eq(webhookDeliveries.eventId, event.id), eq(webhookDeliveries.endpointId, endpointId)));
+      const eventId = await emitPostgresEvent(tx, { developerId, type: 'webhook.test', data }, eq(webhookEndpoints.id, endpointId));
+      const [delivery] = await tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(and(eq(webhookDeliveries.eventId, eventId!), eq(webhookDeliveries.endpointId, endpointId)));
       return delivery!.id;
     });
     return id === null ? null : this.getDelivery(developerId, id);
