@@ -14,7 +14,7 @@ import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 import { validateLicense } from '../../src/app/licenses/validate-license.ts';
 import type { Store } from '../../src/ports/deps.ts';
 import { unique } from '../contracts/builders.ts';
-import { TEST_POSTGRES_URL } from '../support/postgres-schemas.ts';
+import { TEST_POSTGRES_URL } from '../support/postgres-url.ts';
 import { depsFor } from '../support/deps.ts';
 
 /**

@@ -6,7 +6,7 @@ import { openPostgresStore, type PostgresStore } from '../../src/adapters/postgr
 import { renewLicense } from '../../src/app/licenses/reissue-license.ts';
 import { LicenseClient } from '../../src/client/index.ts';
 import { depsFor } from '../support/deps.ts';
-import { TEST_POSTGRES_URL } from '../support/postgres-schemas.ts';
+import { TEST_POSTGRES_URL } from '../support/postgres-url.ts';
 import { freshPostgresSchema, randomMasterKey, startServer, type RunningServer } from '../support/server-process.ts';
 import { DAY, tempDirs } from './support.ts';
 

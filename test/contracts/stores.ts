@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { openPostgresStore, type PostgresStore } from '../../src/adapters/postgres/postgres-store.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 import type { Store } from '../../src/ports/deps.ts';
-import { type PostgresSchemaPool, TEST_POSTGRES_URL, testSchemas } from '../support/postgres-schemas.ts';
+import { type PostgresSchemaPool, testSchemas } from '../support/postgres-schemas.ts';
+import { TEST_POSTGRES_URL } from '../support/postgres-url.ts';
 
 /** One store under test, fresh and empty. */
 export interface TestStore {

@@ -3,7 +3,7 @@ import { SQL } from 'bun';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TEST_POSTGRES_URL } from '../support/postgres-schemas.ts';
+import { TEST_POSTGRES_URL } from '../support/postgres-url.ts';
 import { randomHex } from './client.ts';
 
 /** Read from the store itself once the service has stopped for good. */

@@ -8,7 +8,7 @@ import { migratePostgres, POSTGRES_MIGRATIONS } from '../../src/adapters/postgre
 import { openPostgresStore } from '../../src/adapters/postgres/postgres-store.ts';
 import type { Store } from '../../src/ports/deps.ts';
 import { givenLicense, unique } from '../contracts/builders.ts';
-import { TEST_POSTGRES_URL } from '../support/postgres-schemas.ts';
+import { TEST_POSTGRES_URL } from '../support/postgres-url.ts';
 
 const admin = new SQL({ url: TEST_POSTGRES_URL, max: 2 });
 const schemas: string[] = [];

@@ -4,7 +4,8 @@ import { openPostgresStore } from '../../src/adapters/postgres/postgres-store.ts
 import { PostgresRateLimiter } from '../../src/adapters/rate-limit/postgres-rate-limiter.ts';
 import { bindMachine, givenLicense, T0 } from '../contracts/builders.ts';
 import { FixedClock } from '../support/clock.ts';
-import { dropStaleSchemas, PostgresSchemaPool, TEST_POSTGRES_URL } from '../support/postgres-schemas.ts';
+import { dropStaleSchemas, PostgresSchemaPool } from '../support/postgres-schemas.ts';
+import { TEST_POSTGRES_URL } from '../support/postgres-url.ts';
 
 const admin = new SQL({ url: TEST_POSTGRES_URL, max: 1 });
 const pools: PostgresSchemaPool[] = [];

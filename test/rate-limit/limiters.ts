@@ -5,7 +5,7 @@ import { PostgresRateLimiter } from '../../src/adapters/rate-limit/postgres-rate
 import { RedisRateLimiter } from '../../src/adapters/rate-limit/redis-rate-limiter.ts';
 import type { RateLimiter } from '../../src/ports/rate-limiter.ts';
 import { FixedClock } from '../support/clock.ts';
-import { TEST_POSTGRES_URL } from '../support/postgres-schemas.ts';
+import { TEST_POSTGRES_URL } from '../support/postgres-url.ts';
 
 /** The Redis every development and CI machine runs; TEST_REDIS_URL overrides it. */
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

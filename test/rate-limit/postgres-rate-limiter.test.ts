@@ -3,7 +3,7 @@ import { SQL } from 'bun';
 import { openPostgresStore } from '../../src/adapters/postgres/postgres-store.ts';
 import { PostgresRateLimiter } from '../../src/adapters/rate-limit/postgres-rate-limiter.ts';
 import { FixedClock } from '../support/clock.ts';
-import { TEST_POSTGRES_URL } from '../support/postgres-schemas.ts';
+import { TEST_POSTGRES_URL } from '../support/postgres-url.ts';
 import { MINUTE, openPostgresLimiter, unique } from './limiters.ts';
 
 describe('PostgresRateLimiter', () => {

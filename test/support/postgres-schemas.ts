@@ -5,8 +5,6 @@ import { assertSchemaName, migratePostgres } from '../../src/adapters/postgres/p
 import { atProcessEnd } from './process-end.ts';
 import { TEST_POSTGRES_URL } from './postgres-url.ts';
 
-export { TEST_POSTGRES_URL };
-
 
 /**
  * `tp_<host>_<pid>_`: this machine and this process. Several test processes share the database
