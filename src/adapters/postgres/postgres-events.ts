@@ -11,6 +11,18 @@ export type PostgresTx = Parameters<Parameters<PostgresDb['transaction']>[0]>[0]
 export type PostgresWriter = PostgresDb | PostgresTx;
 
 /**
+ * A change written in the same statement as the event it announces. `ctes` are its WITH entries
+ * (data-modifying ones included); the last, `subject`, yields one row with the customer's `email`
+ * when the change took effect and none otherwise. The event is written only with that row, its
+ * payload's `customerEmail` (at `emailAt`) read from it: one round trip for the change, the e-mail
+ * its event carries and the event, with no transaction around them.
+ */
+interface ChangeWithEvent {
+  ctes: SQL;
+  emailAt: 'license' | 'order';
+}
+
+/**
  * Writes the event and one delivery to each of its `recipients` (by default every enabled endpoint
  * of its seller that takes its type), in one statement: one round trip inside the change's
  * transaction. Nothing for null. The delivery ids are drawn by the database: `del_` and 96 bits, as
@@ -18,20 +30,47 @@ export type PostgresWriter = PostgresDb | PostgresTx;
  */
 export async function emitPostgresEvent(tx: PostgresWriter, event: DomainEvent | null, recipients?: SQL): Promise<string | null> {
   if (!event) return null;
+  const { id, statement } = eventStatement(event, { recipients });
+  await tx.execute(statement);
+  return id;
+}
+
+function eventStatement(event: DomainEvent, options: { recipients?: SQL; change?: ChangeWithEvent }): { id: string; statement: SQL } {
   const { id, createdAt } = stampEvent();
   const { developerId, type } = event;
   const e = webhookEndpoints;
-  const listening = recipients ?? listeningEndpoints(e, developerId, sql`${e.events} @> jsonb_build_array(${type}::text)`);
-  await tx.execute(sql`
+  const listening = options.recipients ?? listeningEndpoints(e, developerId, sql`${e.events} @> jsonb_build_array(${type}::text)`);
+  const data = sql`${JSON.stringify(event.data)}::text::jsonb`;
+  const change = options.change;
+  const statement = change
+    ? sql`
+    WITH ${change.ctes},
+    written AS (
+      INSERT INTO ${outgoingEvents} (id, developer_id, type, data, created_at)
+      SELECT ${id}, ${developerId}, ${type}, jsonb_set(${data}, ${`{${change.emailAt},customerEmail}`}::text[], to_jsonb(subject.email)), ${createdAt}::bigint FROM subject
+    )
+    INSERT INTO ${webhookDeliveries} (id, event_id, endpoint_id, developer_id, status, attempts, next_attempt_at, created_at)
+    SELECT 'del_' || substr(md5(gen_random_uuid()::text), 1, 24), ${id}, ${e.id}, ${developerId}, 'pending', 0, 0, ${createdAt}::bigint
+    FROM ${e}, subject WHERE ${listening}
+    ON CONFLICT DO NOTHING`
+    : sql`
     WITH written AS (
       INSERT INTO ${outgoingEvents} (id, developer_id, type, data, created_at)
-      VALUES (${id}, ${developerId}, ${type}, ${JSON.stringify(event.data)}::text::jsonb, ${createdAt}::bigint)
+      VALUES (${id}, ${developerId}, ${type}, ${data}, ${createdAt}::bigint)
     )
     INSERT INTO ${webhookDeliveries} (id, event_id, endpoint_id, developer_id, status, attempts, next_attempt_at, created_at)
     SELECT 'del_' || substr(md5(gen_random_uuid()::text), 1, 24), ${id}, ${e.id}, ${developerId}, 'pending', 0, 0, ${createdAt}::bigint
     FROM ${e} WHERE ${listening}
-    ON CONFLICT DO NOTHING`);
-  return id;
+    ON CONFLICT DO NOTHING`;
+  return { id, statement };
+}
+
+/**
+ * Writes `change` and the event it announces in one statement (see ChangeWithEvent); `event` is
+ * built with an empty customerEmail, filled in by the statement.
+ */
+export async function changeWithPostgresEvent(tx: PostgresWriter, change: ChangeWithEvent, event: DomainEvent): Promise<void> {
+  await tx.execute(eventStatement(event, { change }).statement);
 }
 
 /** The e-mail of a customer, for the events that carry it. */
@@ -40,11 +79,20 @@ export async function postgresCustomerEmail(tx: PostgresWriter, customerId: stri
   return row?.email ?? null;
 }
 
-/** What a new license writes besides itself: its customer in the seller's customer list, and license.created. */
-export async function recordNewPostgresLicense(tx: PostgresWriter, license: License): Promise<void> {
-  const customerEmail = await postgresCustomerEmail(tx, license.customerId);
-  if (customerEmail === null) return;
+/**
+ * Inserts a new license (`insert`: its INSERT, RETURNING nothing), its customer in the seller's
+ * customer list and license.created, in one statement.
+ */
+export async function insertPostgresLicense(tx: PostgresWriter, license: License, insert: SQL): Promise<void> {
   const { developerId, customerId, issuedAt } = license;
-  await tx.insert(developerCustomers).values({ developerId, customerId, email: customerEmail, firstSeenAt: issuedAt }).onConflictDoNothing();
-  await emitPostgresEvent(tx, licenseCreated({ ...license, customerEmail }));
+  const dc = developerCustomers;
+  const ctes = sql`
+    inserted AS (${insert} RETURNING 1),
+    subject AS (SELECT ${customers.email} AS email FROM ${customers}, inserted WHERE ${customers.id} = ${customerId}),
+    listed AS (
+      INSERT INTO ${dc} (developer_id, customer_id, email, first_seen_at)
+      SELECT ${developerId}, ${customerId}, subject.email, ${issuedAt}::bigint FROM subject
+      ON CONFLICT DO NOTHING
+    )`;
+  await changeWithPostgresEvent(tx, { ctes, emailAt: 'license' }, licenseCreated({ ...license, customerEmail: '' }));
 }

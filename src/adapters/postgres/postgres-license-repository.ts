@@ -8,7 +8,7 @@ import { licenseRow, licenseStatementParts, originConflict, type LicenseOrigin, 
 import { postgresSqlStore } from '../drizzle/sql-store.ts';
 import { outboxNow } from '../webhooks/outbox-stamps.ts';
 import { activationsJson, firstMachine, PostgresActivations } from './postgres-activations.ts';
-import { emitPostgresEvent, recordNewPostgresLicense, type PostgresTx } from './postgres-events.ts';
+import { emitPostgresEvent, insertPostgresLicense, type PostgresTx } from './postgres-events.ts';
 import { isUniqueViolation, type PostgresDb } from './postgres-store.ts';
 import { customers, licenses, retiredLicenseKeys } from './schema.ts';
 
@@ -37,10 +37,7 @@ export class PostgresLicenseRepository extends DrizzleLicenseRepository implemen
 
   async create(license: License, keyHash: string, origin: LicenseOrigin = {}): Promise<void> {
     try {
-      await this.db.transaction(async (tx) => {
-        await tx.insert(licenses).values(licenseRow(license, keyHash, origin));
-        await recordNewPostgresLicense(tx, license);
-      });
+      await insertPostgresLicense(this.db, license, this.db.insert(licenses).values(licenseRow(license, keyHash, origin)).getSQL());
     } catch (error) {
       throw conflictOf(error) ?? error;
     }

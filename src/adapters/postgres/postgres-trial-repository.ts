@@ -5,7 +5,7 @@ import type { NewTrial, TrialOutcome, TrialRepository } from '../../ports/trial-
 import { licenseRow } from '../drizzle/license-rows.ts';
 import { ClaimTaken, firstActivation, startOrClaimed } from '../drizzle/trial-rows.ts';
 import { activations, customers, licenses, trialClaims } from './schema.ts';
-import { emitPostgresEvent, recordNewPostgresLicense } from './postgres-events.ts';
+import { emitPostgresEvent, insertPostgresLicense } from './postgres-events.ts';
 import type { PostgresDb } from './postgres-store.ts';
 
 type Tx = Parameters<Parameters<PostgresDb['transaction']>[0]>[0];
@@ -27,8 +27,7 @@ export class PostgresTrialRepository implements TrialRepository {
     await tx.insert(customers).values(trial.customer).onConflictDoNothing({ target: customers.email });
     const [customer] = await tx.select({ id: customers.id }).from(customers).where(eq(customers.email, trial.customer.email));
     const license = { ...trial.license, customerId: customer!.id };
-    await tx.insert(licenses).values(licenseRow(license, trial.keyHash));
-    await recordNewPostgresLicense(tx, license);
+    await insertPostgresLicense(tx, license, tx.insert(licenses).values(licenseRow(license, trial.keyHash)).getSQL());
     const { productId, id: licenseId } = license;
     const claim = async (kind: TrialClaimKind, value: string) => {
       const taken = await tx.insert(trialClaims).values({ productId, kind, value, licenseId, createdAt: trial.machine.at }).onConflictDoNothing().returning({ kind: trialClaims.kind });
