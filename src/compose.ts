@@ -2,6 +2,7 @@ import { HmacOtpCodes } from './adapters/crypto/hmac-otp-codes.ts';
 import { NodeSigner } from './adapters/crypto/node-signer.ts';
 import { sha256Hashing } from './adapters/crypto/sha256-hashing.ts';
 import { MemoryRateLimiter } from './adapters/rate-limit/memory-rate-limiter.ts';
+import { KeptMailer } from './adapters/sandbox/kept-mailer.ts';
 import { OutboxSmsSender } from './adapters/sandbox/outbox-sms-sender.ts';
 import { SandboxProcessor } from './adapters/sandbox/sandbox-processor.ts';
 import { randomIds } from './adapters/system/random-ids.ts';
@@ -11,6 +12,7 @@ import type { Clock } from './ports/clock.ts';
 import type { Deps, Store } from './ports/deps.ts';
 import type { PaymentProcessor } from './ports/payment-processor.ts';
 import type { RateLimiter } from './ports/rate-limiter.ts';
+import type { Mailer } from './ports/mailer.ts';
 import type { SmsSender } from './ports/sms-sender.ts';
 
 export interface DepsParts<C extends Clock> {
@@ -22,6 +24,8 @@ export interface DepsParts<C extends Clock> {
   /** Live providers; without them, the sandbox processor and SMS outbox. */
   processor?: PaymentProcessor;
   sms?: SmsSender;
+  /** SMTP; without it, the sandbox keeps every mail. */
+  mailer?: Mailer;
   /** Counters shared between instances; without one, in this process's memory. */
   rateLimiter?: RateLimiter;
 }
@@ -37,6 +41,7 @@ export function composeDeps<C extends Clock>(parts: DepsParts<C>): Deps & { cloc
     signer: new NodeSigner(masterKey),
     processor: parts.processor ?? new SandboxProcessor(settings.apiBaseUrl),
     sms: parts.sms ?? new OutboxSmsSender(store.smsOutbox, clock),
+    mailer: parts.mailer ?? new KeptMailer(store.sandboxMail, clock),
     otpCodes: new HmacOtpCodes(masterKey),
     rateLimiter: parts.rateLimiter ?? new MemoryRateLimiter(clock),
     webhookSecrets: new SealedWebhookSecrets(masterKey),

@@ -20,6 +20,13 @@ export interface TwilioConfig {
   apiBase: string | null;
 }
 
+export interface SmtpConfig {
+  /** smtp:// or smtps://, credentials in the URL. */
+  url: string;
+  /** The From header. */
+  from: string;
+}
+
 export type StoreConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; schema: string };
 
 /** Everything start-up needs: the settings the running service reads, and what only main.ts uses. */
@@ -41,6 +48,8 @@ export interface Config extends Settings {
   stripe: StripeConfig | null;
   /** Twilio when TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are set; null = the sandbox SMS outbox. */
   twilio: TwilioConfig | null;
+  /** SMTP when SMTP_URL is set; null = the sandbox keeps every mail (GET /v1/sandbox/mail). */
+  smtp: SmtpConfig | null;
   /** Stripe and Twilio are configured (never one without the other); MASTER_KEY is then required and nothing under /v1/sandbox exists. */
   live: boolean;
   benchCeiling: boolean;
@@ -54,7 +63,7 @@ type Env = Record<string, string | undefined>;
 export function loadConfig(env: Env): Config {
   const port = parsePort(env.PORT);
   const publicBaseUrl = parseBaseUrl(env.PUBLIC_BASE_URL ?? `http://localhost:${port}`);
-  const live = Boolean(env.STRIPE_SECRET_KEY || env.TWILIO_ACCOUNT_SID || env.TWILIO_AUTH_TOKEN);
+  const live = Boolean(env.STRIPE_SECRET_KEY || env.TWILIO_ACCOUNT_SID || env.TWILIO_AUTH_TOKEN || env.SMTP_URL);
   requireBothProviders(env);
   const masterKey = parseMasterKey(env.MASTER_KEY);
   if (live && !masterKey) throw new ConfigError('MASTER_KEY is required when a live provider (Stripe or Twilio) is configured.');
@@ -71,6 +80,7 @@ export function loadConfig(env: Env): Config {
     ...parseSettings(env, publicBaseUrl),
     stripe: parseStripe(env),
     twilio: parseTwilio(env),
+    smtp: parseSmtp(env, publicBaseUrl),
     live,
     benchCeiling: env.LICENSING_BENCH_CEILING === '1',
   };
@@ -97,13 +107,16 @@ export function settingsOf(config: Config): Settings {
 }
 
 /**
- * Live means live end to end. A live processor beside the sandbox outbox would publish real
+ * Live means live end to end. A live processor beside the sandbox outboxes would publish real
  * customers' codes (which confirm real charges); live SMS beside the sandbox processor would text
  * real phones for made-up payments, and its checkout pages cannot exist once anything is live.
  */
 function requireBothProviders(env: Env): void {
   const stripe = Boolean(env.STRIPE_SECRET_KEY);
   const twilio = Boolean(env.TWILIO_ACCOUNT_SID || env.TWILIO_AUTH_TOKEN);
+  const smtp = Boolean(env.SMTP_URL);
+  if (stripe && !smtp) throw new ConfigError('STRIPE_SECRET_KEY is set but SMTP_URL is not: live payments need live mail, since receipts carry the license keys (set SMTP_URL and MAIL_FROM, or unset STRIPE_SECRET_KEY for sandbox mode).');
+  if (smtp && !stripe) throw new ConfigError('SMTP_URL is set but STRIPE_SECRET_KEY is not: live mail goes with live payments, and sandbox mode keeps every mail at /v1/sandbox/mail (set STRIPE_SECRET_KEY and STRIPE_CONNECT_CLIENT_ID, or unset SMTP_URL).');
   if (stripe && !twilio) throw new ConfigError('STRIPE_SECRET_KEY is set but TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are not: live payments need live SMS (set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM, or unset STRIPE_SECRET_KEY for sandbox mode).');
   if (twilio && !stripe) throw new ConfigError('TWILIO_ACCOUNT_SID/TWILIO_AUTH_TOKEN are set but STRIPE_SECRET_KEY is not: live SMS needs live payments (set STRIPE_SECRET_KEY and STRIPE_CONNECT_CLIENT_ID, or unset the TWILIO_ variables for sandbox mode).');
 }
@@ -189,6 +202,25 @@ function apiBaseOf(env: Env, name: 'STRIPE_API_BASE' | 'TWILIO_API_BASE'): strin
   } catch {
     throw new ConfigError(`${name} is not a valid URL: "${value}".`);
   }
+}
+
+function parseSmtp(env: Env, publicBaseUrl: string): SmtpConfig | null {
+  const url = env.SMTP_URL;
+  if (!url) {
+    if (env.MAIL_FROM) throw new ConfigError('MAIL_FROM is set but SMTP_URL is not: set SMTP_URL (smtp://user:pass@host:587 or smtps://…:465) too.');
+    return null;
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError('SMTP_URL is not a valid URL: smtp://user:password@host:587 or smtps://user:password@host:465.');
+  }
+  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') throw new ConfigError(`SMTP_URL must start with smtp:// or smtps://, got "${parsed.protocol}".`);
+  if (!parsed.hostname) throw new ConfigError('SMTP_URL names no host.');
+  const from = env.MAIL_FROM?.trim() || `Licensing <no-reply@${new URL(publicBaseUrl).hostname}>`;
+  if (/[\r\n\0]/.test(from) || !/@[^@\s>]+>?$/.test(from)) throw new ConfigError('MAIL_FROM must be an address, e.g. "Acme <licenses@acme.dev>" or licenses@acme.dev.');
+  return { url, from };
 }
 
 function parseTwilio(env: Env): TwilioConfig | null {

@@ -3,6 +3,7 @@ import { describeError, errorResponse } from './adapters/http/errors.ts';
 import { serverFetch } from './adapters/http/request-route.ts';
 import { withSocketAddress } from './adapters/http/client-address.ts';
 import { startPeriodicSweep } from './adapters/system/periodic-sweep.ts';
+import { startMailSender } from './adapters/system/mail-sender.ts';
 import { sweepExpired } from './app/maintenance/sweep.ts';
 import { sweepOutbox } from './app/outgoing-webhooks/sweep-outbox.ts';
 import { HttpWebhookSender } from './adapters/webhooks/http-webhook-sender.ts';
@@ -68,7 +69,8 @@ async function openRateLimiter(config: Config, postgres: PostgresStore | undefin
 async function liveProviders(config: Config) {
   const stripe = config.stripe && new (await import('./adapters/stripe/stripe-processor.ts')).StripeProcessor(config.stripe);
   const twilio = config.twilio && new (await import('./adapters/twilio/twilio-sms-sender.ts')).TwilioSmsSender(config.twilio);
-  return { stripe, twilio };
+  const smtp = config.smtp && new (await import('./adapters/mail/smtp-mailer.ts')).SmtpMailer({ ...config.smtp, messageIdHost: new URL(config.publicBaseUrl).hostname });
+  return { stripe, twilio, smtp };
 }
 
 async function serve(config: Config, log: Logger) {
@@ -82,6 +84,7 @@ async function serve(config: Config, log: Logger) {
     settings: settingsOf(config),
     processor: live.stripe ?? undefined,
     sms: live.twilio ?? undefined,
+    mailer: live.smtp ?? undefined,
     rateLimiter: limits.rateLimiter,
   });
   const { settings } = deps;
@@ -137,6 +140,9 @@ async function serve(config: Config, log: Logger) {
     )
     : null;
 
+  // Every instance sends mail: each round claims what it sends.
+  const mailSender = startMailSender(deps, log);
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -145,6 +151,8 @@ async function serve(config: Config, log: Logger) {
     await server.stop(); // waits for in-flight requests
     await sweeper?.stop();
     await dispatcher?.stop(); // lets the deliveries in flight finish and be recorded
+    await mailSender.stop();
+    live.smtp?.close();
     await limits.close();
     await store.close();
     log.info('stopped');

@@ -26,6 +26,8 @@ import type { WebhookEndpointRepository } from './webhook-endpoint-repository.ts
 import type { OutboxRepository } from './outbox-repository.ts';
 import type { WebhookSecrets } from './webhook-secrets.ts';
 import type { Settings } from '../domain/settings.ts';
+import type { MailOutboxRepository, SandboxMailRepository } from './mail-repository.ts';
+import type { Mailer } from './mailer.ts';
 
 /** The stored state of the service, one repository per kind of record. */
 export interface Repositories {
@@ -51,6 +53,10 @@ export interface Repositories {
   subscriptions: SubscriptionRepository;
   /** Starting a free trial: its license, claims and first machine in one transaction. */
   trials: TrialRepository;
+  /** Mail waiting to go out, written with the change it reports (docs/mail.md). */
+  mailOutbox: MailOutboxRepository;
+  /** The sandbox's kept mail (what would have been sent). */
+  sandboxMail: SandboxMailRepository;
 }
 
 /** Everything a use case may ask for; each takes only the part it needs. */
@@ -61,6 +67,8 @@ export interface Deps extends Repositories {
   signer: Signer;
   processor: PaymentProcessor;
   sms: SmsSender;
+  /** SMTP when configured; the sandbox keeps the mail otherwise. */
+  mailer: Mailer;
   otpCodes: OtpCodes;
   /** Shared counters: in memory with SQLite, in PostgreSQL or Redis when several instances run. */
   rateLimiter: RateLimiter;

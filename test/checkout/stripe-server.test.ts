@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { randomBytes } from 'node:crypto';
 import { CONNECTED_ACCOUNT, GOOD_CODE, signatureHeader, startFakeStripe, stripeEvent, type FakeStripe } from '../support/fake-stripe.ts';
 import { startFakeTwilio } from '../support/fake-twilio.ts';
@@ -15,8 +16,10 @@ let fake: FakeStripe;
 let server: RunningServer;
 const twilio = startFakeTwilio();
 
+let smtp: SmtpSink;
 beforeAll(async () => {
   fake = await startFakeStripe();
+  smtp = await startSmtpSink();
   server = await startServer({
     DATABASE_URL: 'sqlite::memory:',
     STRIPE_SECRET_KEY: 'sk_test_x',
@@ -28,6 +31,7 @@ beforeAll(async () => {
     TWILIO_FROM: '+15550009999',
     TWILIO_API_BASE: twilio.url,
     MASTER_KEY: randomBytes(32).toString('base64'),
+    SMTP_URL: smtp.url,
   });
 }, 60_000);
 
@@ -35,6 +39,7 @@ afterAll(async () => {
   await server?.stop();
   fake?.stop();
   twilio.stop();
+  await smtp?.close();
 });
 
 async function call(method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {}) {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { aPayment, sessionObject } from '../checkout/shop.ts';
 import { startFakeTwilio } from '../support/fake-twilio.ts';
 import { CONNECTED_ACCOUNT, GOOD_CODE, signatureHeader, startFakeStripe, stripeEvent, type FakeStripe } from '../support/fake-stripe.ts';
@@ -53,8 +54,10 @@ describe('two instances on one database, with Stripe', () => {
   const twilio = startFakeTwilio();
   const texts = async (phone: string) => twilio.messages.filter((m) => m.to === phone).map((m, sentAt) => ({ body: m.body, sentAt }));
   // Before the service's own start-up hook: the instances need the fake's address.
+  let smtp: SmtpSink;
   beforeAll(async () => {
     fake = await startFakeStripe();
+    smtp = await startSmtpSink();
   });
   const service = useService(2, () => ({
     STRIPE_SECRET_KEY: 'sk_test_x',
@@ -65,6 +68,7 @@ describe('two instances on one database, with Stripe', () => {
     TWILIO_AUTH_TOKEN: twilio.authToken,
     TWILIO_FROM: '+15550009999',
     TWILIO_API_BASE: twilio.url,
+    SMTP_URL: smtp.url,
   }), { inbox: texts });
   const urls = () => service.cluster().instances.map((instance) => instance.url);
   let seller: Awaited<ReturnType<typeof stripeSeller>>;
@@ -73,9 +77,10 @@ describe('two instances on one database, with Stripe', () => {
     seller = await stripeSeller(service.next());
   });
 
-  afterAll(() => {
+  afterAll(async () => {
     fake?.stop();
     twilio.stop();
+    await smtp?.close();
   });
 
   test('the same webhook event delivered 5 times to each instance at once is processed once: one license, the rest are duplicates', async () => {

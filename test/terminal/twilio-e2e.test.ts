@@ -1,5 +1,6 @@
 import { Database } from 'bun:sqlite';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,6 +53,7 @@ describe('the real server with Twilio (the local fake, through the official SDK)
   const codeFor = async () => /\b(\d{6})\b/.exec(twilio.messages.at(-1)!.body)![1]!;
 
   /** Starts (or restarts) the server on the same database file. */
+  let smtp: SmtpSink;
   const boot = async () => {
     server = await startServer({
       DATABASE_URL: `sqlite:${dbPath}`,
@@ -64,12 +66,14 @@ describe('the real server with Twilio (the local fake, through the official SDK)
       STRIPE_CONNECT_CLIENT_ID: 'ca_test',
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
       STRIPE_API_BASE: stripe.url,
+      SMTP_URL: smtp.url,
     });
     call = http(server.url);
   };
 
   beforeAll(async () => {
     stripe = await startFakeStripe();
+    smtp = await startSmtpSink();
     await boot();
     seller = await stripeSeller(call);
     await payAtStripe(call, server, stripe, seller);
@@ -80,6 +84,7 @@ describe('the real server with Twilio (the local fake, through the official SDK)
     if (server?.proc.exitCode === null) await server.stop('SIGKILL');
     twilio.stop();
     stripe?.stop();
+    await smtp?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -11,8 +11,9 @@ import { DrizzleSubscriptionRepository } from './drizzle-subscription-repository
 import { DrizzleSmsOutboxRepository } from './drizzle-sms-outbox-repository.ts';
 import { DrizzleWebhookEventRepository } from './drizzle-webhook-event-repository.ts';
 import type { SqlStore } from './sql-store.ts';
+import { DrizzleMailOutboxRepository, DrizzleSandboxMailRepository } from './drizzle-mail-repositories.ts';
 
-type SharedRepositories = Pick<Store, 'products' | 'customers' | 'signingKeys' | 'connections' | 'cards' | 'webhookEvents' | 'otps' | 'identityTokens' | 'purchases' | 'smsOutbox' | 'subscriptions'>;
+type SharedRepositories = Pick<Store, 'products' | 'customers' | 'signingKeys' | 'connections' | 'cards' | 'webhookEvents' | 'otps' | 'identityTokens' | 'purchases' | 'smsOutbox' | 'subscriptions' | 'mailOutbox' | 'sandboxMail'>;
 
 /** The repositories whose queries are the same in both dialects, built once over either store. */
 export function sharedRepositories(store: SqlStore): SharedRepositories {
@@ -28,6 +29,8 @@ export function sharedRepositories(store: SqlStore): SharedRepositories {
     purchases: new DrizzlePurchaseRepository(store),
     smsOutbox: new DrizzleSmsOutboxRepository(store),
     subscriptions: new DrizzleSubscriptionRepository(store),
+    mailOutbox: new DrizzleMailOutboxRepository(store),
+    sandboxMail: new DrizzleSandboxMailRepository(store),
   };
 }
 

@@ -8,7 +8,7 @@ import type { SqlStore } from './sql-store.ts';
  * atomic on its own: sweeping twice, or from two connections, deletes each row once (on PostgreSQL
  * instances sweeping at the same moment skip each other's picked rows instead of queueing on them).
  */
-async function deleteBatch(store: SqlStore, table: PgTable, key: PgColumn, where: SQL | undefined, limit: number): Promise<number> {
+export async function deleteBatch(store: SqlStore, table: PgTable, key: PgColumn, where: SQL | undefined, limit: number): Promise<number> {
   const picked = store.dialect.pickForDelete(store.db.select({ key }).from(table).where(where).limit(limit).$dynamic());
   const deleted = await store.db.delete(table).where(inArray(key, picked)).returning({ key });
   return deleted.length;

@@ -21,6 +21,7 @@ import { licenseSellerRoutes } from './routes/licenses/seller.ts';
 import { orderListRoutes } from './routes/orders.ts';
 import { productRoutes } from './routes/products.ts';
 import { purchaseRoutes } from './routes/purchase.ts';
+import { sandboxMailRoutes } from './routes/sandbox/mail.ts';
 import { outboxRoutes } from './routes/sandbox/outbox.ts';
 import { SANDBOX_FORM_ROUTES, sandboxRoutes } from './routes/sandbox/processor.ts';
 import { subscriptionRoutes } from './routes/subscriptions.ts';
@@ -40,7 +41,7 @@ export interface HttpOptions {
   ping: () => Promise<boolean>;
   publicBaseUrl: string;
   version: string;
-  /** The SMS outbox pages exist only while no SMS provider is configured. */
+  /** The sandbox SMS outbox and mail pages: they exist only while nothing live is configured. */
   sandboxSms?: boolean;
   /** Mounts the benchmark's ceiling route beside the API. */
   benchCeiling?: boolean;
@@ -78,7 +79,8 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
     .use(purchaseRoutes(deps))
     // Nothing under /v1/sandbox exists once a live processor is configured.
     .use(deps.processor.kind === 'sandbox' ? sandboxRoutes(deps) : new Elysia({ name: 'no-sandbox' }))
-    .use(options.sandboxSms ? outboxRoutes(deps) : new Elysia({ name: 'no-outbox' }));
+    .use(options.sandboxSms ? outboxRoutes(deps) : new Elysia({ name: 'no-outbox' }))
+    .use(options.sandboxSms ? sandboxMailRoutes(deps) : new Elysia({ name: 'no-sandbox-mail' }));
 
   return new Elysia({ normalize: false })
     .onRequest(({ request }) => {

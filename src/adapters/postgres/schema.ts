@@ -98,7 +98,10 @@ export const products = pgTable(
 export const customers = pgTable('customers', {
   id: text('id').primaryKey(),
   email: text('email').notNull().unique(),
+  /** The sign-in phone: a second factor only once confirmed by an SMS code in a session that proved the e-mail (docs/customers.md). */
   phone: text('phone'),
+  /** When the phone was confirmed; null: the phone is not a sign-in factor (every phone from before e-mail sign-in). */
+  phoneVerifiedAt: millis('phone_verified_at'),
   createdAt: millis('created_at').notNull(),
 });
 
@@ -490,3 +493,57 @@ export const smsOutbox = pgTable(
   },
   (t) => [index('sms_outbox_recipient').on(t.to, t.sentAt), index('sms_outbox_sent').on(t.sentAt)],
 );
+
+/**
+ * Mail waiting to go out: written in the transaction of the change it reports (a receipt with its
+ * license), sent by the mail sweeper, retried with backoff. A claim moves next_attempt_at past the
+ * send's lease, so a crashed sender's mail comes back once the lease ends.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: text('id').primaryKey(),
+    /** The kind of mail, e.g. receipt: for logs and the retention sweep. */
+    kind: text('kind').notNull(),
+    /** The license it is about, if any (receipts, resends). */
+    licenseId: text('license_id'),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: millis('next_attempt_at').notNull(),
+    lastError: text('last_error'),
+    sentAt: millis('sent_at'),
+    createdAt: millis('created_at').notNull(),
+  },
+  (t) => [index('mail_outbox_due').on(t.sentAt, t.nextAttemptAt), index('mail_outbox_license').on(t.licenseId, t.createdAt)],
+);
+
+/** The sandbox's kept mail: what would have been sent, newest first per recipient (GET /v1/sandbox/mail). */
+export const sandboxMail = pgTable(
+  'sandbox_mail',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    sentAt: millis('sent_at').notNull(),
+  },
+  (t) => [index('sandbox_mail_recipient').on(t.to, t.sentAt), index('sandbox_mail_sent').on(t.sentAt)],
+);
+
+/** A trial asked for with a publishable key: it starts once the code e-mailed to its address is entered (POST /trials/confirm). */
+export const trialRequests = pgTable('trial_requests', {
+  id: text('id').primaryKey(),
+  developerId: text('developer_id').notNull(),
+  productId: text('product_id').notNull(),
+  email: text('email').notNull(),
+  machineFingerprint: text('machine_fingerprint').notNull(),
+  name: text('name'),
+  createdAt: millis('created_at').notNull(),
+  expiresAt: millis('expires_at').notNull(),
+  /** Set once, by the confirmation that started the trial. */
+  confirmedAt: millis('confirmed_at'),
+});

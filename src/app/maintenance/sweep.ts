@@ -17,6 +17,10 @@ export const RETENTION_MS = {
   connectStates: DAY_MS,
   /** After sending: the sandbox outbox's messages. */
   outboxMessages: DAY_MS,
+  /** After keeping: the sandbox's kept mail. */
+  sandboxMail: DAY_MS,
+  /** After sending (or giving up): the mail outbox's rows, which the daily resend limit counts. */
+  sentMail: 7 * DAY_MS,
   /** After creation: terminal purchases still pending (never charged) and without a license. */
   abandonedPurchases: DAY_MS,
   /** After expiry: checkout sessions never completed; Stripe stops retrying webhooks after 3 days. */
@@ -35,7 +39,7 @@ export interface SweepOptions {
 
 export const DEFAULT_SWEEP: SweepOptions = { batchSize: 500, maxBatches: 20 };
 
-type SweepDeps = Pick<Deps, 'clock' | 'otps' | 'identityTokens' | 'connections' | 'smsOutbox' | 'purchases' | 'checkouts'>;
+type SweepDeps = Pick<Deps, 'clock' | 'otps' | 'identityTokens' | 'connections' | 'smsOutbox' | 'purchases' | 'checkouts' | 'sandboxMail' | 'mailOutbox'>;
 
 /**
  * Deletes every record past its retention period, in batches. Idempotent and safe to run from
@@ -49,6 +53,8 @@ export async function sweepExpired(deps: SweepDeps, options: SweepOptions = DEFA
     identityTokens: (b, l) => deps.identityTokens.deleteEnded(b, l),
     connectStates: (b, l) => deps.connections.deleteExpiredStates(b, l),
     outboxMessages: (b, l) => deps.smsOutbox.deleteSentBefore(b, l),
+    sandboxMail: (b, l) => deps.sandboxMail.deleteSentBefore(b, l),
+    sentMail: (b, l) => deps.mailOutbox.deleteDoneBefore(b, l),
     abandonedPurchases: (b, l) => deps.purchases.deleteAbandoned(b, l),
     unpaidCheckouts: (b, l) => deps.checkouts.deleteUnpaid(b, l),
   };

@@ -3,6 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeStripe, type FakeStripe } from '../../support/fake-stripe.ts';
 import { startFakeTwilio } from '../../support/fake-twilio.ts';
+import { startSmtpSink, type SmtpSink } from '../../support/smtp-sink.ts';
 import { randomMasterKey, spawnService, startServer, type RunningServer } from '../../support/server-process.ts';
 import { lines, tempDir } from '../../e2e/support.ts';
 
@@ -13,6 +14,7 @@ import { lines, tempDir } from '../../e2e/support.ts';
  */
 
 const STRIPE = { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_CONNECT_CLIENT_ID: 'ca_test', STRIPE_WEBHOOK_SECRET: 'whsec_test' };
+const SMTP = { SMTP_URL: 'smtp://user:pass@127.0.0.1:2525', MAIL_FROM: 'Acme <licenses@acme.test>' };
 const TWILIO = { TWILIO_ACCOUNT_SID: `AC${'0f'.repeat(16)}`, TWILIO_AUTH_TOKEN: 'token', TWILIO_FROM: '+15550009999' };
 
 /** Starts the service with `env` in an empty folder and waits for it to exit on its own. */
@@ -30,8 +32,45 @@ async function startUpFailure(env: Record<string, string>) {
 }
 
 describe('start-up refuses a half-live configuration with one line naming the variables', () => {
+  test('Stripe without SMTP: refused, naming STRIPE_SECRET_KEY and SMTP_URL (receipts carry the keys)', async () => {
+    const { code, printed, leftBehind } = await startUpFailure({ ...STRIPE, ...TWILIO });
+
+    expect(code).not.toBe(0);
+    expect(printed).toHaveLength(1);
+    expect(printed[0]).toContain('STRIPE_SECRET_KEY');
+    expect(printed[0]).toContain('SMTP_URL');
+    expect(leftBehind).toEqual([]);
+  });
+
+  test('SMTP without Stripe: refused, naming SMTP_URL and STRIPE_SECRET_KEY', async () => {
+    const { code, printed, leftBehind } = await startUpFailure(SMTP);
+
+    expect(code).not.toBe(0);
+    expect(printed).toEqual([expect.stringContaining('SMTP_URL')]);
+    expect(printed[0]).toContain('STRIPE_SECRET_KEY');
+    expect(leftBehind).toEqual([]);
+  });
+
+  test.each([
+    ['ftp://mail.example.com', 'SMTP_URL must start with smtp://'],
+    ['not a url', 'SMTP_URL is not a valid URL'],
+  ])('SMTP_URL %p: refused with %p', async (url, message) => {
+    const { code, printed } = await startUpFailure({ ...STRIPE, ...TWILIO, SMTP_URL: url });
+
+    expect(code).not.toBe(0);
+    expect(printed).toEqual([expect.stringContaining(message)]);
+  });
+
+  test('a MAIL_FROM that is no address, or carries a line break: refused', async () => {
+    for (const from of ['Acme', 'Acme <a@b.co>\r\nBcc: x@y.z']) {
+      const { code, printed } = await startUpFailure({ ...STRIPE, ...TWILIO, ...SMTP, MAIL_FROM: from });
+      expect(code).not.toBe(0);
+      expect(printed).toEqual([expect.stringContaining('MAIL_FROM')]);
+    }
+  });
+
   test('Stripe without Twilio: refused, naming STRIPE_SECRET_KEY and the TWILIO_ variables', async () => {
-    const { code, printed, leftBehind } = await startUpFailure(STRIPE);
+    const { code, printed, leftBehind } = await startUpFailure({ ...STRIPE, ...SMTP });
 
     expect(code).not.toBe(0);
     expect(printed).toHaveLength(1);
@@ -67,15 +106,19 @@ const SANDBOX_PATHS: [string, string][] = [
   ['POST', '/v1/sandbox/checkout/cs_anything/cancel'],
   ['GET', '/v1/sandbox/connect/authorize?state=x&redirect_uri=x'],
   ['GET', '/v1/sandbox'],
+  ['GET', '/v1/sandbox/mail?to=ada%40example.com'],
+  ['GET', '/v1/sandbox/mail/view?to=ada%40example.com'],
 ];
 
-describe('with Stripe and Twilio configured (the local fakes)', () => {
+describe('with Stripe, Twilio and SMTP configured (the local fakes)', () => {
   const twilio = startFakeTwilio();
   let stripe: FakeStripe;
+  let smtp: SmtpSink;
   let server: RunningServer;
 
   beforeAll(async () => {
     stripe = await startFakeStripe();
+    smtp = await startSmtpSink();
     server = await startServer({
       DATABASE_URL: 'sqlite::memory:',
       MASTER_KEY: randomMasterKey(),
@@ -85,11 +128,13 @@ describe('with Stripe and Twilio configured (the local fakes)', () => {
       TWILIO_AUTH_TOKEN: twilio.authToken,
       TWILIO_FROM: '+15550009999',
       TWILIO_API_BASE: twilio.url,
+      SMTP_URL: smtp.url,
     });
   }, 60_000);
 
   afterAll(async () => {
     await server?.stop();
+    await smtp?.close();
     stripe?.stop();
     twilio.stop();
   });

@@ -25,6 +25,12 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
   await store.connections.saveState(state);
   const phone = `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
   await store.smsOutbox.add({ to: phone, body: 'code', sentAt: at('outboxMessages') });
+  const inbox = `kept-${phone.slice(1)}@example.com`;
+  await store.sandboxMail.add({ to: inbox, subject: 'Code', text: 'code', html: '<p>code</p>', sentAt: at('sandboxMail') });
+  const mailId = `mail_${phone.slice(1)}`;
+  await store.mailOutbox.enqueue({ id: mailId, kind: 'receipt', licenseId: `lic_${mailId}`, to: inbox, subject: 'Receipt', text: 't', html: 'h', createdAt: at('sentMail') - 1_000 });
+  await store.mailOutbox.claimDue(at('sentMail') - 1_000, 100, 1_000);
+  await store.mailOutbox.markSent(mailId, at('sentMail'));
   const purchase = aPurchase(parties, { createdAt: at('abandonedPurchases') });
   await store.purchases.create(purchase);
   const session = aCheckoutSession(seller, { createdAt: at('unpaidCheckouts') - 1_800_000, expiresAt: at('unpaidCheckouts') });
@@ -36,6 +42,8 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
         identityTokens: (await store.identityTokens.findByHash(token.tokenHash)) !== null,
         connectStates: (await store.connections.useState(state.stateHash, NOW)) !== null,
         outboxMessages: (await store.smsOutbox.listFor(phone, 10)).length > 0,
+        sandboxMail: (await store.sandboxMail.listFor(inbox, 10)).length > 0,
+        sentMail: (await store.mailOutbox.countForLicense(`lic_${mailId}`, ['receipt'], 0)) > 0,
         abandonedPurchases: (await store.purchases.findById(purchase.id)) !== null,
         unpaidCheckouts: (await store.checkouts.findById(session.id)) !== null,
       };
@@ -46,12 +54,14 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
 const EACH = <T,>(value: T) => Object.fromEntries(Object.keys(RETENTION_MS).map((k) => [k, value])) as Record<keyof typeof RETENTION_MS, T>;
 
 describe('the documented retention periods', () => {
-  test('challenges 1 day after expiry (never less than the send-limit window), tokens 7 days, connect states, outbox and pending purchases 1 day, unpaid checkouts 30 days', () => {
+  test('challenges 1 day after expiry (never less than the send-limit window), tokens and sent mail 7 days, connect states, outbox, kept mail and pending purchases 1 day, unpaid checkouts 30 days', () => {
     expect(RETENTION_MS).toEqual({
       otpChallenges: DAY,
       identityTokens: 7 * DAY,
       connectStates: DAY,
       outboxMessages: DAY,
+      sandboxMail: DAY,
+      sentMail: 7 * DAY,
       abandonedPurchases: DAY,
       unpaidCheckouts: 30 * DAY,
     });

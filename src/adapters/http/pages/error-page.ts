@@ -1,6 +1,7 @@
 import { failureOf, type Failure } from '../errors.ts';
 import { html, htmlResponse, type SafeHtml } from './html.ts';
 import { ICONS, layout } from './layout.ts';
+import { askForAddress } from './mail-page.ts';
 import { askForPhone } from './outbox-page.ts';
 
 export interface ErrorPageContent {
@@ -39,6 +40,13 @@ const outboxPage = (failure: Failure): ErrorPageContent => ({
   sandbox: true,
 });
 
+const mailPage = (failure: Failure): ErrorPageContent => ({
+  title: 'Which address?',
+  message: failure.status === 400 ? 'Enter the e-mail address the mail was sent to, e.g. ada@example.com.' : failure.message,
+  next: askForAddress(),
+  sandbox: true,
+});
+
 const connectPage = (failure: Failure): ErrorPageContent => ({
   title: 'Not connected',
   message: failure.message,
@@ -56,6 +64,7 @@ const BROWSER_ROUTES: Record<string, (failure: Failure) => ErrorPageContent> = {
   '/v1/sandbox/checkout/:sessionId/cancel': checkoutPage,
   '/v1/sandbox/connect/authorize': (failure) => ({ title: 'This page cannot be shown', message: failure.message, sandbox: true }),
   '/v1/sandbox/outbox/view': outboxPage,
+  '/v1/sandbox/mail/view': mailPage,
   '/v1/connect/callback': connectPage,
 };
 

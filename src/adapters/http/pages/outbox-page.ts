@@ -2,11 +2,13 @@ import type { OutboxMessage } from '../../../ports/sms-outbox-repository.ts';
 import { html, SafeHtml } from './html.ts';
 import { layout } from './layout.ts';
 
-const PAGE_STYLE = new SafeHtml(`<style>
+export const PAGE_STYLE = new SafeHtml(`<style>
 .messages{list-style:none;padding:0;margin:1rem 0 0}
 .messages li{border:1px solid var(--line);border-radius:8px;padding:.75rem 1rem;margin:.75rem 0}
 .messages time{display:block;font-size:.8125rem;color:var(--muted);margin-bottom:.25rem}
 .sms{margin:0;overflow-wrap:anywhere}
+.mail-text{margin:.5rem 0 0;white-space:pre-wrap;overflow-wrap:anywhere;font:inherit}
+.messages h2{font-size:1rem;margin:0}
 .code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:1.25em;font-weight:700;letter-spacing:.12em;
 background:var(--note-bg);border:1px solid var(--note-line);border-radius:6px;padding:0 .3em}
 .lookup{display:flex;gap:.5rem;align-items:center;margin-top:1rem}
@@ -15,11 +17,11 @@ background:var(--note-bg);border:1px solid var(--note-line);border-radius:6px;pa
 </style>`);
 
 /** Six-digit one-time codes stand out from the sentence around them, so they are easy to read and copy. */
-function withCodes(body: string): SafeHtml[] {
+export function withCodes(body: string): SafeHtml[] {
   return body.split(/(\b\d{6}\b)/).map((part, i) => (i % 2 === 1 ? html`<strong class="code">${part}</strong>` : html`${part}`));
 }
 
-function utc(millis: number): string {
+export function utc(millis: number): string {
   return `${new Date(millis).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 

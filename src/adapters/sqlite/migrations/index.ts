@@ -8,6 +8,7 @@ import m0004 from './0004_activations.sql' with { type: 'text' };
 import m0005 from './0005_business.sql' with { type: 'text' };
 import m0006 from './0006_list_indexes.sql' with { type: 'text' };
 import m0007 from './0007_events_from_app.sql' with { type: 'text' };
+import m0008 from './0008_email_identity.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -20,4 +21,5 @@ export const SQLITE_MIGRATIONS = embeddedMigrations(journal, {
   '0005_business': m0005,
   '0006_list_indexes': m0006,
   '0007_events_from_app': m0007,
+  '0008_email_identity': m0008,
 });

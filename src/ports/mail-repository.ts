@@ -1,0 +1,44 @@
+import type { MailMessage } from './mailer.ts';
+
+/** The sandbox's kept mail: what sandbox mode would have sent. */
+export interface KeptMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  sentAt: number;
+}
+
+export interface SandboxMailRepository {
+  add(mail: KeptMail): Promise<void>;
+  /** Newest first. */
+  listFor(to: string, limit: number): Promise<KeptMail[]>;
+  /** Retention: deletes up to `limit` messages kept before `before`; returns how many. */
+  deleteSentBefore(before: number, limit: number): Promise<number>;
+}
+
+/** A mail in the durable outbox. */
+export interface QueuedMail extends Required<MailMessage> {
+  kind: string;
+  licenseId: string | null;
+  attempts: number;
+  nextAttemptAt: number;
+  createdAt: number;
+}
+
+export interface MailOutboxRepository {
+  /** Queues a mail on its own (the changes that report themselves write theirs in their own transaction). */
+  enqueue(mail: Omit<QueuedMail, 'attempts' | 'nextAttemptAt'>): Promise<void>;
+  /**
+   * Up to `limit` unsent mails due at `now`, each claimed by this sender until `now + leaseMs`
+   * (attempts counted): no other sender takes them before then, and a crashed sender's come back after.
+   */
+  claimDue(now: number, limit: number, leaseMs: number): Promise<QueuedMail[]>;
+  markSent(id: string, at: number): Promise<void>;
+  /** A failed attempt: tried again at `nextAttemptAt` (never again when null). */
+  markFailed(id: string, error: string, nextAttemptAt: number | null): Promise<void>;
+  /** Mails about a license queued since `since`, of the kinds given (the resend limit counts them). */
+  countForLicense(licenseId: string, kinds: string[], since: number): Promise<number>;
+  /** Retention: deletes up to `limit` mails sent (or given up) before `before`; returns how many. */
+  deleteDoneBefore(before: number, limit: number): Promise<number>;
+}
