@@ -138,6 +138,8 @@ const STEPS: Step[] = [
   { name: 'POST /v1/auth/login/init', after: codeSent(EXAMPLE.phone) },
   { name: 'GET /v1/sandbox/outbox' },
   { name: 'GET /v1/sandbox/outbox/view' },
+  { name: 'GET /v1/sandbox/mail' },
+  { name: 'GET /v1/sandbox/mail/view' },
   { name: 'POST /v1/auth/login/verify', after: (r, replay) => void (replay.credentials.identityToken = r.body.identityToken) },
   // The buyer's own license is the granted one (the example e-mail): the example machine validates again, so it has one to remove.
   { name: 'GET /v1/customer/licenses', extra: machineOnExampleLicense, after: captureCustomerMachine },
