@@ -81,7 +81,7 @@ async function seedFresh(dbPath: string, count: number): Promise<Meta> {
   const product = await createProduct(deps, developer.id, { name: 'Bench Pro', price: 1999, currency: 'usd', features: ['pro'] });
   const customerIds: string[] = [];
   for (let i = 0; i < CUSTOMERS; i++) {
-    const customer = await deps.customers.findOrCreate({ id: randomIds.next('cus'), email: `customer${i}@example.com`, phone: null, createdAt: systemClock.now() });
+    const customer = await deps.customers.findOrCreate({ id: randomIds.next('cus'), email: `customer${i}@example.com`, phone: null, phoneVerifiedAt: null, createdAt: systemClock.now() });
     customerIds.push(customer.id);
   }
   const signingKey = (await deps.signingKeys.active(developer.id))!;

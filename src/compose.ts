@@ -23,7 +23,8 @@ export interface DepsParts<C extends Clock> {
   settings: Settings;
   /** Live providers; without them, the sandbox processor and SMS outbox. */
   processor?: PaymentProcessor;
-  sms?: SmsSender;
+  /** null: no texts at all (live without Twilio); undefined: the sandbox outbox. */
+  sms?: SmsSender | null;
   /** SMTP; without it, the sandbox keeps every mail. */
   mailer?: Mailer;
   /** Counters shared between instances; without one, in this process's memory. */
@@ -40,7 +41,7 @@ export function composeDeps<C extends Clock>(parts: DepsParts<C>): Deps & { cloc
     hashing: sha256Hashing,
     signer: new NodeSigner(masterKey),
     processor: parts.processor ?? new SandboxProcessor(settings.apiBaseUrl),
-    sms: parts.sms ?? new OutboxSmsSender(store.smsOutbox, clock),
+    sms: parts.sms === undefined ? new OutboxSmsSender(store.smsOutbox, clock) : parts.sms,
     mailer: parts.mailer ?? new KeptMailer(store.sandboxMail, clock),
     otpCodes: new HmacOtpCodes(masterKey),
     rateLimiter: parts.rateLimiter ?? new MemoryRateLimiter(clock),

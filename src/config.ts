@@ -46,11 +46,11 @@ export interface Config extends Settings {
   redisUrl: string | null;
   /** Stripe when STRIPE_SECRET_KEY is set; null = the sandbox processor. */
   stripe: StripeConfig | null;
-  /** Twilio when TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are set; null = the sandbox SMS outbox. */
+  /** Twilio when TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are set; null = the sandbox SMS outbox, or no texts at all in live mode. */
   twilio: TwilioConfig | null;
   /** SMTP when SMTP_URL is set; null = the sandbox keeps every mail (GET /v1/sandbox/mail). */
   smtp: SmtpConfig | null;
-  /** Stripe and Twilio are configured (never one without the other); MASTER_KEY is then required and nothing under /v1/sandbox exists. */
+  /** Stripe and SMTP are configured (never one without the other; Twilio optional, never alone); MASTER_KEY is then required and nothing under /v1/sandbox exists. */
   live: boolean;
   benchCeiling: boolean;
 }
@@ -107,9 +107,10 @@ export function settingsOf(config: Config): Settings {
 }
 
 /**
- * Live means live end to end. A live processor beside the sandbox outboxes would publish real
- * customers' codes (which confirm real charges); live SMS beside the sandbox processor would text
- * real phones for made-up payments, and its checkout pages cannot exist once anything is live.
+ * Live means live end to end. A live processor beside the sandbox's kept mail would publish real
+ * customers' keys and codes; live SMS or mail beside the sandbox processor would reach real people
+ * for made-up payments, and its checkout pages cannot exist once anything is live. Twilio is
+ * optional: without it, live mode sends no texts and every code goes by e-mail.
  */
 function requireBothProviders(env: Env): void {
   const stripe = Boolean(env.STRIPE_SECRET_KEY);
@@ -117,7 +118,6 @@ function requireBothProviders(env: Env): void {
   const smtp = Boolean(env.SMTP_URL);
   if (stripe && !smtp) throw new ConfigError('STRIPE_SECRET_KEY is set but SMTP_URL is not: live payments need live mail, since receipts carry the license keys (set SMTP_URL and MAIL_FROM, or unset STRIPE_SECRET_KEY for sandbox mode).');
   if (smtp && !stripe) throw new ConfigError('SMTP_URL is set but STRIPE_SECRET_KEY is not: live mail goes with live payments, and sandbox mode keeps every mail at /v1/sandbox/mail (set STRIPE_SECRET_KEY and STRIPE_CONNECT_CLIENT_ID, or unset SMTP_URL).');
-  if (stripe && !twilio) throw new ConfigError('STRIPE_SECRET_KEY is set but TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are not: live payments need live SMS (set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM, or unset STRIPE_SECRET_KEY for sandbox mode).');
   if (twilio && !stripe) throw new ConfigError('TWILIO_ACCOUNT_SID/TWILIO_AUTH_TOKEN are set but STRIPE_SECRET_KEY is not: live SMS needs live payments (set STRIPE_SECRET_KEY and STRIPE_CONNECT_CLIENT_ID, or unset the TWILIO_ variables for sandbox mode).');
 }
 

@@ -83,7 +83,8 @@ async function serve(config: Config, log: Logger) {
     masterKey,
     settings: settingsOf(config),
     processor: live.stripe ?? undefined,
-    sms: live.twilio ?? undefined,
+    // Live without Twilio sends no texts (codes go by e-mail); the sandbox keeps its outbox.
+    sms: live.twilio ?? (config.live ? null : undefined),
     mailer: live.smtp ?? undefined,
     rateLimiter: limits.rateLimiter,
   });

@@ -1,3 +1,4 @@
+import { signInPhone, type Customer } from './customer.ts';
 import type { SavedCardDetails } from './checkout-session.ts';
 
 /** A card a customer saved with one seller's processor account, for later off-session charges. */
@@ -16,10 +17,15 @@ export interface SavedCard extends SavedCardDetails {
 }
 
 /**
- * A saved card exists for a customer only while it belongs to the phone on file: the phone their
- * sign-in was proven through. A card saved by a checkout that brought another phone (an unproven
- * e-mail) is never offered nor charged, whoever later proves the e-mail.
+ * A saved card exists for a signed-in customer (whose sign-in proved the e-mail) only while it
+ * belongs to the customer's confirmed phone, the phone purchase codes are texted to: so its use
+ * reaches the phone its checkout gave. A card saved by a checkout that brought another phone is
+ * never offered nor charged. Where the service sends no texts, there is no phone factor: the proven
+ * e-mail alone holds the customer's cards (docs/customers.md).
  */
-export function cardUsableWith(card: Pick<SavedCard, 'phone'>, phoneOnFile: string | null): boolean {
-  return phoneOnFile !== null && card.phone === phoneOnFile;
+export function cardUsableWith(card: Pick<SavedCard, 'phone'>, customer: Pick<Customer, 'phone' | 'phoneVerifiedAt'> | null, textsSent: boolean): boolean {
+  if (!customer) return false;
+  if (!textsSent) return true;
+  const phone = signInPhone(customer);
+  return phone !== null && card.phone === phone;
 }

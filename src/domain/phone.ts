@@ -1,4 +1,10 @@
 /** Phone numbers as a buyer may see them: all but the last four digits masked. */
+/** An e-mail address with its local part masked but the first character: a•••@example.com. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  return at <= 0 ? '•••' : `${email[0]}•••${email.slice(at)}`;
+}
+
 export function maskPhone(phone: string): string {
   const digits = phone.replace(/\D/g, '');
   const last4 = digits.slice(-4);

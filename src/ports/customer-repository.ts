@@ -6,15 +6,15 @@ export interface CustomerRepository {
   findById(id: string): Promise<Customer | null>;
   findByEmail(email: string): Promise<Customer | null>;
   /**
-   * Gives a customer without a phone the phone a checkout collected. A phone on file is never
-   * replaced this way (a checkout does not prove who is paying): false when there was one already,
-   * whatever it is, or no such customer. Of concurrent calls, exactly one can succeed.
+   * The customer's first confirmed phone: sets it (replacing an unconfirmed one) only while the
+   * customer has no confirmed phone. False when one was confirmed meanwhile, or no such customer.
+   * Of concurrent calls, exactly one can succeed.
    */
-  setPhoneIfNone(id: string, phone: string): Promise<boolean>;
+  addPhone(id: string, phone: string, at: number): Promise<boolean>;
   /**
-   * The verified change: `from` becomes `to` only while `from` is still the phone on file, and in
-   * the same transaction the customer's saved cards tied to `from` move to `to`. False (nothing
-   * changed) when the phone on file is no longer `from`.
+   * The verified change: `from` becomes `to` (confirmed at `at`) only while `from` is still the
+   * confirmed phone, and in the same transaction the customer's saved cards tied to `from` move to
+   * `to`. False (nothing changed) when the confirmed phone is no longer `from`.
    */
-  changePhone(id: string, from: string, to: string): Promise<boolean>;
+  changePhone(id: string, from: string, to: string, at: number): Promise<boolean>;
 }

@@ -66,7 +66,8 @@ export interface Deps extends Repositories {
   hashing: Hashing;
   signer: Signer;
   processor: PaymentProcessor;
-  sms: SmsSender;
+  /** Null where no SMS provider is configured in live mode: every code then goes by e-mail. */
+  sms: SmsSender | null;
   /** SMTP when configured; the sandbox keeps the mail otherwise. */
   mailer: Mailer;
   otpCodes: OtpCodes;

@@ -61,7 +61,7 @@ export function aProduct(developerId: string, overrides: Partial<Product> = {}):
 }
 
 export function aCustomer(overrides: Partial<Customer> = {}): Customer {
-  return { id: `cus_${unique()}`, email: `buyer-${unique()}@example.com`, phone: '+15555550123', createdAt: T0, ...overrides };
+  return { id: `cus_${unique()}`, email: `buyer-${unique()}@example.com`, phone: '+15555550123', phoneVerifiedAt: T0, createdAt: T0, ...overrides };
 }
 
 export function aLicense(parties: { developerId: string; productId: string; customerId: string }, overrides: Partial<License> = {}): License {

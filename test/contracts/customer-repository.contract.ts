@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { aCustomer } from './builders.ts';
+import { aCustomer, T0 } from './builders.ts';
 import { aSavedCard, givenCardOwners } from './checkout-builders.ts';
 import { freshStorePerTest, type StoreFactory } from './stores.ts';
 
@@ -44,49 +44,58 @@ export function customerRepositoryContract(factory: StoreFactory): void {
       expect(stored.filter((c) => c !== null)).toEqual([winner]);
     });
 
-    test('setPhoneIfNone gives a customer without a phone the phone, once', async () => {
+    test('addPhone confirms a first phone for a customer without a confirmed one, once', async () => {
       const { store } = opened();
-      const customer = await store.customers.findOrCreate(aCustomer({ phone: null }));
+      const customer = await store.customers.findOrCreate(aCustomer({ phone: null, phoneVerifiedAt: null }));
 
-      expect(await store.customers.setPhoneIfNone(customer.id, '+15555550001')).toBe(true);
-      expect(await store.customers.setPhoneIfNone(customer.id, '+15555550002')).toBe(false);
+      expect(await store.customers.addPhone(customer.id, '+15555550001', T0 + 1)).toBe(true);
+      expect(await store.customers.addPhone(customer.id, '+15555550002', T0 + 2)).toBe(false);
 
-      expect(await store.customers.findById(customer.id)).toEqual({ ...customer, phone: '+15555550001' });
+      expect(await store.customers.findById(customer.id)).toEqual({ ...customer, phone: '+15555550001', phoneVerifiedAt: T0 + 1 });
     });
 
-    test('setPhoneIfNone never replaces a phone on file, not even with the same one', async () => {
+    test('addPhone replaces an unconfirmed phone (one an old checkout left), never a confirmed one', async () => {
       const { store } = opened();
-      const customer = await store.customers.findOrCreate(aCustomer({ phone: '+15555550001' }));
+      const planted = await store.customers.findOrCreate(aCustomer({ phone: '+15555550666', phoneVerifiedAt: null }));
+      const confirmed = await store.customers.findOrCreate(aCustomer({ phone: '+15555550001' }));
 
-      expect(await store.customers.setPhoneIfNone(customer.id, '+15555559999')).toBe(false);
-      expect(await store.customers.setPhoneIfNone(customer.id, '+15555550001')).toBe(false);
+      expect(await store.customers.addPhone(planted.id, '+15555550001', T0 + 1)).toBe(true);
+      expect(await store.customers.addPhone(confirmed.id, '+15555559999', T0 + 1)).toBe(false);
 
-      expect(await store.customers.findById(customer.id)).toEqual(customer);
+      expect(await store.customers.findById(planted.id)).toEqual({ ...planted, phone: '+15555550001', phoneVerifiedAt: T0 + 1 });
+      expect(await store.customers.findById(confirmed.id)).toEqual(confirmed);
     });
 
-    test('setPhoneIfNone changes only the customer it names; an unknown id is false', async () => {
+    test('addPhone changes only the customer it names; an unknown id is false', async () => {
       const { store } = opened();
-      const named = await store.customers.findOrCreate(aCustomer({ phone: null }));
-      const other = await store.customers.findOrCreate(aCustomer({ phone: null }));
+      const named = await store.customers.findOrCreate(aCustomer({ phone: null, phoneVerifiedAt: null }));
+      const other = await store.customers.findOrCreate(aCustomer({ phone: null, phoneVerifiedAt: null }));
 
-      await store.customers.setPhoneIfNone(named.id, '+15555550001');
-      expect(await store.customers.setPhoneIfNone('cus_unknown', '+15555550001')).toBe(false);
+      await store.customers.addPhone(named.id, '+15555550001', T0);
+      expect(await store.customers.addPhone('cus_unknown', '+15555550001', T0)).toBe(false);
 
       expect(await store.customers.findById(other.id)).toEqual(other);
       expect(await store.customers.findById('cus_unknown')).toBeNull();
     });
 
-    test('20 concurrent setPhoneIfNone with different phones: exactly one wins and its phone is the one on file', async () => {
+    test('20 concurrent addPhone with different phones: exactly one wins and its phone is the confirmed one', async () => {
       const { store, connectAgain } = opened();
       const again = await connectAgain();
-      const customer = await store.customers.findOrCreate(aCustomer({ phone: null }));
+      const customer = await store.customers.findOrCreate(aCustomer({ phone: null, phoneVerifiedAt: null }));
       const phones = Array.from({ length: 20 }, (_, i) => `+1555555${String(1000 + i)}`);
 
-      const results = await Promise.all(phones.map((phone, i) => (i % 2 ? again : store).customers.setPhoneIfNone(customer.id, phone)));
+      const results = await Promise.all(phones.map((phone, i) => (i % 2 ? again : store).customers.addPhone(customer.id, phone, T0)));
 
       expect(results.filter(Boolean)).toHaveLength(1);
       const winner = phones[results.indexOf(true)];
       expect((await store.customers.findById(customer.id))!.phone).toBe(winner!);
+    });
+
+    test('changePhone never moves an unconfirmed phone', async () => {
+      const { store } = opened();
+      const customer = await store.customers.findOrCreate(aCustomer({ phone: '+15555550666', phoneVerifiedAt: null }));
+      expect(await store.customers.changePhone(customer.id, '+15555550666', '+15555550002', T0)).toBe(false);
+      expect(await store.customers.findById(customer.id)).toEqual(customer);
     });
 
     test('changePhone moves the phone and the cards saved under the old phone, only those', async () => {
@@ -97,9 +106,9 @@ export function customerRepositoryContract(factory: StoreFactory): void {
       const strayCard = await store.cards.save(aSavedCard(owners, { phone: '+15555550666' }));
       const othersCard = await store.cards.save(aSavedCard({ ...owners, customerId: other.id }, { phone: '+15555550001' }));
 
-      expect(await store.customers.changePhone(owners.customerId, '+15555550001', '+15555550002')).toBe(true);
+      expect(await store.customers.changePhone(owners.customerId, '+15555550001', '+15555550002', T0 + 5)).toBe(true);
 
-      expect((await store.customers.findById(owners.customerId))!.phone).toBe('+15555550002');
+      expect((await store.customers.findById(owners.customerId))!).toMatchObject({ phone: '+15555550002', phoneVerifiedAt: T0 + 5 });
       expect(await store.cards.findById(ownCard.id)).toEqual({ ...ownCard, phone: '+15555550002' });
       expect(await store.cards.findById(strayCard.id)).toEqual(strayCard);
       expect(await store.cards.findById(othersCard.id)).toEqual(othersCard);
@@ -112,8 +121,8 @@ export function customerRepositoryContract(factory: StoreFactory): void {
       const card = await store.cards.save(aSavedCard(owners, { phone: '+15555550001' }));
       const before = await store.customers.findById(owners.customerId);
 
-      expect(await store.customers.changePhone(owners.customerId, '+15555550009', '+15555550002')).toBe(false);
-      expect(await store.customers.changePhone('cus_unknown', '+15555550001', '+15555550002')).toBe(false);
+      expect(await store.customers.changePhone(owners.customerId, '+15555550009', '+15555550002', T0)).toBe(false);
+      expect(await store.customers.changePhone('cus_unknown', '+15555550001', '+15555550002', T0)).toBe(false);
 
       expect(await store.customers.findById(owners.customerId)).toEqual(before);
       expect(await store.cards.findById(card.id)).toEqual(card);
@@ -127,7 +136,7 @@ export function customerRepositoryContract(factory: StoreFactory): void {
       const targets = Array.from({ length: 10 }, (_, i) => `+1555555${String(2000 + i)}`);
 
       const results = await Promise.all(
-        targets.map((to, i) => (i % 2 ? again : store).customers.changePhone(owners.customerId, '+15555550001', to)),
+        targets.map((to, i) => (i % 2 ? again : store).customers.changePhone(owners.customerId, '+15555550001', to, T0)),
       );
 
       expect(results.filter(Boolean)).toHaveLength(1);

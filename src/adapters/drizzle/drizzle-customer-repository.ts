@@ -26,19 +26,19 @@ export class DrizzleCustomerRepository implements CustomerRepository {
     return oneOrNull(this.store.db.select().from(customers).where(eq(customers.email, email)));
   }
 
-  async setPhoneIfNone(id: string, phone: string): Promise<boolean> {
+  async addPhone(id: string, phone: string, at: number): Promise<boolean> {
     const { customers } = this.store.tables;
     // One conditional statement: on PostgreSQL concurrent updates queue on the row's lock and each
-    // re-checks `phone IS NULL` after the winner commits, so exactly one sets it.
+    // re-checks `phone_verified_at IS NULL` after the winner commits, so exactly one sets it.
     const set = await this.store.db
       .update(customers)
-      .set({ phone })
-      .where(and(eq(customers.id, id), isNull(customers.phone)))
+      .set({ phone, phoneVerifiedAt: at })
+      .where(and(eq(customers.id, id), isNull(customers.phoneVerifiedAt)))
       .returning({ id: customers.id });
     return set.length === 1;
   }
 
-  async changePhone(id: string, from: string, to: string): Promise<boolean> {
-    return this.store.transactions.changePhone(id, from, to);
+  async changePhone(id: string, from: string, to: string, at: number): Promise<boolean> {
+    return this.store.transactions.changePhone(id, from, to, at);
   }
 }

@@ -54,7 +54,7 @@ export interface SqlDialect {
  */
 export interface SqlTransactions {
   /** `from` becomes `to` only while it is still the phone on file, with the cards saved under it; false if not. */
-  changePhone(customerId: string, from: string, to: string): Promise<boolean>;
+  changePhone(customerId: string, from: string, to: string, at: number): Promise<boolean>;
   /** The new key becomes the only active one of its developer. */
   rotateSigningKey(next: SigningKey): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import type { SigningKey } from '../../domain/developer.ts';
 import type { SqlTransactions } from '../drizzle/sql-store.ts';
 import type { PostgresDb } from './postgres-store.ts';
@@ -7,12 +7,12 @@ import { customers, developers, savedCards, signingKeys } from './schema.ts';
 /** The shared repositories' writes that need a transaction, on one pooled connection each. */
 export function postgresTransactions(db: PostgresDb): SqlTransactions {
   return {
-    async changePhone(customerId: string, from: string, to: string): Promise<boolean> {
+    async changePhone(customerId: string, from: string, to: string, at: number): Promise<boolean> {
       return db.transaction(async (tx) => {
         const moved = await tx
           .update(customers)
-          .set({ phone: to })
-          .where(and(eq(customers.id, customerId), eq(customers.phone, from)))
+          .set({ phone: to, phoneVerifiedAt: at })
+          .where(and(eq(customers.id, customerId), eq(customers.phone, from), isNotNull(customers.phoneVerifiedAt)))
           .returning({ id: customers.id });
         if (moved.length !== 1) return false;
         await tx.update(savedCards).set({ phone: to }).where(and(eq(savedCards.customerId, customerId), eq(savedCards.phone, from)));

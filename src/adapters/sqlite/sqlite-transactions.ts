@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import type { SigningKey } from '../../domain/developer.ts';
 import type { SqlTransactions } from '../drizzle/sql-store.ts';
 import { customers, savedCards, signingKeys } from './schema.ts';
@@ -10,12 +10,12 @@ import type { SqliteDb } from './sqlite-store.ts';
  */
 export function sqliteTransactions(db: SqliteDb): SqlTransactions {
   return {
-    async changePhone(customerId: string, from: string, to: string): Promise<boolean> {
+    async changePhone(customerId: string, from: string, to: string, at: number): Promise<boolean> {
       return db.transaction((tx) => {
         const moved = tx
           .update(customers)
-          .set({ phone: to })
-          .where(and(eq(customers.id, customerId), eq(customers.phone, from)))
+          .set({ phone: to, phoneVerifiedAt: at })
+          .where(and(eq(customers.id, customerId), eq(customers.phone, from), isNotNull(customers.phoneVerifiedAt)))
           .returning({ id: customers.id })
           .all();
         if (moved.length !== 1) return false;

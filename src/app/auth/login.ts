@@ -1,16 +1,17 @@
 import { normalizeEmail } from '../../domain/developer.ts';
-import { DomainError, InvalidRequestError } from '../../domain/errors.ts';
+import { signInPhone } from '../../domain/customer.ts';
+import { InvalidRequestError, RateLimitedError } from '../../domain/errors.ts';
 import { IDENTITY_TOKEN_LIFETIME_MS, IDENTITY_TOKEN_PREFIX } from '../../domain/identity-token.ts';
 import { licenseStatus, type License, type LicenseStatus } from '../../domain/license.ts';
 import { OTP_LIMITS } from '../../domain/otp-challenge.ts';
 import { decoyMaskedPhone, maskPhone } from '../../domain/phone.ts';
 import type { Deps } from '../../ports/deps.ts';
 import { checkCode, consumeCode, lockedSeconds } from './check-code.ts';
-import { sendCode } from './send-code.ts';
+import { sendCode, sendFloorMs, type CodeDestination } from './send-code.ts';
 
 type LoginDeps = Pick<
   Deps,
-  'clock' | 'ids' | 'hashing' | 'otps' | 'otpCodes' | 'sms' | 'rateLimiter' | 'customers' | 'identityTokens' | 'licenses' | 'products'
+  'clock' | 'ids' | 'hashing' | 'otps' | 'otpCodes' | 'sms' | 'mailer' | 'rateLimiter' | 'customers' | 'identityTokens' | 'licenses' | 'products'
 >;
 
 export interface CodeSent {
@@ -37,33 +38,76 @@ function loginEmail(email: string): string {
   return normalized;
 }
 
-/**
- * Attempts are counted per customer; an e-mail with no customer gets a key of its own under its
- * digest, so it locks exactly like a real one and gives nothing away.
- */
-const failureKey = (deps: Pick<Deps, 'hashing'>, customerId: string | null, email: string) =>
-  customerId ?? `email:${deps.hashing.hash(email)}`;
+/** Sign-in codes per e-mail: per client address (an outsider's floods stop only themselves), and a daily cap for cost. */
+export const LOGIN_SEND_LIMITS = {
+  perAddress: [
+    { sends: OTP_LIMITS.sendsPerWindow, windowMs: OTP_LIMITS.sendWindowMs },
+    { sends: 10, windowMs: 86_400_000 },
+  ],
+  perEmailPerDay: 50,
+} as const;
 
-/** Texts a login code. An unknown e-mail answers exactly like a known one and sends nothing. */
-export async function startLogin(deps: LoginDeps, input: { email: string }): Promise<CodeSent> {
+/** The keyed digest of a client address: the shared counters never hold an address. */
+const addressKey = (deps: Pick<Deps, 'otpCodes'>, clientAddress: string) => deps.otpCodes.digest('client-address', clientAddress).slice(0, 24);
+
+/**
+ * Attempts are counted per customer and client address: an outsider's wrong codes lock only the
+ * outsider's address. An e-mail with no customer gets a key of its own under its digest, so it
+ * locks exactly like a real one and gives nothing away.
+ */
+const failureKey = (deps: Pick<Deps, 'hashing' | 'otpCodes'>, customerId: string | null, email: string, clientAddress: string) =>
+  `${customerId ?? `email:${deps.hashing.hash(email)}`}@${addressKey(deps, clientAddress)}`;
+
+/** Counts one sign-in start for this e-mail from this address: 429 past any limit, the same for every e-mail. */
+async function countLoginStart(deps: Pick<Deps, 'rateLimiter' | 'hashing' | 'otpCodes'>, email: string, clientAddress: string): Promise<void> {
+  const who = `login:${deps.hashing.hash(email).slice(0, 32)}`;
+  const limits = [
+    ...LOGIN_SEND_LIMITS.perAddress.map(({ sends, windowMs }) => ({ key: `${who}:${addressKey(deps, clientAddress)}:${windowMs / 60_000}m`, sends, windowMs })),
+    { key: `${who}:day`, sends: LOGIN_SEND_LIMITS.perEmailPerDay, windowMs: 86_400_000 },
+  ];
+  for (const { key, sends, windowMs } of limits) {
+    const verdict = await deps.rateLimiter.hit(key, sends, windowMs);
+    if (!verdict.allowed) {
+      throw new RateLimitedError('rate_limited', `Too many codes were sent. Try again in ${verdict.retryAfterSeconds} seconds.`, verdict.retryAfterSeconds);
+    }
+  }
+}
+
+/**
+ * Sends a sign-in code: by text to a customer's confirmed phone, by e-mail to any other customer
+ * (and to a phoned one whose texts are used up, or where no SMS provider is configured), nowhere
+ * for an unknown e-mail. The answer is the same for all three (docs/customers.md): the same fields,
+ * a masked phone (the real one, or a keyed decoy that looks like one), and at least the same time.
+ */
+export async function startLogin(deps: LoginDeps, input: { email: string; clientAddress: string }): Promise<CodeSent> {
   const email = loginEmail(input.email);
+  await countLoginStart(deps, email, input.clientAddress);
+  const started = deps.clock.now();
   const customer = await deps.customers.findByEmail(email);
-  if (customer && !customer.phone) throw new DomainError('no_phone_on_file', 'There is no phone number on file for this e-mail: buy in the browser once to add one.');
-  const key = failureKey(deps, customer?.id ?? null, email);
+  const phone = deps.sms ? signInPhone(customer) : null;
+  const key = failureKey(deps, customer?.id ?? null, email, input.clientAddress);
   // A locked customer is sent nothing, but hears what an unknown e-mail hears.
   const locked = (await lockedSeconds(deps, key)) > 0;
-  const challenge = await sendCode(deps, {
-    scope: 'login',
-    subject: email,
-    customerId: customer?.id ?? null,
-    phone: customer && !locked ? customer.phone : null,
-    smsKey: key,
-    purpose: 'sign-in',
-  });
+  const send = (to: CodeDestination) =>
+    sendCode(deps, { scope: 'login', subject: email, customerId: customer?.id ?? null, to, smsKey: customer ? `${customer.id}@${addressKey(deps, input.clientAddress)}` : key, purpose: 'sign-in', counted: true });
+  let challenge;
+  if (!customer || locked) challenge = await send(null);
+  else if (phone) {
+    try {
+      challenge = await send({ sms: phone });
+    } catch (error) {
+      // The phone's texts are used up (someone else may be spending them): the e-mail proves the owner too.
+      if (!(error instanceof RateLimitedError)) throw error;
+      challenge = await send({ email });
+    }
+  } else challenge = await send({ email });
+  const elapsed = deps.clock.now() - started;
+  const floor = sendFloorMs(deps);
+  if (elapsed < floor) await deps.clock.sleep(floor - elapsed);
   return {
     otpId: challenge.id,
     // Keyed by the server's secret: nobody can compute an unknown e-mail's decoy to compare.
-    phoneMasked: customer?.phone ? maskPhone(customer.phone) : decoyMaskedPhone(deps.otpCodes.digest('decoy-phone', email)),
+    phoneMasked: phone ? maskPhone(phone) : decoyMaskedPhone(deps.otpCodes.digest('decoy-phone', email)),
     expiresIn: OTP_LIMITS.lifetimeMs / 1000,
   };
 }
@@ -71,11 +115,11 @@ export async function startLogin(deps: LoginDeps, input: { email: string }): Pro
 /** Checks the code and returns an identity token bound to this device, with the customer's licenses. */
 export async function verifyLogin(
   deps: LoginDeps,
-  input: { email: string; otpId: string; otp: string; deviceFingerprint: string },
+  input: { email: string; otpId: string; otp: string; deviceFingerprint: string; clientAddress: string },
 ): Promise<{ identityToken: string; licenses: CustomerLicense[] }> {
   const email = loginEmail(input.email);
   const customer = await deps.customers.findByEmail(email);
-  const lockKey = failureKey(deps, customer?.id ?? null, email);
+  const lockKey = failureKey(deps, customer?.id ?? null, email, input.clientAddress);
   const challenge = await checkCode(deps, { otpId: input.otpId, code: input.otp, scope: 'login', subject: email, lockKey });
   await consumeCode(deps, challenge);
   const customerId = challenge.customerId!;

@@ -1,51 +1,59 @@
 import { DomainError, RateLimitedError } from '../../domain/errors.ts';
 import { OTP_LIMITS, SMS_LIMITS, sendRetryAfter, type OtpChallenge, type OtpScope } from '../../domain/otp-challenge.ts';
 import type { Deps } from '../../ports/deps.ts';
-import type { SmsSender } from '../../ports/sms-sender.ts';
+import { codeMail } from '../mail/mail-layout.ts';
 import { lockedError, lockedSeconds } from './check-code.ts';
 
-export type SendDeps = Pick<Deps, 'clock' | 'ids' | 'otps' | 'otpCodes' | 'sms' | 'rateLimiter'>;
+export type SendDeps = Pick<Deps, 'clock' | 'ids' | 'otps' | 'otpCodes' | 'sms' | 'mailer' | 'rateLimiter'>;
 
 export const SERVICE_NAME = 'Licensing';
 
+/** Where a code goes: a text to a phone, a mail to an address, or nowhere (a decoy). */
+export type CodeDestination = { sms: string } | { email: string } | null;
+
 /**
- * How long real sends take with each sender, as a moving average, for decoys to match. Until a
+ * How long real sends take on each channel, as a moving average, for decoys to match. Until a
  * first send was measured, the sender's own estimate stands in: a decoy must not answer at once
  * while a real send waits on the provider.
  */
-const typicalSendMs = new WeakMap<SmsSender, number>();
-const typicalFor = (sms: SmsSender) => typicalSendMs.get(sms) ?? sms.expectedSendMs ?? 0;
+const typicalSendMs = new WeakMap<object, number>();
+const typicalFor = (sender: { expectedSendMs?: number } | null) => (sender ? (typicalSendMs.get(sender) ?? sender.expectedSendMs ?? 0) : 0);
+
+/** The time a sign-in start takes at least, whatever it sends: the slower channel's usual send. */
+export const sendFloorMs = (deps: Pick<SendDeps, 'sms' | 'mailer'>) => Math.max(typicalFor(deps.sms), typicalFor(deps.mailer));
 
 const tooMany = (retryAfter: number) =>
   new RateLimitedError('rate_limited', `Too many codes were sent. Try again in ${retryAfter} seconds.`, retryAfter);
 
 /**
- * Makes a challenge and texts its code, within the send limits: 3 per subject (e-mail or purchase)
- * per 15 minutes, and SMS_LIMITS per customer and per phone number across every kind of code.
- * `phone` null makes a decoy: the same answer, the same counting and waiting, nothing sent, no code
- * that can pass. `smsKey` names who the texts are counted against: the customer id by default;
- * sign-in passes the look-alike key of an unknown e-mail, so its decoys are limited like real sends.
- * `lockKey`: while this failure key is locked, nothing is sent (429 rate_limited); sign-in leaves it
- * out and sends a decoy instead, which does not tell a locked customer from an unknown e-mail.
+ * Makes a challenge and sends its code (by text or by mail), within the send limits: 3 per subject
+ * (e-mail or purchase) per 15 minutes unless the caller counted its own (`counted`), and SMS_LIMITS
+ * per customer and per phone number across every kind of text. `to` null makes a decoy: the same
+ * answer, the same counting and waiting, nothing sent, no code that can pass. `smsKey` names who
+ * texts are counted against (the customer id by default). `lockKey`: while this failure key is
+ * locked, nothing is sent (429 rate_limited); sign-in leaves it out and sends a decoy instead.
  */
 export async function sendCode(
   deps: SendDeps,
-  input: { scope: OtpScope; subject: string; customerId: string | null; phone: string | null; purpose: string; smsKey?: string; lockKey?: string },
+  input: { scope: OtpScope; subject: string; customerId: string | null; to: CodeDestination; purpose: string; smsKey?: string; lockKey?: string; counted?: boolean },
 ): Promise<OtpChallenge> {
   const locked = input.lockKey ? await lockedSeconds(deps, input.lockKey) : 0;
   if (locked > 0) throw lockedError(locked);
   const now = deps.clock.now();
-  const recent = await deps.otps.sentSince(input.scope, input.subject, now - OTP_LIMITS.sendWindowMs);
-  const retryAfter = sendRetryAfter(recent, now);
-  if (retryAfter > 0) throw tooMany(retryAfter);
-  await countText(deps, input.smsKey ?? input.customerId, input.phone);
+  if (!input.counted) {
+    const recent = await deps.otps.sentSince(input.scope, input.subject, now - OTP_LIMITS.sendWindowMs);
+    const retryAfter = sendRetryAfter(recent, now);
+    if (retryAfter > 0) throw tooMany(retryAfter);
+  }
+  const to = input.to;
+  if (!to || 'sms' in to) await countText(deps, input.smsKey ?? input.customerId, to ? to.sms : null);
   const id = deps.ids.next('otp');
   const code = deps.otpCodes.generate(OTP_LIMITS.digits);
   const challenge: OtpChallenge = {
     id,
     scope: input.scope,
     subject: input.subject,
-    customerId: input.phone ? input.customerId : null,
+    customerId: to ? input.customerId : null,
     codeDigest: deps.otpCodes.digest(id, code),
     createdAt: now,
     expiresAt: now + OTP_LIMITS.lifetimeMs,
@@ -53,12 +61,12 @@ export async function sendCode(
     usedAt: null,
   };
   await deps.otps.create(challenge);
-  if (!input.phone) {
+  if (!to) {
     // Unknown e-mails must not answer faster than known ones: wait about as long as a send takes.
-    await deps.clock.sleep(typicalFor(deps.sms));
+    await deps.clock.sleep(sendFloorMs(deps));
     return challenge;
   }
-  await text(deps, challenge, input.phone, `Your ${SERVICE_NAME} ${input.purpose} code is ${code}. It expires in 5 minutes. Never share it.`);
+  await deliver(deps, challenge, to, code, input.purpose);
   return challenge;
 }
 
@@ -81,15 +89,23 @@ async function countText(deps: Pick<SendDeps, 'otpCodes' | 'rateLimiter'>, who: 
 }
 
 /** Sends the code; a code nobody received must not stay usable. */
-async function text(deps: SendDeps, challenge: OtpChallenge, phone: string, body: string): Promise<void> {
+async function deliver(deps: SendDeps, challenge: OtpChallenge, to: NonNullable<CodeDestination>, code: string, purpose: string): Promise<void> {
   const started = deps.clock.now();
+  const sender = 'sms' in to ? deps.sms : deps.mailer;
   try {
-    await deps.sms.send(phone, body);
+    if ('sms' in to) {
+      if (!deps.sms) throw new DomainError('sms_failed', 'This service sends no text messages.');
+      await deps.sms.send(to.sms, `Your ${SERVICE_NAME} ${purpose} code is ${code}. It expires in 5 minutes. Never share it.`);
+    } else {
+      await deps.mailer.send(codeMail({ to: to.email, service: SERVICE_NAME, purpose, code, minutes: OTP_LIMITS.lifetimeMs / 60_000 }));
+    }
   } catch (error) {
     await deps.otps.discard(challenge.id, challenge.createdAt);
     if (error instanceof DomainError) throw error;
-    throw new DomainError('sms_failed', 'The text message could not be sent.');
+    throw 'sms' in to
+      ? new DomainError('sms_failed', 'The text message could not be sent.')
+      : new DomainError('mail_failed', 'The e-mail could not be sent.');
   }
   const took = deps.clock.now() - started;
-  typicalSendMs.set(deps.sms, Math.min(2_000, 0.8 * typicalFor(deps.sms) + 0.2 * took));
+  if (sender) typicalSendMs.set(sender, Math.min(2_000, 0.8 * typicalFor(sender) + 0.2 * took));
 }

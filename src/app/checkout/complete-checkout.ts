@@ -1,3 +1,4 @@
+import { newCustomer } from '../../domain/customer.ts';
 import type { CheckoutSession, Completion } from '../../domain/checkout-session.ts';
 import { normalizeEmail } from '../../domain/developer.ts';
 import { DomainError, InvalidRequestError, NotFoundError } from '../../domain/errors.ts';
@@ -26,11 +27,9 @@ export async function completeCheckout(deps: CompleteDeps, sessionId: string, co
   const email = normalizeEmail(completion.email) ?? session.email;
   if (!email) throw new InvalidRequestError('The payment has no usable e-mail address.', 'email');
   const now = deps.clock.now();
-  const customer = await deps.customers.findOrCreate({ id: deps.ids.next('cus'), email, phone: completion.phone, createdAt: now });
-  // A checkout proves a card, not who owns the e-mail: it may give a customer a first phone, never
-  // replace one (docs/customers.md). The card remembers the checkout's phone and is offered only
-  // to a sign-in through that phone.
-  if (completion.phone && customer.phone === null) await deps.customers.setPhoneIfNone(customer.id, completion.phone);
+  // A checkout proves a card, not who owns the e-mail: its phone never becomes the customer's
+  // (docs/customers.md). It stays with the saved card, offered only to a sign-in through that phone.
+  const customer = await deps.customers.findOrCreate(newCustomer(deps.ids.next('cus'), email, now));
   if (completion.card) {
     await deps.cards.save({
       ...completion.card,

@@ -1,3 +1,4 @@
+import { signInPhone } from '../../domain/customer.ts';
 import { ConflictError, DomainError, InvalidRequestError } from '../../domain/errors.ts';
 import { OTP_LIMITS } from '../../domain/otp-challenge.ts';
 import { maskPhone, normalizePhone } from '../../domain/phone.ts';
@@ -9,17 +10,18 @@ import { sendCode, type SendDeps } from '../auth/send-code.ts';
 type ChangeDeps = SendDeps & CheckDeps & Pick<Deps, 'customers'>;
 
 /**
- * The one way a phone on file changes (docs/customers.md): the logged-in customer names the new
- * phone, a code goes to the phone ALREADY on file, and the code confirms exactly that change. A
- * checkout never replaces a phone: it proves a card, not who owns the e-mail.
+ * The one way a customer gets a sign-in phone (docs/customers.md). The session proved the e-mail
+ * (every identity token is issued to a sign-in that did, by an e-mailed code or a confirmed phone).
+ * A customer without a confirmed phone names one and the code goes to THAT phone: entering it
+ * proves the phone is theirs. A customer with one moves to another only with a code sent to the
+ * confirmed phone. A checkout never sets a phone: it proves a card, not who owns the e-mail.
  */
 
 /**
- * The code's subject: this customer moving from the phone the code was texted to, to this phone.
- * It confirms nothing else: not another phone, and not a move away from a phone that has since
- * replaced the one the code went to.
+ * The code's subject: this customer moving from the phone the code was texted to (or from none:
+ * `add`), to this phone. It confirms nothing else.
  */
-const subjectOf = (customerId: string, from: string, to: string) => `${customerId}:${from}:${to}`;
+const subjectOf = (customerId: string, from: string | null, to: string) => `${customerId}:${from ?? 'add'}:${to}`;
 
 /** Failures of phone-change codes count under their own key, and lock like sign-in's. */
 const lockKeyOf = (customerId: string) => `phone:${customerId}`;
@@ -30,31 +32,33 @@ function newPhoneFrom(value: string): string {
   return phone;
 }
 
-async function phoneOnFile(deps: Pick<Deps, 'customers'>, customerId: string): Promise<string> {
-  const customer = await deps.customers.findById(customerId);
-  if (!customer?.phone) throw new DomainError('no_phone_on_file', 'There is no phone number on file to confirm the change with.');
-  return customer.phone;
+/** The confirmed phone, or null; refused outright where the service sends no texts. */
+async function confirmedPhone(deps: Pick<Deps, 'customers' | 'sms'>, customerId: string): Promise<string | null> {
+  if (!deps.sms) throw new DomainError('sms_unavailable', 'This service sends no text messages: sign-in and purchase codes come by e-mail, so there is no phone to add.');
+  return signInPhone(await deps.customers.findById(customerId));
 }
 
-/** Texts a code to the phone on file that confirms moving to `phone`. */
+/** Texts a code that confirms `phone`: to the confirmed phone when there is one, else to `phone` itself. */
 export async function requestPhoneChange(deps: ChangeDeps, customerId: string, input: { phone: string }): Promise<CodeSent> {
   const phone = newPhoneFrom(input.phone);
-  const current = await phoneOnFile(deps, customerId);
+  const current = await confirmedPhone(deps, customerId);
   if (phone === current) throw new ConflictError('conflict', 'This phone number is already the one on file.');
+  const to = current ?? phone;
   const challenge = await sendCode(deps, {
     scope: 'phone',
     subject: subjectOf(customerId, current, phone),
     customerId,
-    phone: current,
-    purpose: 'phone change',
+    to: { sms: to },
+    purpose: current ? 'phone change' : 'phone confirmation',
     lockKey: lockKeyOf(customerId),
   });
-  return { otpId: challenge.id, phoneMasked: maskPhone(current), expiresIn: OTP_LIMITS.lifetimeMs / 1000 };
+  return { otpId: challenge.id, phoneMasked: maskPhone(to), expiresIn: OTP_LIMITS.lifetimeMs / 1000 };
 }
 
 /**
- * Checks the code, then moves the customer, and the cards saved under the old phone, to the new
- * phone: only while the old phone is still the one on file (of concurrent changes, one wins).
+ * Checks the code, then makes `phone` the customer's confirmed phone: added while none is confirmed,
+ * or moved (with the cards saved under the old phone) while the old one still is (of concurrent
+ * changes, one wins).
  */
 export async function confirmPhoneChange(
   deps: ChangeDeps,
@@ -62,7 +66,7 @@ export async function confirmPhoneChange(
   input: { otpId: string; otp: string; phone: string },
 ): Promise<{ phoneMasked: string }> {
   const phone = newPhoneFrom(input.phone);
-  const current = await phoneOnFile(deps, customerId);
+  const current = await confirmedPhone(deps, customerId);
   const challenge = await checkCode(deps, {
     otpId: input.otpId,
     code: input.otp,
@@ -71,8 +75,8 @@ export async function confirmPhoneChange(
     lockKey: lockKeyOf(customerId),
   });
   await consumeCode(deps, challenge);
-  if (!(await deps.customers.changePhone(customerId, current, phone))) {
-    throw new ConflictError('conflict', 'The phone on file changed meanwhile: start again.');
-  }
+  const now = deps.clock.now();
+  const done = current ? await deps.customers.changePhone(customerId, current, phone, now) : await deps.customers.addPhone(customerId, phone, now);
+  if (!done) throw new ConflictError('conflict', 'The phone on file changed meanwhile: start again.');
   return { phoneMasked: maskPhone(phone) };
 }

@@ -31,7 +31,7 @@ export async function grantLicense(
   if (input.expiresAt != null && (input.expiresAt <= now || input.expiresAt > MAX_EXPIRY)) {
     throw new InvalidRequestError('expiresAt must be in the future, and before the year 10000.', 'expiresAt');
   }
-  const customer = await deps.customers.findOrCreate({ id: deps.ids.next('cus'), email, phone: null, createdAt: now });
+  const customer = await deps.customers.findOrCreate({ id: deps.ids.next('cus'), email, phone: null, phoneVerifiedAt: null, createdAt: now });
   const license = await issueLicense(deps, {
     developerId,
     productId: product.id,

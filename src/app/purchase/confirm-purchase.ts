@@ -9,7 +9,7 @@ import { ownPurchase, purchaseLockKey } from './purchase.ts';
 
 type ConfirmDeps = Pick<
   Deps,
-  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'cards' | 'customers' | 'purchases' | 'connections' | 'processor' | 'otps' | 'otpCodes' | 'settings' | 'orders'
+  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'cards' | 'customers' | 'purchases' | 'connections' | 'processor' | 'otps' | 'otpCodes' | 'settings' | 'orders' | 'sms'
 >;
 
 export interface ConfirmedPurchase {
@@ -78,8 +78,8 @@ export async function confirmPurchase(
  */
 async function chargeableCard(deps: ConfirmDeps, customerId: string, purchase: Purchase, cardId: string): Promise<SavedCard> {
   const card = await deps.cards.findById(cardId);
-  const phoneOnFile = (await deps.customers.findById(customerId))?.phone ?? null;
-  if (!card || card.customerId !== customerId || card.developerId !== purchase.developerId || !cardUsableWith(card, phoneOnFile)) {
+  const customer = await deps.customers.findById(customerId);
+  if (!card || card.customerId !== customerId || card.developerId !== purchase.developerId || !cardUsableWith(card, customer, deps.sms !== null)) {
     throw new NotFoundError('card');
   }
   return card;

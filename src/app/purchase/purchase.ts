@@ -2,7 +2,8 @@ import { cardUsableWith } from '../../domain/card.ts';
 import { DomainError, NotFoundError } from '../../domain/errors.ts';
 import { OTP_LIMITS } from '../../domain/otp-challenge.ts';
 import { onSale } from '../../domain/product.ts';
-import { maskPhone } from '../../domain/phone.ts';
+import { signInPhone } from '../../domain/customer.ts';
+import { maskEmail, maskPhone } from '../../domain/phone.ts';
 import type { Purchase, PurchaseOffer } from '../../domain/purchase.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { CodeSent } from '../auth/login.ts';
@@ -13,7 +14,7 @@ import { sendCode } from '../auth/send-code.ts';
  * seller that belong to the phone on file (docs/customers.md).
  */
 export async function startPurchase(
-  deps: Pick<Deps, 'clock' | 'ids' | 'products' | 'connections' | 'cards' | 'purchases' | 'customers'>,
+  deps: Pick<Deps, 'clock' | 'ids' | 'products' | 'connections' | 'cards' | 'purchases' | 'customers' | 'sms'>,
   customerId: string,
   input: { productId: string },
 ): Promise<PurchaseOffer> {
@@ -53,9 +54,9 @@ export async function startPurchase(
 }
 
 /** The customer's cards with this seller that the phone on file may use, newest first. */
-async function usableCards(deps: Pick<Deps, 'cards' | 'customers'>, customerId: string, developerId: string) {
-  const phoneOnFile = (await deps.customers.findById(customerId))?.phone ?? null;
-  return (await deps.cards.listFor(customerId, developerId)).filter((card) => cardUsableWith(card, phoneOnFile));
+async function usableCards(deps: Pick<Deps, 'cards' | 'customers' | 'sms'>, customerId: string, developerId: string) {
+  const customer = await deps.customers.findById(customerId);
+  return (await deps.cards.listFor(customerId, developerId)).filter((card) => cardUsableWith(card, customer, deps.sms !== null));
 }
 
 /** The customer's own purchase, or 404 (another customer's purchase does not exist for them). */
@@ -68,23 +69,28 @@ export async function ownPurchase(deps: Pick<Deps, 'purchases'>, customerId: str
 /** Failures of purchase codes count per customer under their own key, and lock like sign-in's. */
 export const purchaseLockKey = (customerId: string) => `purchase:${customerId}`;
 
-/** Texts the code that confirms this purchase, and only this one. */
+/**
+ * Sends the code that confirms this purchase, and only this one: by text to the confirmed phone
+ * (the one the usable cards belong to), or by e-mail where the service sends no texts.
+ */
 export async function sendPurchaseCode(
-  deps: Pick<Deps, 'clock' | 'ids' | 'hashing' | 'otps' | 'otpCodes' | 'sms' | 'rateLimiter' | 'customers' | 'purchases'>,
+  deps: Pick<Deps, 'clock' | 'ids' | 'hashing' | 'otps' | 'otpCodes' | 'sms' | 'mailer' | 'rateLimiter' | 'customers' | 'purchases'>,
   customerId: string,
   input: { purchaseId: string },
 ): Promise<CodeSent> {
   const purchase = await ownPurchase(deps, customerId, input.purchaseId);
   if (purchase.status === 'paid') throw new DomainError('conflict', 'This purchase is already confirmed.');
   const customer = await deps.customers.findById(customerId);
-  if (!customer?.phone) throw new DomainError('no_phone_on_file', 'There is no phone number on file to send the code to.');
+  if (!customer) throw new NotFoundError('purchase');
+  const phone = signInPhone(customer);
+  if (deps.sms && !phone) throw new DomainError('no_phone_on_file', 'There is no confirmed phone to send the code to: confirm one on the account page (saved cards are used only through the phone their checkout gave).');
   const challenge = await sendCode(deps, {
     scope: 'purchase',
     subject: purchase.id,
     customerId,
-    phone: customer.phone,
+    to: phone ? { sms: phone } : { email: customer.email },
     purpose: 'purchase',
     lockKey: purchaseLockKey(customerId),
   });
-  return { otpId: challenge.id, phoneMasked: maskPhone(customer.phone), expiresIn: OTP_LIMITS.lifetimeMs / 1000 };
+  return { otpId: challenge.id, phoneMasked: phone ? maskPhone(phone) : maskEmail(customer.email), expiresIn: OTP_LIMITS.lifetimeMs / 1000 };
 }

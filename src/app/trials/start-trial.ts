@@ -51,7 +51,7 @@ export async function startTrial(deps: TrialDeps, developerId: string, input: St
     throw new DomainError('trial_not_offered', 'This product offers no free trial: it can only be bought (its seller can set trialDays to offer one).');
   }
   const now = deps.clock.now();
-  const customer = { id: deps.ids.next('cus'), email, phone: null, createdAt: now };
+  const customer = { id: deps.ids.next('cus'), email, phone: null, phoneVerifiedAt: null, createdAt: now };
   const license = await signNewLicense(deps, {
     developerId,
     productId: product.id,

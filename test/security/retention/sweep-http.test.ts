@@ -16,7 +16,7 @@ async function connectedSeller(api: TestApi) {
 
 async function customerWithPhone(api: TestApi, phone: string) {
   const email = `buyer-${crypto.randomUUID()}@example.com`;
-  await api.deps.customers.findOrCreate({ id: `cus_${crypto.randomUUID().slice(0, 8)}`, email, phone, createdAt: api.clock.now() });
+  await api.deps.customers.findOrCreate({ id: `cus_${crypto.randomUUID().slice(0, 8)}`, email, phone, phoneVerifiedAt: api.clock.now(), createdAt: api.clock.now() });
   return email;
 }
 

@@ -38,4 +38,6 @@ ALTER TABLE "customers" ADD COLUMN "phone_verified_at" bigint;--> statement-brea
 CREATE INDEX "mail_outbox_due" ON "mail_outbox" USING btree ("sent_at","next_attempt_at");--> statement-breakpoint
 CREATE INDEX "mail_outbox_license" ON "mail_outbox" USING btree ("license_id","created_at");--> statement-breakpoint
 CREATE INDEX "sandbox_mail_recipient" ON "sandbox_mail" USING btree ("to","sent_at");--> statement-breakpoint
-CREATE INDEX "sandbox_mail_sent" ON "sandbox_mail" USING btree ("sent_at");
+CREATE INDEX "sandbox_mail_sent" ON "sandbox_mail" USING btree ("sent_at");--> statement-breakpoint
+-- Sessions signed in before e-mail sign-in may have come through a phone a stranger's checkout planted: all end now.
+UPDATE "identity_tokens" SET "revoked_at" = (extract(epoch from now()) * 1000)::bigint WHERE "revoked_at" IS NULL;

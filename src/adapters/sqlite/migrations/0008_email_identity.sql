@@ -38,4 +38,6 @@ CREATE TABLE `trial_requests` (
 	`confirmed_at` integer
 );
 --> statement-breakpoint
-ALTER TABLE `customers` ADD `phone_verified_at` integer;
+ALTER TABLE `customers` ADD `phone_verified_at` integer;--> statement-breakpoint
+-- Sessions signed in before e-mail sign-in may have come through a phone a stranger's checkout planted: all end now.
+UPDATE `identity_tokens` SET `revoked_at` = CAST(strftime('%s', 'now') AS INTEGER) * 1000 WHERE `revoked_at` IS NULL;
