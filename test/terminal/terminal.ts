@@ -59,21 +59,56 @@ export async function openTerminal(options: ShopOptions = {}) {
     return code;
   };
 
+  const mail = async (email = EMAIL) => {
+    const reply = await api.call('GET', `/sandbox/mail?to=${encodeURIComponent(email)}`);
+    expect(reply.status).toBe(200);
+    return reply.body.data as { to: string; subject: string; text: string; sentAt: number }[];
+  };
+  /** The code in the newest mail to this address. */
+  const mailedCode = async (email = EMAIL) => {
+    const [newest] = await mail(email);
+    const code = newest && /\b(\d{6})\b/.exec(newest.text)?.[1];
+    if (!code) throw new Error(`no code in the mail of ${email}`);
+    return code;
+  };
+  /** The newest code sent to this buyer, by text to `phone` or by mail to `email`. */
+  const newestCode = async (email: string, phone: string) => {
+    const [text] = await outbox(phone);
+    const [mailed] = await mail(email);
+    const newest = !mailed || (text && text.sentAt > mailed.sentAt) ? text?.body : mailed.text;
+    const code = newest && /\b(\d{6})\b/.exec(newest)?.[1];
+    if (!code) throw new Error(`no code for ${email} or ${phone}`);
+    return code;
+  };
+
   const loginInit = (email = EMAIL) => api.call('POST', '/auth/login/init', { body: { email } });
   const loginVerify = (body: { otpId: string; otp: string; email?: string; deviceFingerprint?: string }) =>
     api.call('POST', '/auth/login/verify', { body: { email: EMAIL, deviceFingerprint: DEVICE, ...body } });
-  /** init, then the code from the outbox: a challenge ready to verify. */
+  /** init, then the code (texted to a confirmed phone, or mailed): a challenge ready to verify. */
   const challenge = async (email = EMAIL, phone = PHONE) => {
     const init = await loginInit(email);
     if (init.status !== 200) throw new Error(`login init failed: ${JSON.stringify(init.body)}`);
-    return { otpId: init.body.otpId as string, code: await latestCode(phone) };
+    return { otpId: init.body.otpId as string, code: await newestCode(email, phone) };
   };
-  /** The whole SMS login: an identity token. */
-  const login = async (email = EMAIL, phone = PHONE, deviceFingerprint = DEVICE) => {
+  /** Confirms `phone` as the signed-in customer's phone (a code texted to it); nothing when it already is. */
+  const confirmPhone = async (token: string, phone = PHONE) => {
+    const asked = await api.call('POST', '/customer/phone', { headers: bearer(token), body: { phone } });
+    if (asked.status === 409) return;
+    if (asked.status !== 200) throw new Error(`phone confirmation failed: ${JSON.stringify(asked.body)}`);
+    const done = await api.call('POST', '/customer/phone/verify', { headers: bearer(token), body: { phone, otpId: asked.body.otpId, otp: await latestCode(phone) } });
+    if (done.status !== 200) throw new Error(`phone confirmation failed: ${JSON.stringify(done.body)}`);
+  };
+  /**
+   * The whole sign-in: an identity token. The first sign-in of a checkout's buyer is by mailed code;
+   * then the checkout's phone is confirmed (unless `confirm` is false), so its saved cards are usable.
+   */
+  const login = async (email = EMAIL, phone = PHONE, deviceFingerprint = DEVICE, confirm = true) => {
     const { otpId, code } = await challenge(email, phone);
     const verified = await loginVerify({ email, otpId, otp: code, deviceFingerprint });
     if (verified.status !== 200) throw new Error(`login failed: ${JSON.stringify(verified.body)}`);
-    return verified.body.identityToken as string;
+    const token = verified.body.identityToken as string;
+    if (confirm) await confirmPhone(token, phone);
+    return token;
   };
 
   const purchaseInit = (token: string, productId = shop.dev.product.id) =>
@@ -108,7 +143,7 @@ export async function openTerminal(options: ShopOptions = {}) {
   };
 
   return {
-    ...shop, bearer, payInBrowser, buy, outbox, latestCode, loginInit, loginVerify, challenge, login,
+    ...shop, bearer, payInBrowser, buy, outbox, latestCode, mail, mailedCode, newestCode, confirmPhone, loginInit, loginVerify, challenge, login,
     purchaseInit, purchaseOtp, purchaseConfirm, purchase, otherSeller, anotherProduct,
   };
 }
