@@ -4,8 +4,9 @@ import { SANDBOX_CODE_PREFIX } from '../../src/adapters/sandbox/sandbox-processo
 
 /**
  * The whole terminal story against a running server process, over real HTTP: a seller connects
- * (sandbox Connect), a buyer pays in the browser page (the Pay form, form-urlencoded), logs in by
- * SMS code, buys a second product with the saved card, reads the license, logs out. Every secret
+ * (sandbox Connect), a buyer pays in the browser page (the Pay form, form-urlencoded), signs in by
+ * e-mailed code, confirms the checkout's phone by SMS code, buys a second product with the saved card
+ * (an SMS code), reads the license, logs out. Every secret
  * seen on the way is kept so the tests can look for it in the process's output.
  */
 
@@ -68,23 +69,33 @@ export interface Journey {
   identityToken: string;
   licenseKeys: string[];
   licenseId: string;
-  steps: Record<'loginInit' | 'wrongLogin' | 'verify' | 'purchaseInit' | 'purchaseOtp' | 'confirm' | 'license' | 'validate' | 'logout' | 'afterLogout', Reply>;
+  steps: Record<'loginInit' | 'wrongLogin' | 'verify' | 'phone' | 'phoneVerify' | 'purchaseInit' | 'purchaseOtp' | 'confirm' | 'license' | 'validate' | 'logout' | 'afterLogout', Reply>;
 }
 
-/** Login, purchase with the saved card, license read, logout: `codeFor` reads each new code from wherever SMS went. */
-export async function terminalJourney(call: Http, seller: Awaited<ReturnType<typeof connectedSeller>>, codeFor: () => Promise<string>): Promise<Journey> {
+/**
+ * Sign-in, phone confirmation, purchase with the saved card, license read, logout: `codes.texted`
+ * reads the newest code from wherever SMS went, `codes.mailed` from wherever mail went.
+ */
+export async function terminalJourney(
+  call: Http,
+  seller: Awaited<ReturnType<typeof connectedSeller>>,
+  codes: { texted: () => Promise<string>; mailed: () => Promise<string> },
+): Promise<Journey> {
   const loginInit = await call('POST', '/auth/login/init', { body: { email: BUYER.email } });
-  const loginCode = await codeFor();
+  const loginCode = await codes.mailed();
   const wrong = `${(Number(loginCode[0]) + 1) % 10}${loginCode.slice(1)}`;
   const login = { email: BUYER.email, otpId: loginInit.body.otpId, deviceFingerprint: BUYER.device };
   const wrongLogin = await call('POST', '/auth/login/verify', { body: { ...login, otp: wrong } });
   const verify = await call('POST', '/auth/login/verify', { body: { ...login, otp: loginCode } });
   const identityToken: string = verify.body.identityToken;
   const bearer = identityToken;
+  const phone = await call('POST', '/customer/phone', { bearer, body: { phone: BUYER.phone } });
+  const phoneCode = await codes.texted();
+  const phoneVerify = await call('POST', '/customer/phone/verify', { bearer, body: { phone: BUYER.phone, otpId: phone.body.otpId, otp: phoneCode } });
 
   const purchaseInit = await call('POST', '/purchase/init', { bearer, body: { productId: seller.plus } });
   const purchaseOtp = await call('POST', '/purchase/otp', { bearer, body: { purchaseId: purchaseInit.body.purchaseId } });
-  const purchaseCode = await codeFor();
+  const purchaseCode = await codes.texted();
   const confirm = await call('POST', '/purchase/confirm', {
     bearer,
     body: { purchaseId: purchaseInit.body.purchaseId, otpId: purchaseOtp.body.otpId, otp: purchaseCode, cardId: purchaseInit.body.cards[0]?.id ?? 'none' },
@@ -96,21 +107,24 @@ export async function terminalJourney(call: Http, seller: Awaited<ReturnType<typ
   const afterLogout = await call('GET', `/licenses/${licenseId}`, { bearer });
 
   return {
-    codes: [loginCode, wrong, purchaseCode],
+    codes: [loginCode, wrong, purchaseCode, phoneCode],
     identityToken,
     licenseKeys: [...(verify.body.licenses ?? []).map((l: { licenseKey: string }) => l.licenseKey), confirm.body.licenseKey],
     licenseId,
-    steps: { loginInit, wrongLogin, verify, purchaseInit, purchaseOtp, confirm, license, validate, logout, afterLogout },
+    steps: { loginInit, wrongLogin, verify, phone, phoneVerify, purchaseInit, purchaseOtp, confirm, license, validate, logout, afterLogout },
   };
 }
 
 /** The journey went as the contract says, so what the tests check afterwards is about a real run. */
 export function expectJourneyWorked(journey: Journey) {
   const { steps } = journey;
-  expect(steps.loginInit.body).toEqual({ otpId: expect.any(String), phoneMasked: '+*******4567', expiresIn: 300 });
+  // The checkout's phone is no factor: the first sign-in is by e-mail, answered with a decoy mask.
+  expect(steps.loginInit.body).toEqual({ otpId: expect.any(String), phoneMasked: expect.stringMatching(/^\+\*+\d{4}$/), expiresIn: 300 });
   expect(steps.wrongLogin.status).toBe(422);
   expect(steps.verify.status).toBe(200);
   expect(journey.identityToken).toStartWith('idt_');
+  expect(steps.phone.body).toMatchObject({ phoneMasked: '+*******4567' });
+  expect(steps.phoneVerify.status).toBe(200);
   expect(steps.verify.body.licenses).toEqual([expect.objectContaining({ productName: 'Pro' })]);
   expect(steps.purchaseInit.body.cards).toEqual([expect.objectContaining({ last4: '4242' })]);
   expect(steps.purchaseOtp.status).toBe(200);

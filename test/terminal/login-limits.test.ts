@@ -11,7 +11,7 @@ async function freshChallenge(t: Terminal, email = EMAIL) {
     init = await t.loginInit(email);
   }
   expect(init.status).toBe(200);
-  return { otpId: init.body.otpId as string, code: await t.latestCode() };
+  return { otpId: init.body.otpId as string, code: await t.mailedCode() };
 }
 
 /**
@@ -39,7 +39,7 @@ describe('login code sends: at most 3 per e-mail per 15 minutes', () => {
 
     expectError(fourth, 429, 'rate_limited');
     expect(retryAfterOf(fourth)).toBe(900);
-    expect(await t.outbox()).toHaveLength(3);
+    expect(await t.mail()).toHaveLength(3);
   });
 
   test('the wait counts down with the clock: 1 s before the window ends still refused, at its end allowed', async () => {
@@ -55,7 +55,7 @@ describe('login code sends: at most 3 per e-mail per 15 minutes', () => {
     expectError(almost, 429, 'rate_limited');
     expect(retryAfterOf(almost)).toBe(1);
     expect(after.status).toBe(200);
-    expect(await t.outbox()).toHaveLength(4);
+    expect(await t.mail()).toHaveLength(4);
   });
 
   test('the limit follows the e-mail however it is written', async () => {
@@ -106,18 +106,18 @@ describe('20 consecutive wrong codes lock the customer’s logins for an hour', 
     expect(after.status).toBe(200);
   });
 
-  test('while locked, a new init answers as usual but texts nothing', async () => {
+  test('while locked, a new init answers as usual but sends nothing', async () => {
     const t = await openTerminal();
     await t.payInBrowser();
     await wrongCodes(t, 20);
-    const before = (await t.outbox()).length;
+    const before = (await t.mail()).length;
     t.clock.advance(15 * 60_000);
 
     const init = await t.loginInit();
 
     expect(init.status).toBe(200);
-    expect(init.body).toEqual({ otpId: expect.any(String), phoneMasked: '+*******4567', expiresIn: 300 });
-    expect(await t.outbox()).toHaveLength(before);
+    expect(init.body).toEqual({ otpId: expect.any(String), phoneMasked: expect.stringMatching(/^\+\*+\d{4}$/), expiresIn: 300 });
+    expect(await t.mail()).toHaveLength(before);
   });
 
   test('a new code does not reset the count: 19 wrong, a new code, 1 wrong, and the right code is refused', async () => {

@@ -2,37 +2,47 @@ import { describe, expect, test } from 'bun:test';
 import { DEVICE, EMAIL, expectError, openTerminal, PHONE, retryAfterOf, wrongCode } from './terminal.ts';
 
 describe('POST /auth/login/init (sandbox)', () => {
-  test('answers 200 {otpId, phoneMasked, expiresIn: 300} for a customer who bought once', async () => {
+  test('a checkout’s buyer (no confirmed phone): 200 {otpId, phoneMasked, expiresIn: 300}, the code by e-mail, no text', async () => {
     const t = await openTerminal();
     await t.payInBrowser();
 
     const reply = await t.loginInit();
 
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ otpId: expect.stringMatching(/^otp_/), phoneMasked: '+*******4567', expiresIn: 300 });
+    expect(reply.body).toEqual({ otpId: expect.stringMatching(/^otp_/), phoneMasked: expect.stringMatching(/^\+\*+\d{4}$/), expiresIn: 300 });
+    expect(reply.body.phoneMasked).not.toBe('+*******4567'); // the checkout's phone is no factor: a keyed decoy
+    expect(await t.outbox()).toEqual([]);
+    const [mail] = await t.mail();
+    expect(mail!.to).toBe(EMAIL);
+    expect(mail!.text.match(/\b\d{6}\b/g)).toHaveLength(1);
   });
 
-  test('texts exactly one message, to the customer’s phone, holding a 6-digit code', async () => {
+  test('a confirmed phone: texts exactly one message, to that phone, holding a 6-digit code, and mails nothing', async () => {
     const t = await openTerminal();
     await t.payInBrowser();
+    await t.login();
+    const mailsBefore = (await t.mail()).length;
+    const textsBefore = (await t.outbox()).length;
 
-    await t.loginInit();
+    const reply = await t.loginInit();
 
+    expect(reply.body.phoneMasked).toBe('+*******4567');
     const messages = await t.outbox();
-    expect(messages).toHaveLength(1);
+    expect(messages).toHaveLength(textsBefore + 1);
     expect(messages[0]!.to).toBe(PHONE);
     expect(messages[0]!.body.match(/\d{6}/g)).toHaveLength(1);
     expect(messages[0]!.body).not.toMatch(/\d{7,}/);
+    expect(await t.mail()).toHaveLength(mailsBefore);
   });
 
   test('the e-mail is matched whatever its case and surrounding spaces', async () => {
     const t = await openTerminal();
     await t.payInBrowser();
+    await t.login();
 
     const reply = await t.loginInit(`  ${EMAIL.toUpperCase()} `);
 
     expect(reply.body.phoneMasked).toBe('+*******4567');
-    expect(await t.outbox()).toHaveLength(1);
   });
 });
 

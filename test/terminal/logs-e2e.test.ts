@@ -23,7 +23,11 @@ describe('what the server prints while the sandbox terminal flow runs', () => {
       const outbox = await call('GET', `/sandbox/outbox?to=${encodeURIComponent(BUYER.phone)}`);
       return /\b(\d{6})\b/.exec(outbox.body.data[0].body)![1]!;
     };
-    journey = await terminalJourney(call, seller, codeFor);
+    const mailed = async () => {
+      const mail = await call('GET', `/sandbox/mail?to=${encodeURIComponent(BUYER.email)}`);
+      return /\b(\d{6})\b/.exec(mail.body.data[0].text)![1]!;
+    };
+    journey = await terminalJourney(call, seller, { texted: codeFor, mailed });
     // Error paths log too: a junk token, an unknown e-mail, a wrong code for it, the outbox's HTML view.
     await call('GET', `/licenses/${journey.licenseId}`, { bearer: `idt_${'x'.repeat(43)}` });
     const unknown = await call('POST', '/auth/login/init', { body: { email: 'nobody@example.com' } });

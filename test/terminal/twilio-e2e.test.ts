@@ -77,8 +77,8 @@ describe('the real server with Twilio (the local fake, through the official SDK)
     await boot();
     seller = await stripeSeller(call);
     await payAtStripe(call, server, stripe, seller);
-    journey = await terminalJourney(call, seller, codeFor);
-  });
+    journey = await terminalJourney(call, seller, { texted: codeFor, mailed: async () => /\b(\d{6})\b/.exec(smtp.to(BUYER.email).at(-1)!.text)![1]! });
+   }, 60_000);
 
   afterAll(async () => {
     if (server?.proc.exitCode === null) await server.stop('SIGKILL');
@@ -88,9 +88,10 @@ describe('the real server with Twilio (the local fake, through the official SDK)
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('a customer who paid at Stripe logs in and buys with the codes Twilio carried', () => {
+  test('a customer who paid at Stripe signs in by e-mailed code (SMTP), confirms the phone and buys with the codes Twilio carried', () => {
     expectJourneyWorked(journey);
     expect(twilio.messages).toHaveLength(2);
+    expect(smtp.to(BUYER.email).some((m) => m.text.includes(journey.codes[0]!))).toBe(true);
   });
 
   test('each message goes to the customer’s phone, from TWILIO_FROM, on the configured account', () => {
@@ -100,8 +101,8 @@ describe('the real server with Twilio (the local fake, through the official SDK)
   });
 
   test('the body holds the code and nothing secret besides', () => {
-    const [login, purchase] = twilio.messages;
-    expect(login!.body).toContain(journey.codes[0]!);
+    const [phone, purchase] = twilio.messages;
+    expect(phone!.body).toContain(journey.codes[3]!);
     expect(purchase!.body).toContain(journey.codes[2]!);
     for (const message of twilio.messages) {
       const withoutCode = message.body.replace(/\b\d{6}\b/, '<code>');
