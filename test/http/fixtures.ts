@@ -1,3 +1,4 @@
+import { confirmPhone, loginCode as codeOfLogin } from '../support/sign-in.ts';
 import { expect } from 'bun:test';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { completeCheckout } from '../../src/app/checkout/complete-checkout.ts';
@@ -96,12 +97,13 @@ export async function aCustomer(api: TestApi, apiKey: string, productId: string,
   const loginCode = async () => {
     const init = await api.call('POST', '/auth/login/init', { body: { email: who.email } });
     if (init.status !== 200) throw new Error(`login init failed: ${JSON.stringify(init.body)}`);
-    return { otpId: init.body.otpId as string, otp: await latestCode(api, who.phone) };
+    return { otpId: init.body.otpId as string, otp: await codeOfLogin(api.call, init, who) };
   };
   const first = await loginCode();
   const verified = await api.call('POST', '/auth/login/verify', { body: { email: who.email, deviceFingerprint: who.device, ...first } });
   if (verified.status !== 200) throw new Error(`login failed: ${JSON.stringify(verified.body)}`);
   const token = verified.body.identityToken as string;
+  await confirmPhone(api.call, token, who.phone);
   // The license the checkout issued runs on the customer's machine, so the buyer's self-service routes have one to remove.
   const own = verified.body.licenses[0];
   const machine = await api.call('POST', '/licenses/activate', { key: apiKey, body: { licenseKey: own.licenseKey, machineFingerprint: who.device } });
@@ -111,7 +113,7 @@ export async function aCustomer(api: TestApi, apiKey: string, productId: string,
   const purchase = await api.call('POST', '/purchase/init', { headers: auth, body: { productId } });
   const otp = await api.call('POST', '/purchase/otp', { headers: auth, body: { purchaseId: purchase.body.purchaseId } });
   const purchaseCode = await latestCode(api, who.phone);
-  // A pending change of the phone on file (its code goes to the phone on file).
+  // A pending change of the confirmed phone (its code goes to the confirmed phone).
   const change = await api.call('POST', '/customer/phone', { headers: auth, body: { phone: NEW_PHONE } });
   return {
     ...who,

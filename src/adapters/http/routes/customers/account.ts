@@ -16,7 +16,7 @@ const publicLicense = ({ activations, ...license }: LicenseWithMachines) => ({ .
 
 /**
  * Buyer self-service (docs/activations.md, docs/customers.md): everything under /customer for a
- * logged-in customer (their licenses and machines, the phone on file) and the page that shows them.
+ * logged-in customer (their licenses and machines, the confirmed phone) and the page that shows them.
  */
 export function customerAccountRoutes(deps: Deps) {
   const signedIn = withCustomer(deps)
@@ -50,9 +50,9 @@ export function customerAccountRoutes(deps: Deps) {
       response: { 200: CodeSent, ...errorsOf(400, 401, 409, 413, 429, 502) },
       detail: {
         tags,
-        summary: 'Ask to change the phone on file: a code goes to the phone already on file',
+        summary: 'Add or change the sign-in phone: a code is texted to confirm it',
         description:
-          'The code is texted to the phone ON FILE, not to the new one: whoever changes the phone must hold the current one. phoneMasked is the phone on file. The code confirms this change to this phone only (it cannot sign in or confirm a purchase). 400 invalid_request for a malformed phone; 409 conflict when it is already the phone on file; 429 rate_limited beyond 3 codes per new phone per 15 minutes (and the per-phone and per-customer text limits); 502 sms_failed. A checkout never replaces a phone on file: this is the only way it changes.',
+          'The signed-in customer (who proved the e-mail) names a phone. Without a confirmed phone, the code is texted to THAT phone: entering it proves the phone is theirs, and it becomes their sign-in phone. With a confirmed phone, the code goes to the CONFIRMED phone, not to the new one: whoever changes the phone must hold the current one. phoneMasked is where the code went. The code confirms this phone only (it cannot sign in or confirm a purchase). 400 invalid_request for a malformed phone; 409 conflict when it is already the confirmed phone; 409 sms_unavailable where the service sends no texts; 429 rate_limited beyond 3 codes per new phone per 15 minutes (and the per-phone and per-customer text limits); 502 sms_failed. A checkout never sets a phone: this is the only way one is confirmed.',
         security: SECURITY.customer,
       },
     })
@@ -61,9 +61,9 @@ export function customerAccountRoutes(deps: Deps) {
       response: { 200: PhoneChanged, ...errorsOf(400, 401, 409, 410, 413, 422, 429) },
       detail: {
         tags,
-        summary: 'Confirm the phone change with the code',
+        summary: 'Confirm the phone with the code',
         description:
-          'The new phone becomes the one on file, and the cards saved under the old phone move with it (one transaction), so sign-in and purchase codes go to the new phone from now on. 422 otp_invalid for a wrong code, another customer’s challenge, another phone than the one asked for, a code texted to a phone no longer on file, or a sign-in or purchase code; 410 otp_expired after 5 minutes; 429 otp_attempts_exceeded after 5 tries, 429 rate_limited for an hour after 20 attempts at phone-change codes without a success; 409 conflict when another change of the phone was confirmed at the same moment and won.',
+          'The phone becomes the confirmed phone (added, or moved from the old one with the cards saved under it, in one transaction), so sign-in and purchase codes go to it from now on, and the saved cards of checkouts that gave it are offered. 422 otp_invalid for a wrong code, another customer’s challenge, another phone than the one asked for, a code texted to a phone no longer on file, or a sign-in or purchase code; 410 otp_expired after 5 minutes; 429 otp_attempts_exceeded after 5 tries, 429 rate_limited for an hour after 20 attempts at phone-change codes without a success; 409 conflict when another change of the phone was confirmed at the same moment and won.',
         security: SECURITY.customer,
       },
     });
