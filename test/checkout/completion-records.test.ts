@@ -32,7 +32,9 @@ describe('a Stripe completion records the buyer', () => {
     await deliver(shop.api, completedEvent(stripeId, sessionId));
 
     const { customer, cards } = await buyerOf(shop, sessionId);
-    expect(customer).toMatchObject({ email: 'ada@example.com', phone: '+447700900123' });
+    // The checkout's phone is no sign-in factor: it stays with the saved card (docs/customers.md).
+    expect(customer).toMatchObject({ email: 'ada@example.com', phone: null, phoneVerifiedAt: null });
+    expect(cards.map((c) => c.phone)).toEqual(['+447700900123']);
     expect(cards).toEqual([
       expect.objectContaining({
         brand: 'mastercard', last4: '4444', expMonth: 11, expYear: 2031,
@@ -49,7 +51,8 @@ describe('a Stripe completion records the buyer', () => {
     await shop.status(sessionId);
 
     const { customer, cards } = await buyerOf(shop, sessionId);
-    expect(customer.phone).toBe('+15550199999');
+    expect(customer.phone).toBeNull();
+    expect(cards.map((c) => c.phone)).toEqual(['+15550199999']);
     expect(cards.map(({ brand, last4, expMonth, expYear }) => ({ brand, last4, expMonth, expYear }))).toEqual([{ brand: 'amex', last4: '0005', expMonth: 1, expYear: 2029 }]);
   });
 
@@ -71,11 +74,11 @@ describe('a sandbox completion records the buyer the same way', () => {
     await completeCheckout(shop.api.deps, sessionId, aCompletion({ phone: '+15550100042' }));
 
     const { customer, cards } = await buyerOf(shop, sessionId);
-    expect(customer).toMatchObject({ email: 'buyer@example.com', phone: '+15550100042' });
-    expect(cards).toEqual([expect.objectContaining({ brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030 })]);
+    expect(customer).toMatchObject({ email: 'buyer@example.com', phone: null, phoneVerifiedAt: null });
+    expect(cards).toEqual([expect.objectContaining({ brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030, phone: '+15550100042' })]);
   });
 
-  test('a returning buyer (same e-mail) is the same customer; the first phone stays (a checkout never replaces it) and the card is not duplicated', async () => {
+  test('a returning buyer (same e-mail) is the same customer; no checkout sets a sign-in phone, and the card keeps its first phone, not duplicated', async () => {
     const shop = await connectedShop();
     const first = await shop.checkout();
     const second = await shop.checkout();
@@ -86,7 +89,7 @@ describe('a sandbox completion records the buyer the same way', () => {
     const a = await buyerOf(shop, first.sessionId);
     const b = await buyerOf(shop, second.sessionId);
     expect(b.customer.id).toBe(a.customer.id);
-    expect(b.customer.phone).toBe('+15550100001');
+    expect(b.customer.phone).toBeNull();
     expect(b.cards).toHaveLength(1);
     expect(b.cards[0]!.phone).toBe('+15550100001');
     expect((await shop.licensesOfBuyer(second.sessionId)).length).toBe(2);
