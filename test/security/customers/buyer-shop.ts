@@ -5,12 +5,13 @@ import { openPostgresTestStore, openSqliteTestStore, type TestStore } from '../.
 import { depsFor } from '../../support/deps.ts';
 import { GOOD_CODE, type FakeStripe } from '../../support/fake-stripe.ts';
 import { testApi, type Reply } from '../../support/http.ts';
+import * as codes from '../../support/sign-in.ts';
 
 /**
  * The HTTP app over a real store (a SQLite file or a fresh PostgreSQL schema), in sandbox mode or
  * with the Stripe processor against the local fake. Buyers pay real checkouts: the sandbox Pay form,
  * or a Stripe session the fake marks paid followed by its signed checkout.session.completed event.
- * Codes are read from the sandbox SMS outbox.
+ * Codes are read from the sandbox SMS outbox and the sandbox mail.
  */
 
 export type StoreKind = 'sqlite' | 'postgres';
@@ -95,13 +96,20 @@ export async function openBuyerShop(kind: StoreKind, mode: Mode = 'sandbox', fak
   const loginInit = (email: string) => api.call('POST', '/auth/login/init', { body: { email } });
   const loginVerify = (body: { email: string; otpId: string; otp: string }) =>
     api.call('POST', '/auth/login/verify', { body: { deviceFingerprint: 'device-1', ...body } });
-  /** The whole SMS sign-in, with the code texted to `phone`. */
-  const login = async (email: string, phone: string) => {
+  /** The newest code mailed to this address (sandbox mail). */
+  const mailedCode = (email: string) => codes.mailedCode(api.call, email);
+  /**
+   * The whole sign-in: the code texted to `phone` when it is the confirmed phone, else mailed to
+   * `email`; then `phone` is confirmed (unless `confirm` is false), as the account page does.
+   */
+  const login = async (email: string, phone: string, confirm = true) => {
     const init = await loginInit(email);
     expect(init.status).toBe(200);
-    const verified = await loginVerify({ email, otpId: init.body.otpId, otp: await latestCode(phone) });
+    const verified = await loginVerify({ email, otpId: init.body.otpId, otp: await codes.loginCode(api.call, init, { email, phone }) });
     expect(verified.status).toBe(200);
-    return verified.body.identityToken as string;
+    const token = verified.body.identityToken as string;
+    if (confirm) await codes.confirmPhone(api.call, token, phone);
+    return token;
   };
 
   /** The cards POST /purchase/init offers this customer for this seller's product, by last four digits. */
@@ -128,7 +136,7 @@ export async function openBuyerShop(kind: StoreKind, mode: Mode = 'sandbox', fak
   };
 
   return {
-    api, deps, bearer, seller, checkout, outbox, latestCode, loginInit, loginVerify, login, offeredCards, confirmWith, storedCards,
+    api, deps, bearer, seller, checkout, outbox, latestCode, mailedCode, loginInit, loginVerify, login, offeredCards, confirmWith, storedCards,
     dispose: () => opened.dispose(),
   };
 }
