@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'otp_invalid',
   'otp_attempts_exceeded',
   'sms_failed',
+  'mail_failed',
   'activation_limit',
   'subscription_requires_checkout',
   'trial_already_used',

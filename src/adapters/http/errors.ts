@@ -24,6 +24,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   otp_invalid: 422,
   otp_attempts_exceeded: 429,
   sms_failed: 502,
+  mail_failed: 502,
   activation_limit: 409,
   subscription_requires_checkout: 409,
   trial_already_used: 409,
