@@ -37,14 +37,14 @@ const TrialRequested = t.Object({
   trialRequestId: t.String({ description: 'The request to confirm with the code (POST /trials/confirm).' }),
   expiresIn: t.Integer({ description: 'Seconds the code (and the request) stays usable.' }),
 }, {
-  examples: [{ trialRequestId: 'trq_5Hk2pQ9sVb', expiresIn: 300 }],
+  examples: [{ trialRequestId: EXAMPLE.trialRequestId, expiresIn: 300 }],
 });
 
 const ConfirmBody = Input({
   trialRequestId: Id({ description: 'From POST /trials’s 202 answer.', error: 'trialRequestId must be a trial request id (trq_…).' }),
   otp: t.String({ maxLength: 16, description: 'The 6-digit code e-mailed to the address.', error: 'otp must be the code from the e-mail.' }),
 }, {
-  examples: [{ trialRequestId: 'trq_5Hk2pQ9sVb', otp: '123456' }],
+  examples: [{ trialRequestId: EXAMPLE.trialRequestId, otp: EXAMPLE.otp }],
 });
 
 const tags = ['Trials'];
