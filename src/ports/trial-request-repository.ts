@@ -10,4 +10,6 @@ export interface TrialRequestRepository {
    * the others get null.
    */
   confirm(id: string, at: number): Promise<TrialRequest | null>;
+  /** Retention: deletes up to `limit` requests that expired before `before` (confirmed or not); returns how many. */
+  deleteExpired(before: number, limit: number): Promise<number>;
 }

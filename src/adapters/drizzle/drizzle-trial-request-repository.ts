@@ -1,6 +1,7 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { TrialRequest } from '../../domain/trial.ts';
 import type { TrialRequestRepository } from '../../ports/trial-request-repository.ts';
+import { deleteBatch } from './drizzle-retention.ts';
 import { oneOrNull, type SqlStore } from './sql-store.ts';
 
 export class DrizzleTrialRequestRepository implements TrialRequestRepository {
@@ -25,5 +26,10 @@ export class DrizzleTrialRequestRepository implements TrialRequestRepository {
       .where(and(eq(r.id, id), isNull(r.confirmedAt), gt(r.expiresAt, at)))
       .returning();
     return won[0] ?? null;
+  }
+
+  deleteExpired(before: number, limit: number): Promise<number> {
+    const r = this.store.tables.trialRequests;
+    return deleteBatch(this.store, r, r.id, lt(r.expiresAt, before), limit);
   }
 }
