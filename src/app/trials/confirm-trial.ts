@@ -102,8 +102,9 @@ export async function confirmTrial(deps: RequestDeps, developerId: string, input
   const challenge = await checkCode(deps, { otpId: request.id, code: input.otp, scope: 'trial', subject: request.id, lockKey });
   const confirmed = await deps.trialRequests.confirm(request.id, deps.clock.now());
   if (!confirmed) {
-    const now = (await deps.trialRequests.findById(request.id))!;
-    if (now.confirmedAt !== null) throw alreadyConfirmed();
+    // Another confirmation got there first, or the request ran out between the check and the update.
+    const current = await deps.trialRequests.findById(request.id);
+    if (current?.confirmedAt != null) throw alreadyConfirmed();
     throw new DomainError('otp_expired', 'The code has expired: ask for a new one.');
   }
   await consumeCode(deps, challenge);
