@@ -3,6 +3,8 @@ import { expectError } from '../http/fixtures.ts';
 import { depsFor, sqliteDeps, testSettings } from '../support/deps.ts';
 import { seller, testApi } from '../support/http.ts';
 import { openPostgresTestStore } from '../contracts/stores.ts';
+import { SmtpMailer } from '../../src/adapters/mail/smtp-mailer.ts';
+import { startSmtpSink } from '../support/smtp-sink.ts';
 import { mailedCode, trialShop } from './trial-shop.ts';
 
 const wrong = (code: string) => (code === '000000' ? '111111' : '000000');
@@ -245,6 +247,54 @@ describe('50 concurrent confirmations with the right code on PostgreSQL', () => 
       expect(await api.deps.licenses.listByCustomer(customer.id)).toHaveLength(1);
     } finally {
       await opened.dispose();
+    }
+  });
+});
+
+describe('on PostgreSQL', () => {
+  test('squatting takes nothing; the owner confirms with the mailed code and gets the trial; replay is 409', async () => {
+    const opened = await openPostgresTestStore();
+    try {
+      const { api, s, request, confirm, validate } = await trialShop(testApi({ deps: depsFor(opened.store) }));
+      const squatted = await request({ email: 'victim@example.com', machineFingerprint: 'squatter' });
+      for (let i = 0; i < 3; i++) expectError(await confirm(squatted.body.trialRequestId, String(200000 + i)), 422, 'otp_invalid');
+      expect(await api.deps.customers.findByEmail('victim@example.com')).toBeNull();
+
+      const owner = (await request({ email: 'victim@example.com', machineFingerprint: 'owner' })).body.trialRequestId;
+      const code = await mailedCode(api, 'victim@example.com');
+      expectError(await confirm(owner, code, (await seller(api)).publishableKey), 404, 'not_found');
+      expectError(await confirm('trq_\u0000x', code), 400, 'invalid_request');
+      const started = await confirm(owner, code, s.apiKey);
+
+      expect(started.status).toBe(201);
+      expect((await validate(started.body.licenseKey, 'owner')).body.valid).toBe(true);
+      expectError(await confirm(owner, code), 409, 'conflict');
+    } finally {
+      await opened.dispose();
+    }
+  });
+});
+
+describe('live mail (SMTP)', () => {
+  test('the code goes to the address over SMTP, text and HTML, and confirms the trial', async () => {
+    const sink = await startSmtpSink();
+    const mailer = new SmtpMailer({ url: sink.url, from: 'Licensing <codes@licensing.test>', messageIdHost: 'licensing.test' });
+    try {
+      const { deps } = sqliteDeps();
+      const { request, confirm } = await trialShop(testApi({ deps: { ...deps, mailer } }));
+      const { trialRequestId } = (await request()).body;
+
+      const [mail] = await sink.waitFor('ada@example.com');
+      const code = /\b(\d{6})\b/.exec(mail!.text)![1]!;
+
+      expect(mail!.to).toEqual(['ada@example.com']);
+      expect(mail!.subject).toContain(code);
+      expect(mail!.html).toContain(code);
+      expect(mail!.raw).not.toContain(trialRequestId);
+      expect((await confirm(trialRequestId, code)).status).toBe(201);
+    } finally {
+      mailer.close();
+      await sink.close();
     }
   });
 });
