@@ -2,6 +2,7 @@ import { buyerBuyCommands } from './buyer-buy.ts';
 import { buyerDeviceCommands } from './buyer-devices.ts';
 import { buyerLicenseCommands } from './buyer-license.ts';
 import { buyerSessionCommands } from './buyer-session.ts';
+import { buyerTrialCommands } from './buyer-trial.ts';
 import { fingerprintCommands } from './fingerprint.ts';
 import type { Command } from './context.ts';
 import { sellerApiKeyCommands } from './seller-api-keys.ts';
@@ -15,6 +16,7 @@ import { sellerProductCommands } from './seller-products.ts';
 export const COMMANDS: readonly Command[] = [
   ...buyerSessionCommands,
   ...buyerBuyCommands,
+  ...buyerTrialCommands,
   ...buyerLicenseCommands,
   ...buyerDeviceCommands,
   ...sellerAuthCommands,

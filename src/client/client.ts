@@ -11,7 +11,7 @@ import { Http } from './http.ts';
 import { extractLicenseInfo, OfflineVerifier } from './offline.ts';
 import { browserStorage, nodeModules } from './platform.ts';
 import { CustomerSession, type CodeSent, type CustomerLicense, type PurchaseOffer } from './terminal.ts';
-import { startTrial, type StartedTrial, type StartTrialOptions } from './trial.ts';
+import { confirmTrial, requestTrial, startTrial, type StartedTrial, type StartTrialOptions } from './trial.ts';
 import { CACHE_REFRESH_MS, CLOCK_TOLERANCE_MS, type CheckOptions, type LicenseCheckResult, type LicenseClientOptions, type LicenseDetails } from './types.ts';
 
 const DEFAULT_APP_NAME = 'licensing-app';
@@ -100,10 +100,29 @@ export class LicenseClient {
     return listMachines(await this.holder());
   }
 
-  /** Starts the product's free trial on this machine and stores its key (docs/trials.md). */
+  /**
+   * Starts the product's free trial on this machine and stores its key (docs/trials.md): the service
+   * e-mails the buyer a code, which `options.code` asks for (again after a wrong one).
+   */
   async startTrial(options: StartTrialOptions): Promise<StartedTrial> {
-    const ctx = { http: this.http, apiKey: this.options.apiKey, fingerprint: await this.fingerprint(), storeKey: (key: string, license: LicenseDetails) => this.storeKey(key, license) };
-    return startTrial(ctx, options);
+    return startTrial(await this.trialContext(), options);
+  }
+
+  /**
+   * The trial in two steps, for applications that ask for the code elsewhere (another screen, a later
+   * run): the code is e-mailed and the request named; `started` instead when the key is a secret key.
+   */
+  async requestTrial(options: Omit<StartTrialOptions, 'code'>): Promise<{ trialRequestId: string; expiresIn: number } | { started: StartedTrial }> {
+    return requestTrial(await this.trialContext(), options);
+  }
+
+  /** The second step: the e-mailed code starts the requested trial of `productId`; its key is stored. */
+  async confirmTrial(input: { productId: string; trialRequestId: string; otp: string }): Promise<StartedTrial> {
+    return confirmTrial(await this.trialContext(), input);
+  }
+
+  private async trialContext() {
+    return { http: this.http, apiKey: this.options.apiKey, fingerprint: await this.fingerprint(), storeKey: (key: string, license: LicenseDetails) => this.storeKey(key, license) };
   }
 
   /** Hosted checkout; the key is stored once the payment completes. */

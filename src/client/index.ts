@@ -10,7 +10,7 @@ export { ActivationLimitError, ApiError, CheckoutError, type ActivationSlot, typ
 export { machineFingerprint, type MachineParts } from './fingerprint.ts';
 export type { CheckoutOptions, CheckoutProgress, CheckoutStatus } from './checkout.ts';
 export type { CodeSent, CustomerLicense, PurchaseOffer } from './terminal.ts';
-export type { StartedTrial, StartTrialOptions } from './trial.ts';
+export type { StartedTrial, StartTrialOptions, TrialCodeSent } from './trial.ts';
 export {
   CACHE_REFRESH_MS,
   CHECKOUT_POLL_INTERVAL_MS,

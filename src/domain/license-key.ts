@@ -15,9 +15,16 @@ export interface LicenseClaims {
   expiresAt: number | null;
   /**
    * Only on a free trial's key. A purchase converts the trial in place and re-signs it without this
-   * claim; the trial's own key then stops validating online (docs/trials.md says why).
+   * claim (docs/trials.md).
    */
   trial?: true;
+  /**
+   * Only on a trial's key whose holder proved the e-mail (the code mailed by POST /trials) or was
+   * vouched for by the seller's server (a secret key): once a purchase converts the trial, online
+   * validation hands this key's holder the paid key, as for a renewal. A trial key without it (from
+   * before e-mailed codes, when anyone could start a trial for any address) then names no license.
+   */
+  proven?: true;
 }
 
 export interface LicenseKeyHeader {
@@ -55,6 +62,7 @@ export function signingInputFor(kid: string, claims: LicenseClaims): string {
     issuedAt: claims.issuedAt,
     expiresAt: claims.expiresAt,
     ...(claims.trial === true && { trial: true as const }),
+    ...(claims.proven === true && { proven: true as const }),
   };
   return `${encodeJson(header)}.${encodeJson(ordered)}`;
 }
@@ -124,6 +132,7 @@ function isClaims(value: unknown): value is LicenseClaims {
     value.features.every((f) => typeof f === 'string') &&
     Number.isSafeInteger(value.issuedAt) &&
     (value.expiresAt === null || Number.isSafeInteger(value.expiresAt)) &&
-    (value.trial === undefined || value.trial === true)
+    (value.trial === undefined || value.trial === true) &&
+    (value.proven === undefined || value.proven === true)
   );
 }

@@ -21,17 +21,26 @@ export const SMS_LIMITS = [
 
 /**
  * A login code only logs in; a purchase code only confirms its own purchase; a phone code only
- * confirms the new phone number it was sent to.
+ * confirms the new phone number it was sent to; a trial code only confirms its own trial request.
  */
-export const OTP_SCOPES = ['login', 'purchase', 'phone'] as const;
+export const OTP_SCOPES = ['login', 'purchase', 'phone', 'trial'] as const;
 export type OtpScope = (typeof OTP_SCOPES)[number];
+
+/**
+ * Scopes whose code proves an address, not a customer: the buyer of a trial may have no customer
+ * yet, so such a challenge passes without one (for every other scope no customer means a decoy).
+ */
+export const ADDRESS_SCOPES: readonly OtpScope[] = ['trial'];
 
 export interface OtpChallenge {
   id: string;
   scope: OtpScope;
-  /** What the code is for: the normalized e-mail (login), the purchase id (purchase), or `<customerId>:<newPhone>` (phone). */
+  /** What the code is for: the normalized e-mail (login), the purchase id (purchase), `<customerId>:<newPhone>` (phone), or the trial request id (trial). */
   subject: string;
-  /** null for an e-mail with no customer: the challenge exists so the answer looks the same, but no code can pass. */
+  /**
+   * null for an e-mail with no customer: the challenge exists so the answer looks the same, but no
+   * code can pass. A trial code (ADDRESS_SCOPES) has none either and does pass: it proves the address.
+   */
   customerId: string | null;
   /** HMAC of the code: the code itself is never stored. */
   codeDigest: string;
@@ -48,7 +57,7 @@ export type OtpVerdict = 'ok' | 'invalid' | 'expired' | 'attempts_exceeded';
  * the attempt budget (the attempt being judged already counted), then the code itself.
  */
 export function judgeOtp(
-  challenge: Pick<OtpChallenge, 'expiresAt' | 'usedAt' | 'customerId'>,
+  challenge: Pick<OtpChallenge, 'expiresAt' | 'usedAt' | 'customerId'> & { scope?: OtpScope },
   attemptsIncludingThis: number,
   codeMatches: boolean,
   now: number,
@@ -56,7 +65,8 @@ export function judgeOtp(
   if (challenge.usedAt !== null) return 'invalid';
   if (now >= challenge.expiresAt) return 'expired';
   if (attemptsIncludingThis > OTP_LIMITS.maxAttempts) return 'attempts_exceeded';
-  return codeMatches && challenge.customerId !== null ? 'ok' : 'invalid';
+  const owned = challenge.customerId !== null || (challenge.scope !== undefined && ADDRESS_SCOPES.includes(challenge.scope));
+  return codeMatches && owned ? 'ok' : 'invalid';
 }
 
 /**

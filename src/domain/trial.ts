@@ -18,3 +18,29 @@ export function convertibleTrial(licenses: License[], productId: string): Licens
   const trials = licenses.filter((l) => l.trial && l.storedStatus === 'active' && l.productId === productId);
   return trials.at(-1) ?? null;
 }
+
+/**
+ * A trial asked for with a publishable key: nothing is started until the code e-mailed to `email`
+ * is entered (its one OTP challenge has the request's id, scope `trial`). Confirmed at most once.
+ */
+export interface TrialRequest {
+  id: string;
+  developerId: string;
+  productId: string;
+  /** Normalized. */
+  email: string;
+  machineFingerprint: string;
+  name: string | null;
+  createdAt: number;
+  expiresAt: number;
+  confirmedAt: number | null;
+}
+
+/**
+ * Trial codes mailed to one address: per (address, client address) a short window, so an outsider's
+ * requests from their addresses do not stop the owner's from theirs; per address a daily cap, for cost.
+ */
+export const TRIAL_CODE_LIMITS = [
+  { per: 'email-and-client', sends: 3, windowMs: 15 * 60_000 },
+  { per: 'email', sends: 10, windowMs: 24 * 60 * 60_000 },
+] as const;

@@ -22,6 +22,7 @@ import type { RateLimiter } from './rate-limiter.ts';
 import type { SmsOutboxRepository } from './sms-outbox-repository.ts';
 import type { SmsSender } from './sms-sender.ts';
 import type { TrialRepository } from './trial-repository.ts';
+import type { TrialRequestRepository } from './trial-request-repository.ts';
 import type { WebhookEndpointRepository } from './webhook-endpoint-repository.ts';
 import type { OutboxRepository } from './outbox-repository.ts';
 import type { WebhookSecrets } from './webhook-secrets.ts';
@@ -53,6 +54,8 @@ export interface Repositories {
   subscriptions: SubscriptionRepository;
   /** Starting a free trial: its license, claims and first machine in one transaction. */
   trials: TrialRepository;
+  /** Trials asked for with a publishable key, waiting for the code e-mailed to their address. */
+  trialRequests: TrialRequestRepository;
   /** Mail waiting to go out, written with the change it reports (docs/mail.md). */
   mailOutbox: MailOutboxRepository;
   /** The sandbox's kept mail (what would have been sent). */

@@ -42,6 +42,7 @@ const FIELDS: Record<string, Record<string, { kind: Kind; required: boolean }>> 
     productId: { kind: 'string', required: true }, email: { kind: 'string', required: true },
     machineFingerprint: { kind: 'string', required: true }, name: { kind: 'nullableString', required: false },
   },
+  'POST /trials/confirm': { trialRequestId: { kind: 'string', required: true }, otp: { kind: 'string', required: true } },
   'PATCH /licenses/:id': { maxMachines: { kind: 'nullableInteger', required: true } },
   'POST /checkout/init': {
     productId: { kind: 'string', required: true }, email: { kind: 'string', required: false },

@@ -51,8 +51,14 @@ export async function world(api: TestApi = testApi(), options: { customer?: bool
   const hook = await api.call('POST', '/developers/webhook-endpoints', { key: mine.apiKey, body: { url: 'https://hooks.example.com/licensing' } });
   const hookTest = await api.call('POST', `/developers/webhook-endpoints/${hook.body.id}/test`, { key: mine.apiKey });
   if (hookTest.status !== 200) throw new Error(`webhook endpoint set-up failed: ${JSON.stringify(hook.body)} ${JSON.stringify(hookTest.body)}`);
+  // A trial asked for with the publishable key, and its mailed code, for POST /trials/confirm.
+  const trialEmail = 'table.trial@example.com';
+  const asked = await api.call('POST', '/trials', { key: mine.publishableKey, body: { productId: mine.product.id, email: trialEmail, machineFingerprint: 'fp-trial-request' } });
+  if (asked.status !== 202) throw new Error(`trial request failed: ${JSON.stringify(asked.body)}`);
+  const mailed = await api.call('GET', `/sandbox/mail?to=${encodeURIComponent(trialEmail)}`);
+  const trialRequest = { trialRequestId: asked.body.trialRequestId as string, otp: /\b(\d{6})\b/.exec(mailed.body.data[0].text)![1]! };
   return {
-    api, mine, other, customer, license: issued.license, licenseKey: issued.licenseKey, sessionId: checkout.body.sessionId as string, spareKeyId: spareKey.body.id as string,
+    api, mine, other, customer, license: issued.license, trialRequest, licenseKey: issued.licenseKey, sessionId: checkout.body.sessionId as string, spareKeyId: spareKey.body.id as string,
     activationId: activated.body.activation.id as string,
     webhookEndpointId: hook.body.id as string, webhookDeliveryId: hookTest.body.id as string, subscriptionId,
   };
@@ -187,6 +193,7 @@ export function routeTable(w: World): Route[] {
     { name: 'POST /licenses/activations', method: 'POST', path: () => '/licenses/activations', auth: 'any', body: () => ({ licenseKey: w.licenseKey }) },
     // A new e-mail and machine each call: one trial per e-mail and per machine.
     { name: 'POST /trials', method: 'POST', path: () => '/trials', auth: 'any', body: () => ({ productId: product, email: `trial${++unique}@example.com`, machineFingerprint: `fp-trial-${unique}`, name: 'trial-host' }) },
+    { name: 'POST /trials/confirm', method: 'POST', path: () => '/trials/confirm', auth: 'any', body: () => ({ ...w.trialRequest }) },
     { name: 'GET /licenses/:id/activations', method: 'GET', path: (id = license) => `/licenses/${id}/activations`, auth: 'secret', hasIdParam: true },
     {
       name: 'DELETE /licenses/:id/activations/:activationId', method: 'DELETE', path: (id = license) => `/licenses/${id}/activations/${w.activationId}`, auth: 'secret', hasIdParam: true,

@@ -61,6 +61,17 @@ const offerTrial = async (replay: Replay): Promise<Extra> => {
   await fetch(`${replay.base}/v1/developers/products/${replay.real(EXAMPLE.productId)}`, { method: 'PATCH', headers: { 'content-type': 'application/json', 'x-api-key': replay.credentials.secretKey! }, body });
   return {};
 };
+const trialRequested = async (replay: Replay): Promise<Extra> => {
+  const post = (path: string, key: string, body: unknown) =>
+    fetch(`${replay.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) }).then((r) => r.json());
+  const { key: publishableKey } = await post('/v1/developers/api-keys', replay.credentials.secretKey!, { scope: 'publishable' });
+  const email = 'trial.buyer@example.com';
+  const asked = await post('/v1/trials', publishableKey, { productId: replay.real(EXAMPLE.productId), email, machineFingerprint: 'a'.repeat(64) });
+  replay.capture('trialRequestId', asked.trialRequestId);
+  const mail = await fetch(`${replay.base}/v1/sandbox/mail?to=${encodeURIComponent(email)}`).then((r) => r.json());
+  replay.capture('otp', /\b(\d{6})\b/.exec(mail.data[0].text)![1]!);
+  return {};
+};
 /** A buyer subscribes to a new monthly product (checkout + sandbox Pay); the list is then filtered to that product. */
 const subscribeMonthly = async (replay: Replay): Promise<Extra> => {
   const post = (path: string, body: unknown) =>
@@ -121,6 +132,10 @@ const STEPS: Step[] = [
   { name: 'GET /v1/developers/orders' },
   // The example product gets a trial first (its create example has none).
   { name: 'POST /v1/trials', status: 201, extra: offerTrial },
+  // The buyer's application asks with the publishable key (another e-mail and machine: the example's had the trial); the code comes by mail.
+  { name: 'POST /v1/trials/confirm', status: 201, extra: trialRequested },
+  { name: 'GET /v1/sandbox/mail' },
+  { name: 'GET /v1/sandbox/mail/view' },
   { name: 'POST /v1/licenses/validate' },
   // The validation took a slot for the example machine: list it, remove it, activate again, then deactivate.
   { name: 'GET /v1/licenses/{id}/activations', after: (r, replay) => replay.capture('activationId', r.body.data[0].id) },

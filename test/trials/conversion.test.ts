@@ -1,9 +1,11 @@
 import { describe, expect, test } from 'bun:test';
+import { signNewLicense } from '../../src/app/licenses/issue-license.ts';
 import { issueOrConvert } from '../../src/app/trials/convert-trial.ts';
 import { depsFor } from '../support/deps.ts';
 import { seller, testApi, type TestApi } from '../support/http.ts';
 import { openPostgresTestStore, openSqliteTestStore, type TestStore } from '../contracts/stores.ts';
 import { EMAIL, openTerminal, type Terminal } from '../terminal/terminal.ts';
+import { mailedCode } from './trial-shop.ts';
 
 const DAY = 86_400_000;
 
@@ -12,7 +14,11 @@ async function shopWithTrial() {
   const shop = await openTerminal();
   const { api, dev } = shop;
   await api.call('PATCH', `/developers/products/${dev.product.id}`, { key: dev.apiKey, body: { trialDays: 14, licenseDays: 365, maxMachines: 3 } });
-  const trial = await api.call('POST', '/trials', { key: dev.publishableKey, body: { productId: dev.product.id, email: EMAIL, machineFingerprint: 'machine-a' } });
+  // The buyer's application asks with the publishable key; Ada enters the code she was mailed.
+  const asked = await api.call('POST', '/trials', { key: dev.publishableKey, body: { productId: dev.product.id, email: EMAIL, machineFingerprint: 'machine-a' } });
+  if (asked.status !== 202) throw new Error(JSON.stringify(asked.body));
+  const otp = await mailedCode(api, EMAIL);
+  const trial = await api.call('POST', '/trials/confirm', { key: dev.publishableKey, body: { trialRequestId: asked.body.trialRequestId, otp } });
   if (trial.status !== 201) throw new Error(JSON.stringify(trial.body));
   return { shop, trial: trial.body as { license: { id: string }; licenseKey: string } };
 }
@@ -40,10 +46,10 @@ describe('buying a product converts the buyer’s trial in place', () => {
     expect(status.status).toBe('complete');
     const stored = await expectConverted(shop, trial, status.license, shop.clock.now());
     expect(status.licenseKey).toBe(stored.licenseKey);
-    // The trial's own key stops there: whoever started the trial (the e-mail was never proven) does
-    // not inherit the purchase. The buyer's app has the paid key; the machine keeps its slot.
+    // The trial's owner proved the e-mail: the trial key's holder is handed the paid key, as the
+    // holder of a renewed license's old key is.
     const withTrialKey = await shop.api.call('POST', '/licenses/validate', { key: shop.dev.publishableKey, body: { licenseKey: trial.licenseKey, machineFingerprint: 'machine-a' } });
-    expect(withTrialKey.body).toEqual({ valid: false, reason: 'not_found' });
+    expect(withTrialKey.body).toMatchObject({ valid: true, license: { id: stored.id, status: 'active', expiresAt: stored.expiresAt, licenseKey: stored.licenseKey } });
     const withPaidKey = await shop.api.call('POST', '/licenses/validate', { key: shop.dev.publishableKey, body: { licenseKey: stored.licenseKey, machineFingerprint: 'machine-a' } });
     expect(withPaidKey.body).toMatchObject({ valid: true, license: { id: stored.id } });
     expect(withPaidKey.body.license).not.toHaveProperty('licenseKey');
@@ -100,6 +106,36 @@ describe('buying a product converts the buyer’s trial in place', () => {
 
     expect((await shop.status(sessionId)).body.license.id).not.toBe(trial.license.id);
     expect((await shop.api.deps.licenses.findById(trial.license.id))!.trial).toBe(true);
+  });
+
+  test('the holder of a converted trial’s key gets the paid key on every check, like a renewal’s; another seller’s key gets not_found', async () => {
+    const { shop, trial } = await shopWithTrial();
+    await shop.payInBrowser();
+    const paid = (await shop.api.deps.licenses.findById(trial.license.id))!;
+
+    const again = await shop.api.call('POST', '/licenses/validate', { key: shop.dev.publishableKey, body: { licenseKey: trial.licenseKey, machineFingerprint: 'machine-a' } });
+    const otherSeller = await seller(shop.api);
+    const foreign = await shop.api.call('POST', '/licenses/validate', { key: otherSeller.publishableKey, body: { licenseKey: trial.licenseKey, machineFingerprint: 'machine-a' } });
+
+    expect(again.body.license.licenseKey).toBe(paid.licenseKey);
+    expect(foreign.body).toEqual({ valid: false, reason: 'not_found' });
+  });
+
+  test('a trial key from before e-mailed codes (no `proven` claim) still names no license once converted', async () => {
+    const shop = await openTerminal();
+    const { api, dev } = shop;
+    await api.call('PATCH', `/developers/products/${dev.product.id}`, { key: dev.apiKey, body: { trialDays: 14, licenseDays: 365 } });
+    // Signed as trials were before: anyone could start one for any address.
+    const now = api.clock.now();
+    const license = await signNewLicense(api.deps, { developerId: dev.id, productId: dev.product.id, customerId: 'cus_legacy', features: [], issuedAt: now, expiresAt: now + 14 * DAY, maxMachines: 3, trial: true });
+    const machine = { id: api.deps.ids.next('act'), machineFingerprint: 'machine-a', name: null, at: now };
+    await api.deps.trials.start({ customer: { id: 'cus_legacy', email: EMAIL, phone: null, phoneVerifiedAt: null, createdAt: now }, license, keyHash: api.deps.hashing.hash(license.licenseKey), machine });
+
+    await shop.payInBrowser();
+
+    expect((await api.deps.licenses.findById(license.id))!.trial).toBe(false);
+    const withTrialKey = await api.call('POST', '/licenses/validate', { key: dev.publishableKey, body: { licenseKey: license.licenseKey, machineFingerprint: 'machine-a' } });
+    expect(withTrialKey.body).toEqual({ valid: false, reason: 'not_found' });
   });
 });
 

@@ -1,23 +1,10 @@
 import { describe, expect, test } from 'bun:test';
 import { sqliteDeps, testSettings } from '../support/deps.ts';
-import { seller, testApi, type TestApi } from '../support/http.ts';
+import { seller, testApi } from '../support/http.ts';
+import { trialShop } from './trial-shop.ts';
 import { expectError } from '../http/fixtures.ts';
 
 const DAY = 86_400_000;
-
-/** A seller whose product offers a 14-day trial on up to two machines. */
-async function trialShop(api: TestApi = testApi()) {
-  const s = await seller(api);
-  const patched = await api.call('PATCH', `/developers/products/${s.product.id}`, { key: s.apiKey, body: { trialDays: 14, maxMachines: 2 } });
-  if (patched.status !== 200) throw new Error(JSON.stringify(patched.body));
-  const start = (body: Record<string, unknown> = {}, key = s.publishableKey, headers: Record<string, string> = {}) =>
-    api.call('POST', '/trials', { key, headers, body: { productId: s.product.id, email: 'ada@example.com', machineFingerprint: 'machine-a', ...body } });
-  const validate = (licenseKey: string, machineFingerprint: string) =>
-    api.call('POST', '/licenses/validate', { key: s.publishableKey, body: { licenseKey, machineFingerprint } });
-  const activate = (licenseKey: string, machineFingerprint: string) =>
-    api.call('POST', '/licenses/activate', { key: s.publishableKey, body: { licenseKey, machineFingerprint } });
-  return { api, s, start, validate, activate };
-}
 
 describe('POST /trials', () => {
   test('starts the product’s trial on this machine: a trial license of trialDays with the machine activated', async () => {

@@ -12,8 +12,9 @@ import { DrizzleSmsOutboxRepository } from './drizzle-sms-outbox-repository.ts';
 import { DrizzleWebhookEventRepository } from './drizzle-webhook-event-repository.ts';
 import type { SqlStore } from './sql-store.ts';
 import { DrizzleMailOutboxRepository, DrizzleSandboxMailRepository } from './drizzle-mail-repositories.ts';
+import { DrizzleTrialRequestRepository } from './drizzle-trial-request-repository.ts';
 
-type SharedRepositories = Pick<Store, 'products' | 'customers' | 'signingKeys' | 'connections' | 'cards' | 'webhookEvents' | 'otps' | 'identityTokens' | 'purchases' | 'smsOutbox' | 'subscriptions' | 'mailOutbox' | 'sandboxMail'>;
+type SharedRepositories = Pick<Store, 'products' | 'customers' | 'signingKeys' | 'connections' | 'cards' | 'webhookEvents' | 'otps' | 'identityTokens' | 'purchases' | 'smsOutbox' | 'subscriptions' | 'mailOutbox' | 'sandboxMail' | 'trialRequests'>;
 
 /** The repositories whose queries are the same in both dialects, built once over either store. */
 export function sharedRepositories(store: SqlStore): SharedRepositories {
@@ -31,6 +32,7 @@ export function sharedRepositories(store: SqlStore): SharedRepositories {
     subscriptions: new DrizzleSubscriptionRepository(store),
     mailOutbox: new DrizzleMailOutboxRepository(store),
     sandboxMail: new DrizzleSandboxMailRepository(store),
+    trialRequests: new DrizzleTrialRequestRepository(store),
   };
 }
 

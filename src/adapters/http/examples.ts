@@ -18,6 +18,7 @@ export const EXAMPLE = {
   eventId: 'msg_8c2e4a6f1b3d5907a2c4e6f8',
   orderId: 'ord_6Pz2KwR8nT4xLc1Vm9HbQs',
   subscriptionId: 'sub_7Hq2LmN4pR8sT1vW3xY5zA',
+  trialRequestId: 'trq_2Xw8MkP5rT1nLc7Vb4HqZs',
   /** A compact JWS as POST /developers/licenses or a checkout hands it out (shortened). */
   licenseKey: 'eyJhbGciOiJFZERTQSIsImtpZCI6ImtpZF8uLi4ifQ.eyJpZCI6ImxpY18uLi4ifQ.c2lnbmF0dXJl',
   /** The client's machine fingerprint: lower-case hex SHA-256. */

@@ -69,7 +69,7 @@ const ERROR_MEANING: Record<number, string> = {
   413: 'payload_too_large: the body is over 64 KiB.',
   422: 'otp_invalid: wrong code (the challenge may still be used).',
   429: 'rate_limited or otp_attempts_exceeded, with a Retry-After header (seconds).',
-  502: 'processor_error / sms_failed: the payment processor or the SMS provider could not be reached or refused the call.',
+  502: 'processor_error / sms_failed / mail_failed: the payment processor, the SMS provider or the mail relay could not be reached or refused the call.',
   503: 'unavailable: the store does not answer.',
 };
 

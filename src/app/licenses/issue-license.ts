@@ -19,6 +19,8 @@ export interface LicenseTerms {
   maxMachines: number | null;
   /** A free trial (default false). */
   trial?: boolean;
+  /** A trial whose holder proved the e-mail or was vouched for by the seller: its key says so (`proven`). */
+  proven?: boolean;
   /** The subscription that renews it (default none). */
   subscriptionId?: string | null;
 }
@@ -53,6 +55,7 @@ export async function signNewLicense(deps: Pick<Deps, 'ids' | 'signer' | 'signin
     issuedAt,
     expiresAt: terms.expiresAt,
     ...(terms.trial === true && { trial: true as const }),
+    ...(terms.trial === true && terms.proven === true && { proven: true as const }),
   });
   return {
     ...NEW_LICENSE,

@@ -73,9 +73,10 @@ async function checkUnknownKey(
   // The license as it is now: its current key is handed over (withCurrentKey).
   const current = await deps.licenses.findById(state.id);
   if (!current) return none;
-  // A trial's key names no license once a purchase converted it: whoever started the trial (the
-  // e-mail is not verified) must not inherit what the buyer paid for. The buyer has the paid key.
-  if (parsed.key.claims.trial && !current.trial) return none;
+  // A converted trial's key is handed the paid key, as a renewal's replaced key is, when its holder
+  // was proven (the e-mailed code, or the seller's server). A trial key from before the codes (anyone
+  // could start one for any address) names no license once converted: the buyer has the paid key.
+  if (parsed.key.claims.trial && !parsed.key.claims.proven && !current.trial) return none;
   return { problem: null, state, current };
 }
 

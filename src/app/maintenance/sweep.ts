@@ -23,6 +23,8 @@ export const RETENTION_MS = {
   sentMail: 7 * DAY_MS,
   /** After creation: terminal purchases still pending (never charged) and without a license. */
   abandonedPurchases: DAY_MS,
+  /** After expiry: trial requests (the trial, once confirmed, is a license of its own). */
+  trialRequests: DAY_MS,
   /** After expiry: checkout sessions never completed; Stripe stops retrying webhooks after 3 days. */
   unpaidCheckouts: 30 * DAY_MS,
 } as const;
@@ -39,7 +41,7 @@ export interface SweepOptions {
 
 export const DEFAULT_SWEEP: SweepOptions = { batchSize: 500, maxBatches: 20 };
 
-type SweepDeps = Pick<Deps, 'clock' | 'otps' | 'identityTokens' | 'connections' | 'smsOutbox' | 'purchases' | 'checkouts' | 'sandboxMail' | 'mailOutbox'>;
+type SweepDeps = Pick<Deps, 'clock' | 'otps' | 'identityTokens' | 'connections' | 'smsOutbox' | 'purchases' | 'checkouts' | 'sandboxMail' | 'mailOutbox' | 'trialRequests'>;
 
 /**
  * Deletes every record past its retention period, in batches. Idempotent and safe to run from
@@ -56,6 +58,7 @@ export async function sweepExpired(deps: SweepDeps, options: SweepOptions = DEFA
     sandboxMail: (b, l) => deps.sandboxMail.deleteSentBefore(b, l),
     sentMail: (b, l) => deps.mailOutbox.deleteDoneBefore(b, l),
     abandonedPurchases: (b, l) => deps.purchases.deleteAbandoned(b, l),
+    trialRequests: (b, l) => deps.trialRequests.deleteExpired(b, l),
     unpaidCheckouts: (b, l) => deps.checkouts.deleteUnpaid(b, l),
   };
   const report = {} as SweepReport;

@@ -2,7 +2,7 @@ import type { Activation } from '../../domain/activation.ts';
 import { normalizeEmail } from '../../domain/developer.ts';
 import { DomainError, InvalidRequestError } from '../../domain/errors.ts';
 import type { License } from '../../domain/license.ts';
-import { onSale } from '../../domain/product.ts';
+import { onSale, type Product } from '../../domain/product.ts';
 import { trialExpiry, type TrialClaimKind } from '../../domain/trial.ts';
 import type { Deps } from '../../ports/deps.ts';
 import { signNewLicense } from '../licenses/issue-license.ts';
@@ -44,23 +44,40 @@ export class TrialAlreadyUsedError extends DomainError {
 export async function startTrial(deps: TrialDeps, developerId: string, input: StartTrialInput): Promise<StartedTrial> {
   // Counted before anything else: a refused start costs the service reads, and bounds guessing.
   if (input.clientAddress !== null) await countFromAddress(deps, 'trial', input.clientAddress);
+  const { email, product } = await trialOffer(deps, developerId, input);
+  return startOffered(deps, product, { ...input, email });
+}
+
+/** The checks a trial passes before anything is stored: a valid e-mail (normalized) and a product on sale offering a trial. */
+export async function trialOffer(deps: Pick<Deps, 'products'>, developerId: string, input: { productId: string; email: string }): Promise<{ email: string; product: Product }> {
   const email = normalizeEmail(input.email);
   if (!email) throw new InvalidRequestError('email is not a valid e-mail address.', 'email');
   const product = onSale(await deps.products.get(developerId, input.productId));
   if (product.trialDays === null) {
     throw new DomainError('trial_not_offered', 'This product offers no free trial: it can only be bought (its seller can set trialDays to offer one).');
   }
+  return { email, product };
+}
+
+/** Signs the trial license and has the store keep it with its claims and machine, or nothing (trial_already_used). */
+export async function startOffered(
+  deps: Omit<TrialDeps, 'rateLimiter'>,
+  product: Product,
+  input: { email: string; machineFingerprint: string; name?: string | null },
+): Promise<StartedTrial> {
   const now = deps.clock.now();
-  const customer = { id: deps.ids.next('cus'), email, phone: null, phoneVerifiedAt: null, createdAt: now };
+  const customer = { id: deps.ids.next('cus'), email: input.email, phone: null, phoneVerifiedAt: null, createdAt: now };
   const license = await signNewLicense(deps, {
-    developerId,
+    developerId: product.developerId,
     productId: product.id,
     customerId: customer.id,
     features: product.features,
     issuedAt: now,
-    expiresAt: trialExpiry(product.trialDays, now),
+    expiresAt: trialExpiry(product.trialDays!, now),
     maxMachines: product.maxMachines,
     trial: true,
+    // Both ways here prove the holder: the e-mailed code, or the seller's own server (a secret key).
+    proven: true,
   });
   const machine = { id: deps.ids.next('act'), machineFingerprint: input.machineFingerprint, name: input.name ?? null, at: now };
   const outcome = await deps.trials.start({ customer, license, keyHash: deps.hashing.hash(license.licenseKey), machine });

@@ -33,6 +33,8 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
   await store.mailOutbox.markSent(mailId, at('sentMail'));
   const purchase = aPurchase(parties, { createdAt: at('abandonedPurchases') });
   await store.purchases.create(purchase);
+  const trialRequest = { id: `trq_${phone.slice(1)}`, developerId: seller.developerId, productId: 'prod_x', email: inbox, machineFingerprint: 'm', name: null, createdAt: at('trialRequests') - 300_000, expiresAt: at('trialRequests'), confirmedAt: null };
+  await store.trialRequests.create(trialRequest);
   const session = aCheckoutSession(seller, { createdAt: at('unpaidCheckouts') - 1_800_000, expiresAt: at('unpaidCheckouts') });
   await store.checkouts.create(session);
   return {
@@ -45,6 +47,7 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
         sandboxMail: (await store.sandboxMail.listFor(inbox, 10)).length > 0,
         sentMail: (await store.mailOutbox.countForLicense(`lic_${mailId}`, ['receipt'], 0)) > 0,
         abandonedPurchases: (await store.purchases.findById(purchase.id)) !== null,
+        trialRequests: (await store.trialRequests.findById(trialRequest.id)) !== null,
         unpaidCheckouts: (await store.checkouts.findById(session.id)) !== null,
       };
     },
@@ -54,7 +57,7 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
 const EACH = <T,>(value: T) => Object.fromEntries(Object.keys(RETENTION_MS).map((k) => [k, value])) as Record<keyof typeof RETENTION_MS, T>;
 
 describe('the documented retention periods', () => {
-  test('challenges 1 day after expiry (never less than the send-limit window), tokens and sent mail 7 days, connect states, outbox, kept mail and pending purchases 1 day, unpaid checkouts 30 days', () => {
+  test('challenges 1 day after expiry (never less than the send-limit window), tokens and sent mail 7 days, connect states, outbox, kept mail, pending purchases and trial requests 1 day, unpaid checkouts 30 days', () => {
     expect(RETENTION_MS).toEqual({
       otpChallenges: DAY,
       identityTokens: 7 * DAY,
@@ -63,6 +66,7 @@ describe('the documented retention periods', () => {
       sandboxMail: DAY,
       sentMail: 7 * DAY,
       abandonedPurchases: DAY,
+      trialRequests: DAY,
       unpaidCheckouts: 30 * DAY,
     });
     expect(RETENTION_MS.otpChallenges).toBeGreaterThanOrEqual(OTP_LIMITS.sendWindowMs);
