@@ -18,20 +18,27 @@ beforeAll(async () => {
   await connectInBrowser(await chrome.page(), service.call, seller);
 }, SLOW);
 
-/** A buyer who paid in the sandbox checkout (so a phone is on file): their license key. */
-async function buyerWithLicense(): Promise<string> {
+/** A buyer who paid in the sandbox checkout (their card saved with the checkout's phone): their license key. */
+async function buyerWithLicense(email = EMAIL): Promise<string> {
   const { sessionId, checkoutUrl } = await initCheckout(service.call, seller);
   const page = await chrome.page();
   await page.goto(checkoutUrl);
-  await payWith(page, { email: EMAIL, phone: PHONE });
+  await payWith(page, { email, phone: PHONE });
   await page.waitForURL(/\/v1\/checkout\/success/);
   const status = await service.call('GET', `/checkout/status/${sessionId}`);
   return status.body.licenseKey;
 }
 
-async function latestCode(): Promise<string> {
+/** The newest code texted to the phone (sandbox SMS outbox). */
+async function textedCode(): Promise<string> {
   const outbox = await service.call('GET', `/sandbox/outbox?to=${encodeURIComponent(PHONE)}`);
   return /\b(\d{6})\b/.exec(outbox.body.data[0].body)![1]!;
+}
+
+/** The newest code mailed to the address (sandbox mail). */
+async function mailedCode(email = EMAIL): Promise<string> {
+  const mail = await service.call('GET', `/sandbox/mail?to=${encodeURIComponent(email)}`);
+  return /\b(\d{6})\b/.exec(mail.body.data[0].text)![1]!;
 }
 
 /** Collects the console's CSP reports: the page must run without one. */
@@ -47,7 +54,7 @@ const validate = (licenseKey: string, machineFingerprint: string) =>
   service.call('POST', '/licenses/validate', { key: seller.publishableKey, body: { licenseKey, machineFingerprint } });
 
 describe('the buyer page', () => {
-  test('log in with the texted code, see the license and machine A, remove it: a new machine B then takes the slot', async () => {
+  test('sign in with the e-mailed code, see the license and machine A, remove it (a new machine B then takes the slot), add a phone', async () => {
     const licenseKey = await buyerWithLicense();
     const activated = await service.call('POST', '/licenses/activate', { key: seller.publishableKey, body: { licenseKey, machineFingerprint: 'fp-machine-a', name: 'machine-a' } });
     expect(activated.status).toBe(201);
@@ -57,12 +64,12 @@ describe('the buyer page', () => {
 
     await page.goto(`${service.url}/v1/account`);
     await page.getByLabel('E-mail').fill(EMAIL);
-    await page.getByRole('button', { name: 'Text me a code' }).click();
+    await page.getByRole('button', { name: 'Send me a code' }).click();
     await page.getByRole('textbox', { name: /^Code/ }).waitFor();
     await page.getByRole('textbox', { name: /^Code/ }).fill('000000');
     await page.getByRole('button', { name: 'Sign in' }).click();
     const wrongCode = await page.getByRole('alert').textContent();
-    await page.getByRole('textbox', { name: /^Code/ }).fill(await latestCode());
+    await page.getByRole('textbox', { name: /^Code/ }).fill(await mailedCode());
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Pro Plan' }).waitFor();
     const shownKey = await page.getByLabel('License key').inputValue();
@@ -71,6 +78,15 @@ describe('the buyer page', () => {
     await page.getByRole('button', { name: 'Remove machine-a' }).click();
     await page.getByText('Removed machine-a').waitFor();
     const after = await page.textContent('#licenses');
+    // By keyboard: the phone field, its button, then the code the text carried.
+    await page.getByLabel(/^Phone/).focus();
+    await page.keyboard.type(PHONE);
+    await page.keyboard.press('Enter');
+    await page.getByRole('textbox', { name: /^Code from the text/ }).waitFor();
+    await page.getByRole('textbox', { name: /^Code from the text/ }).fill(await textedCode());
+    await page.keyboard.press('Enter');
+    await page.getByText('Your sign-in phone is now').waitFor();
+    const nextSignIn = await service.call('POST', '/auth/login/init', { body: { email: EMAIL } });
 
     expect(wrongCode).toContain('code');
     expect(shownKey).toBe(licenseKey);
@@ -80,18 +96,20 @@ describe('the buyer page', () => {
     expect(after).not.toContain('machine-a');
     expect((await validate(licenseKey, 'fp-machine-b')).body.valid).toBe(true);
     expect((await validate(licenseKey, 'fp-machine-a')).body).toEqual({ valid: false, reason: 'machine_mismatch' });
+    expect(nextSignIn.body.phoneMasked).toBe('+*******0042'); // the phone is now a sign-in factor
     expect(csp).toEqual([]);
   }, SLOW);
 
   test('the sign-in lasts the tab (a reload keeps it); Sign out revokes the token', async () => {
-    await buyerWithLicense();
+    const email = 'page.buyer.two@example.com';
+    await buyerWithLicense(email);
     const page = await chrome.page();
     const csp = cspViolations(page);
     await page.goto(`${service.url}/v1/account`);
-    await page.getByLabel('E-mail').fill(EMAIL);
-    await page.getByRole('button', { name: 'Text me a code' }).click();
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByRole('button', { name: 'Send me a code' }).click();
     await page.getByRole('textbox', { name: /^Code/ }).waitFor();
-    await page.getByRole('textbox', { name: /^Code/ }).fill(await latestCode());
+    await page.getByRole('textbox', { name: /^Code/ }).fill(await mailedCode(email));
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Pro Plan' }).first().waitFor();
     const token = await page.evaluate(() => sessionStorage.getItem('licensing.identityToken'));

@@ -17,8 +17,9 @@ ul.machines .button{width:auto;margin:0;padding:.45rem .9rem;font-size:.9375rem;
 </style>`);
 
 /**
- * The buyer's page (docs/activations.md, "Buyer self-service"): e-mail, then the texted code, then
- * their licenses with keys and machines. The markup is static; the script (run by the response's
+ * The buyer's page (docs/activations.md, "Buyer self-service"; docs/customers.md): e-mail, then the
+ * code (texted to a confirmed phone, or e-mailed), then their licenses with keys and machines, and
+ * their sign-in phone to add or change. The markup is static; the script (run by the response's
  * nonce) calls the JSON API and keeps the identity token in sessionStorage only, so there is no
  * cookie for another site to ride on.
  */
@@ -31,9 +32,9 @@ export function accountPage(nonce: string): string {
 <div id="error" class="alert" role="alert" hidden></div>
 <p id="notice" class="note" role="status" hidden></p>
 <form id="email-form" novalidate>
-<label for="email">E-mail <span class="hint">The one you bought with: we text a sign-in code to the phone on file.</span></label>
+<label for="email">E-mail <span class="hint">The one you bought with: we send a sign-in code to it, or by text to your confirmed phone.</span></label>
 <input id="email" name="email" type="email" autocomplete="email" maxlength="254" required>
-<button type="submit" class="button primary">Text me a code</button>
+<button type="submit" class="button primary">Send me a code</button>
 </form>
 <form id="code-form" novalidate hidden>
 <p id="code-sent" class="muted"></p>
@@ -44,6 +45,21 @@ export function accountPage(nonce: string): string {
 </form>
 <section id="licenses" aria-label="Licenses" hidden>
 <div id="license-list"></div>
+<section class="license" aria-labelledby="phone-title">
+<h2 id="phone-title">Sign-in phone</h2>
+<p class="muted">Confirm a phone to get sign-in and purchase codes by text, and to buy in the terminal with the cards saved with it.</p>
+<form id="phone-form" novalidate>
+<label for="phone">Phone <span class="hint">With its country code, like +1 555 010 0000.</span></label>
+<input id="phone" name="phone" type="tel" autocomplete="tel" maxlength="32" required>
+<button type="submit" class="button secondary">Text me a code</button>
+</form>
+<form id="phone-code-form" novalidate hidden>
+<p id="phone-code-sent" class="muted"></p>
+<label for="phone-code">Code from the text <span class="hint">6 digits, valid for 5 minutes.</span></label>
+<input id="phone-code" name="phone-code" inputmode="numeric" autocomplete="one-time-code" maxlength="6" required>
+<button type="submit" class="button primary">Confirm phone</button>
+</form>
+</section>
 <button type="button" id="sign-out" class="button secondary">Sign out</button>
 </section>
 <noscript><p class="alert">This page needs JavaScript to sign you in.</p></noscript>`,

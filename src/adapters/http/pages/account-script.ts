@@ -179,7 +179,7 @@ export const ACCOUNT_SCRIPT = new SafeHtml(String.raw`(() => {
     try {
       const sent = await api('POST', 'auth/login/init', { email });
       otpId = sent.otpId;
-      $('code-sent').textContent = 'We texted a code to ' + sent.phoneMasked + '.';
+      $('code-sent').textContent = 'We sent a 6-digit code to ' + email + ', or by text to your confirmed phone (' + sent.phoneMasked + ') if you have one.';
       $('code').value = '';
       show('code-form');
       $('code').focus();
@@ -195,6 +195,41 @@ export const ACCOUNT_SCRIPT = new SafeHtml(String.raw`(() => {
       const verified = await api('POST', 'auth/login/verify', { email, otpId, otp: $('code').value.trim(), deviceFingerprint: device() });
       store.setItem(TOKEN, verified.identityToken);
       await loadLicenses();
+    } catch (error) {
+      fail(error);
+    }
+  });
+
+  let phone = '';
+  let phoneOtpId = '';
+  $('phone-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearMessages();
+    phone = $('phone').value.trim();
+    if (!phone) {
+      say('error', 'Enter the phone number, with its country code.');
+      return $('phone').focus();
+    }
+    try {
+      const sent = await api('POST', 'customer/phone', { phone }, true);
+      phoneOtpId = sent.otpId;
+      $('phone-code-sent').textContent = 'We texted a code to ' + sent.phoneMasked + '.';
+      $('phone-code').value = '';
+      $('phone-code-form').hidden = false;
+      $('phone-code').focus();
+    } catch (error) {
+      fail(error);
+    }
+  });
+
+  $('phone-code-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearMessages();
+    try {
+      const done = await api('POST', 'customer/phone/verify', { phone, otpId: phoneOtpId, otp: $('phone-code').value.trim() }, true);
+      $('phone-code-form').hidden = true;
+      $('phone').value = '';
+      say('notice', 'Your sign-in phone is now ' + done.phoneMasked + '.');
     } catch (error) {
       fail(error);
     }
