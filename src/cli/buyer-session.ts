@@ -36,13 +36,13 @@ const toStored = (l: CustomerLicense): BuyerLicense => ({
 /** The code: --otp, else a prompt (again after a wrong one), else a piped line; undefined = ask later. */
 async function codeFrom(ctx: Context, attempt: number): Promise<string | undefined> {
   if (attempt === 0 && ctx.flags.string('otp')) return ctx.flags.string('otp')!.trim();
-  if (ctx.interactive) return ask('Code from the text message: ');
+  if (ctx.interactive) return ask('Code from the e-mail or text message: ');
   return attempt === 0 ? pipedLine() : undefined;
 }
 
 const login: Command = {
   path: 'login',
-  summary: 'log in as a buyer with the code texted to your phone',
+  summary: 'log in as a buyer with the code sent to your e-mail (or texted to your confirmed phone)',
   usage: 'login [--email <email>] [--otp <code> [--otp-id <id>]]',
   details: `On a terminal it asks for the e-mail, then for the code (again if it is wrong).
 Without one, the code is read from stdin if something is piped; if nothing is, the code is sent and
@@ -59,7 +59,7 @@ the command ends (exit 0) telling how to finish: licensing login --email <email>
     if (!otpId) {
       const sent = await client.loginInit(email);
       otpId = sent.otpId;
-      ctx.note(`A code was sent to ${sent.phoneMasked} (valid ${Math.round(sent.expiresIn / 60)} minutes).`);
+      ctx.note(`A code was sent to ${email}, or by text to your confirmed phone (${sent.phoneMasked}) if you have one (valid ${Math.round(sent.expiresIn / 60)} minutes).`);
       config.pendingLogin = { email, otpId };
       ctx.save();
     }

@@ -29,7 +29,7 @@ async function logInOnTerminal(email: string, config: string) {
   const login = terminal(config, ['login']);
   await login.waitFor(/E-mail: $/m);
   login.enter(email);
-  await login.waitFor(/Code from the text message: $/m);
+  await login.waitFor(/Code from the e-mail or text message: $/m);
   login.enter(await latestCode(world));
   return login.waitFor(/\[exit \d+\]/);
 }
@@ -52,7 +52,7 @@ describe('licensing on a terminal (tmux)', () => {
     const email = `retry-${crypto.randomUUID()}@example.com`;
     await buyInSandbox(world, shop.publishableKey, shop.productId, email, uniqueCardNumber());
     const login = terminal(world.newConfig(), ['login', '--email', email]);
-    await login.waitFor(/Code from the text message: $/m);
+    await login.waitFor(/Code from the e-mail or text message: $/m);
     const code = await latestCode(world);
 
     login.enter(code === '000000' ? '111111' : '000000');

@@ -66,9 +66,10 @@ export async function cliWorld(prefix = 'licensing-cli-') {
     /** The CLI against this server with that config file. */
     cli: (config: string, args: readonly string[], options: CliOptions & { apiUrl?: string } = {}) =>
       runCli([...args, '--api-url', options.apiUrl ?? apiUrl, '--config', config], options),
-    api: (method: string, path: string, init: { key?: string; body?: unknown; form?: Record<string, string> } = {}) => {
+    api: (method: string, path: string, init: { key?: string; bearer?: string; body?: unknown; form?: Record<string, string> } = {}) => {
       const headers: Record<string, string> = {};
       if (init.key) headers['x-api-key'] = init.key;
+      if (init.bearer) headers.authorization = `Bearer ${init.bearer}`;
       let body: string | undefined;
       if (init.form) {
         headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -129,6 +130,9 @@ export function uniqueCardNumber(): string {
  */
 const phones = new Map<string, string>();
 let lastBuyerPhone = BUYER_PHONE;
+let lastBuyerEmail = '';
+/** Buyers whose checkout phone is confirmed already. */
+const confirmed = new Set<string>();
 const phoneOf = (email: string) => {
   if (!phones.has(email)) phones.set(email, `+1555${String(1_000_000 + phones.size).slice(-7)}`);
   return phones.get(email)!;
@@ -139,16 +143,44 @@ export async function buyInSandbox(world: CliWorld, publishableKey: string, prod
   const init = await world.api('POST', '/checkout/init', { key: publishableKey, body: { productId, email } });
   const { sessionId } = (await init.json()) as { sessionId: string };
   lastBuyerPhone = phoneOf(email);
+  lastBuyerEmail = email;
   const pay = await world.api('POST', `/sandbox/checkout/${sessionId}/pay`, { form: { email, phone: lastBuyerPhone, cardNumber } });
   if (pay.status !== 303) throw new Error(`sandbox pay failed: ${pay.status} ${await pay.text()}`);
+  if (!confirmed.has(email)) {
+    await confirmCheckoutPhone(world, email, lastBuyerPhone);
+    confirmed.add(email);
+  }
 }
 
-/** The newest code texted to the phone (default: that of the buyer who paid last), from the sandbox outbox. */
-export async function latestCode(world: CliWorld, phone = lastBuyerPhone): Promise<string> {
-  const outbox = (await (await world.api('GET', `/sandbox/outbox?to=${encodeURIComponent(phone)}`)).json()) as { data: { body: string }[] };
-  const code = /\b(\d{6})\b/.exec(outbox.data[0]?.body ?? '')?.[1];
-  if (!code) throw new Error(`no code in the outbox: ${JSON.stringify(outbox)}`);
+/**
+ * The newest code sent to the buyer who paid last (or to `phone`/`email`): texted to the phone or
+ * mailed to the address, whichever came last (the first sign-in after a checkout is by e-mail).
+ */
+export async function latestCode(world: CliWorld, phone = lastBuyerPhone, email = lastBuyerEmail): Promise<string> {
+  const outbox = (await (await world.api('GET', `/sandbox/outbox?to=${encodeURIComponent(phone)}`)).json()) as { data: { body: string; sentAt: number }[] };
+  const mail = email ? ((await (await world.api('GET', `/sandbox/mail?to=${encodeURIComponent(email)}`)).json()) as { data: { text: string; sentAt: number }[] }) : { data: [] };
+  const [text, mailed] = [outbox.data[0], mail.data[0]];
+  const newest = !mailed || (text && text.sentAt >= mailed.sentAt) ? text?.body : mailed.text;
+  const code = /\b(\d{6})\b/.exec(newest ?? '')?.[1];
+  if (!code) throw new Error(`no code texted or mailed: ${JSON.stringify({ outbox, mail })}`);
   return code;
+}
+
+/**
+ * The buyer signs in once through the API (an e-mailed code) and confirms the checkout's phone, as
+ * the account page does: from then on their sign-in and purchase codes are texted to it, and the
+ * card that checkout saved is offered in the terminal.
+ */
+async function confirmCheckoutPhone(world: CliWorld, email: string, phone: string): Promise<void> {
+  const json = async (response: Response) => (await response.json()) as any;
+  const init = await json(await world.api('POST', '/auth/login/init', { body: { email } }));
+  const verified = await json(await world.api('POST', '/auth/login/verify', { body: { email, otpId: init.otpId, otp: await latestCode(world, phone, email), deviceFingerprint: 'cli-test-setup' } }));
+  const bearer = verified.identityToken as string;
+  const asked = await world.api('POST', '/customer/phone', { bearer, body: { phone } });
+  if (asked.status === 409) return;
+  const { otpId } = await json(asked);
+  const done = await world.api('POST', '/customer/phone/verify', { bearer, body: { phone, otpId, otp: await latestCode(world, phone, '') } });
+  if (done.status !== 200) throw new Error(`phone confirmation failed: ${done.status} ${await done.text()}`);
 }
 
 /** The CLI left running (stdin a pipe), to act on what it printed before it ends. */
