@@ -1,5 +1,5 @@
 import type { Clock } from './clock.ts';
-import type { Hashing, Signer } from './crypto.ts';
+import type { DerivedSecrets, Hashing, Signer } from './crypto.ts';
 import type { CustomerDirectory } from './customer-directory.ts';
 import type { CustomerRepository } from './customer-repository.ts';
 import type { DeveloperRepository } from './developer-repository.ts';
@@ -65,6 +65,8 @@ export interface Deps extends Repositories {
   ids: Ids;
   hashing: Hashing;
   signer: Signer;
+  /** Keys derived from the master key (the receipts' publishable key). */
+  derivedSecrets: DerivedSecrets;
   processor: PaymentProcessor;
   sms: SmsSender;
   /** SMTP when configured; the sandbox keeps the mail otherwise. */
