@@ -6,6 +6,7 @@ import { sendDueMail } from '../../src/app/mail/send-mail.ts';
 import { composeDeps } from '../../src/compose.ts';
 import type { Deps } from '../../src/ports/deps.ts';
 import { openPostgresTestStore, openSqliteTestStore, type TestStore } from '../contracts/stores.ts';
+import { openTerminal } from '../terminal/terminal.ts';
 import { FixedClock } from '../support/clock.ts';
 import { TEST_ISSUER, testSettings } from '../support/deps.ts';
 import { testApi, type Reply, type TestApi } from '../support/http.ts';
@@ -241,3 +242,44 @@ for (const { name, open } of STORES) {
     });
   });
 }
+
+describe('receipts of the terminal and of sandbox mode', () => {
+  test('a terminal purchase e-mails its receipt; the buyer’s own token reads the license without its key', async () => {
+    const terminal = await openTerminal();
+    terminal.api.deps.mailer = mailer;
+    const email = `terminal-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    await terminal.payInBrowser({ email });
+    const plus = await terminal.anotherProduct('Pro Plus', 2999);
+    const token = await terminal.login(email);
+
+    const purchase = await terminal.purchase(token, plus.id);
+    const confirmed = await terminal.purchaseConfirm(token, { purchaseId: purchase.purchaseId, otpId: purchase.otpId, otp: purchase.code, cardId: purchase.cards[0]!.id });
+    while ((await sendDueMail(terminal.api.deps)).full);
+
+    expect(confirmed.status).toBe(200);
+    const mails = await sink.waitFor(email, 2);
+    const receipt = saying(mails, '$29.99');
+    expect(receipt.subject).toBe('Your Pro Plus license from Seller');
+    expect(receipt.text).toContain(`licensing activate ${confirmed.body.licenseKey} --publishable-key pk_`);
+    expect(receipt.html).toContain(confirmed.body.licenseKey);
+    expect(receipt.text).not.toContain(terminal.dev.apiKey);
+    const asBuyer = await terminal.api.call('GET', `/licenses/${confirmed.body.license.id}`, { headers: terminal.bearer(token) });
+    expect(asBuyer.status).toBe(200);
+    expect(asBuyer.body.licenseKey).toBeUndefined();
+  });
+
+  test('in sandbox mode a receipt is kept and listed by GET /v1/sandbox/mail', async () => {
+    const api = testApi();
+    const seller = await signUp(api, SELLER);
+    const granted = await api.call('POST', '/developers/licenses', { key: seller.apiKey, body: { productId: seller.productId, email: 'sandbox.buyer@example.com' } });
+
+    await sendDueMail(api.deps);
+
+    const kept = await api.call('GET', '/sandbox/mail?to=sandbox.buyer%40example.com');
+    expect(kept.status).toBe(200);
+    expect(kept.body.data).toHaveLength(1);
+    expect(kept.body.data[0].subject).toBe(`Your ${PRODUCT} license from ${SELLER}`);
+    expect(kept.body.data[0].text).toContain(granted.body.licenseKey);
+    expect(kept.body.data[0].html).toContain(granted.body.licenseKey);
+  });
+});
