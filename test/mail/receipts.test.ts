@@ -205,6 +205,20 @@ for (const { name, open } of STORES) {
       expect(new Set(mails.map((m) => m.messageId)).size).toBe(5);
     });
 
+    test('10 concurrent resends of one license: exactly 5 are queued, 5 refused', async () => {
+      const shop = await openShop(open);
+      const ada = buyer();
+      const granted = await shop.grant(ada, { notify: false });
+
+      const replies = await Promise.all(Array.from({ length: 10 }, () => shop.resend(granted.body.license.id)));
+      await shop.deliver();
+
+      expect(replies.map((r) => r.status).sort()).toEqual([...Array(5).fill(202), ...Array(5).fill(429)]);
+      await sink.waitFor(ada, 5);
+      await Bun.sleep(200);
+      expect(sink.to(ada)).toHaveLength(5);
+    });
+
     test('resend: another seller’s or an unknown license is 404, a publishable key 403; a revoked one is resent and says so', async () => {
       const shop = await openShop(open);
       const other = await signUp(shop.api, 'Rival');
