@@ -65,9 +65,9 @@ function flows(api: TestApi, seller: Awaited<ReturnType<typeof signUp>>) {
   const grant = (email: string, extra: Record<string, unknown> = {}) =>
     api.call('POST', '/developers/licenses', { key: seller.apiKey, body: { productId: seller.productId, email, ...extra } });
   /** The sandbox checkout paid through its Pay form; the license as the status answers it. */
-  const payCheckout = async (email: string, productId = seller.productId) => {
+  const payCheckout = async (email: string, productId = seller.productId, phone = '+15550100000') => {
     const init = await api.call('POST', '/checkout/init', { key: seller.apiKey, body: { productId } });
-    const form = new URLSearchParams({ email, phone: '+15550100000', cardNumber: '4242 4242 4242 4242' });
+    const form = new URLSearchParams({ email, phone, cardNumber: '4242 4242 4242 4242' });
     const pay = await api.call('POST', `/sandbox/checkout/${init.body.sessionId}/pay`, { rawBody: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(pay.status).toBe(303);
     return (await api.call('GET', `/checkout/status/${init.body.sessionId}`)).body as { license: { id: string }; licenseKey: string };
@@ -79,7 +79,17 @@ function flows(api: TestApi, seller: Awaited<ReturnType<typeof signUp>>) {
   const deliver = async () => {
     while ((await sendDueMail(api.deps)).full);
   };
-  return { grant, payCheckout, startTrial, resend, deliver };
+  /** The newest code sent, by SMS (the sandbox outbox) or by e-mail (through the SMTP server). */
+  const latestCode = async (phone: string, email: string) => {
+    await deliver();
+    const texts = (await api.call('GET', `/sandbox/outbox?to=${encodeURIComponent(phone)}`)).body.data as { body: string; sentAt: number }[] | undefined;
+    const bySms = texts?.[0] && /\b(\d{6})\b/.exec(texts[0].body)?.[1];
+    const mailed = sink.to(email).filter((m) => /code/i.test(m.subject)).at(-1);
+    const code = bySms ?? (mailed && /\b(\d{6})\b/.exec(mailed.subject)?.[1]);
+    if (!code) throw new Error(`no code for ${phone} or ${email}`);
+    return code;
+  };
+  return { grant, payCheckout, startTrial, resend, deliver, latestCode };
 }
 
 /** Mails queued in one millisecond go out in no promised order: pick one by what it says. */
@@ -164,6 +174,30 @@ for (const { name, open } of STORES) {
       expectReceipt(paidMail!, paid.licenseKey, shop.seller);
       expect(paidMail!.text).toContain('Paid: $19.99');
       expect(paid.licenseKey).not.toBe(trial.body.licenseKey);
+    });
+
+    test('a terminal purchase e-mails its receipt with the purchase’s amount', async () => {
+      const shop = await openShop(open);
+      const ada = buyer();
+      const phone = `+1555${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
+      await shop.payCheckout(ada, shop.seller.productId, phone);
+      const plus = await shop.api.call('POST', '/developers/products', { key: shop.seller.apiKey, body: { name: PRODUCT, price: 2999, currency: 'usd', features: ['plus'] } });
+      const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+      const login = await shop.api.call('POST', '/auth/login/init', { body: { email: ada } });
+      const verified = await shop.api.call('POST', '/auth/login/verify', { body: { email: ada, otpId: login.body.otpId, otp: await shop.latestCode(phone, ada), deviceFingerprint: 'fp-terminal' } });
+      const token = verified.body.identityToken as string;
+      const init = await shop.api.call('POST', '/purchase/init', { headers: bearer(token), body: { productId: plus.body.id } });
+      const otp = await shop.api.call('POST', '/purchase/otp', { headers: bearer(token), body: { purchaseId: init.body.purchaseId } });
+      const confirmed = await shop.api.call('POST', '/purchase/confirm', {
+        headers: bearer(token),
+        body: { purchaseId: init.body.purchaseId, otpId: otp.body.otpId, otp: await shop.latestCode(phone, ada), cardId: init.body.cards[0].id },
+      });
+      await shop.deliver();
+
+      expect(confirmed.status).toBe(200);
+      const receipt = saying(sink.to(ada), 'Paid: $29.99');
+      expectReceipt(receipt, confirmed.body.licenseKey, shop.seller);
     });
 
     test('a subscription renewal e-mails the renewed key with the amount of the invoice, once', async () => {
