@@ -17,9 +17,9 @@ export type CompleteDeps = Pick<
  * A paid checkout becomes a customer, a saved card, exactly one license (a trial of the product
  * converted, or a new one), its subscription when the product is recurring, and its order, however
  * many of the webhook, a status poll and the sandbox's Pay deliver the same completion at once: the
- * store accepts one license per session and every path returns that one (and only its write queues
- * the receipt, e-mailed to the customer). Everything is written
- * before the session is marked complete, so a crash in between is repaired by the next path.
+ * store accepts one license per session and every path returns that one (only its write queues the
+ * receipt to the customer). Everything is written before the session is marked complete, so a crash
+ * in between is repaired by the next path.
  */
 export async function completeCheckout(deps: CompleteDeps, sessionId: string, completion: Completion): Promise<License> {
   const session = await deps.checkouts.findById(sessionId);
