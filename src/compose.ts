@@ -1,3 +1,4 @@
+import { HmacDerivedSecrets } from './adapters/crypto/hmac-derived-secrets.ts';
 import { HmacOtpCodes } from './adapters/crypto/hmac-otp-codes.ts';
 import { NodeSigner } from './adapters/crypto/node-signer.ts';
 import { sha256Hashing } from './adapters/crypto/sha256-hashing.ts';
@@ -40,6 +41,7 @@ export function composeDeps<C extends Clock>(parts: DepsParts<C>): Deps & { cloc
     ids: randomIds,
     hashing: sha256Hashing,
     signer: new NodeSigner(masterKey),
+    derivedSecrets: new HmacDerivedSecrets(masterKey),
     processor: parts.processor ?? new SandboxProcessor(settings.apiBaseUrl),
     sms: parts.sms === undefined ? new OutboxSmsSender(store.smsOutbox, clock) : parts.sms,
     mailer: parts.mailer ?? new KeptMailer(store.sandboxMail, clock),

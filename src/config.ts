@@ -97,7 +97,15 @@ function parseSettings(env: Env, publicBaseUrl: string): Settings {
     trustedProxyHeader: parseTrustedProxyHeader(env.TRUSTED_PROXY_HEADER),
     retentionSweepMinutes: parseCount('RETENTION_SWEEP_MINUTES', env.RETENTION_SWEEP_MINUTES, d.retentionSweepMinutes),
     webhooks: parseWebhookSettings(env),
+    mailLeaseMs: parseSeconds('MAIL_LEASE_SECONDS', env.MAIL_LEASE_SECONDS, d.mailLeaseMs),
   };
+}
+
+/** Whole seconds, at least 1, as milliseconds. */
+function parseSeconds(name: string, value: string | undefined, fallbackMs: number): number {
+  const seconds = parseCount(name, value, fallbackMs / 1000);
+  if (seconds < 1) throw new ConfigError(`${name} must be at least 1 (seconds), got "${value}".`);
+  return seconds * 1000;
 }
 
 /** The settings part of a loaded config, for deps: none of its secrets (MASTER_KEY, Stripe, Twilio). */

@@ -142,7 +142,7 @@ async function serve(config: Config, log: Logger) {
     : null;
 
   // Every instance sends mail: each round claims what it sends.
-  const mailSender = startMailSender(deps, log);
+  const mailSender = startMailSender(deps, log, 1_000, deps.settings.mailLeaseMs);
 
   let stopping = false;
   const stop = async (signal: string) => {

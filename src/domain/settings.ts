@@ -18,6 +18,8 @@ export interface Settings {
   retentionSweepMinutes: number;
   /** Outgoing webhooks' sender (docs/webhooks.md). */
   webhooks: WebhookSettings;
+  /** How long a mail claimed by a sender is its alone (MAIL_LEASE_SECONDS): after a crash, it goes out again after this (docs/mail.md). */
+  mailLeaseMs: number;
 }
 
 /** Requests allowed per client address in each window; 0 turns one limit off. */
@@ -63,6 +65,8 @@ export const DEFAULT_SETTINGS: Settings = {
   trustedProxyHeader: null,
   retentionSweepMinutes: 10,
   webhooks: { allowPrivateAddresses: false, concurrency: 8, pollMs: 1000, leaseMs: 60_000, timeoutMs: 10_000, retryScheduleMs: null },
+  // A send never takes that long, a crash does.
+  mailLeaseMs: 5 * 60_000,
 };
 
 /** `base` (the defaults) with some changed: a nested group (addressLimits, webhooks) is merged, not replaced. */

@@ -13,3 +13,12 @@ export interface Signer {
   sign(sealedPrivateKey: string, data: Uint8Array): Uint8Array;
   verifier(publicKey: string): Ed25519Verify;
 }
+
+/** Secrets derived from the master key: the same on every instance and after every restart, so never stored. */
+export interface DerivedSecrets {
+  /**
+   * The publishable key (`pk_…`) a seller's receipts print in the activation command. Only its
+   * digest is stored, as every key's, when the first receipt needs it (docs/mail.md).
+   */
+  receiptPublishableKey(developerId: string): string;
+}

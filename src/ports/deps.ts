@@ -1,5 +1,5 @@
 import type { Clock } from './clock.ts';
-import type { Hashing, Signer } from './crypto.ts';
+import type { DerivedSecrets, Hashing, Signer } from './crypto.ts';
 import type { CustomerDirectory } from './customer-directory.ts';
 import type { CustomerRepository } from './customer-repository.ts';
 import type { DeveloperRepository } from './developer-repository.ts';
@@ -68,6 +68,8 @@ export interface Deps extends Repositories {
   ids: Ids;
   hashing: Hashing;
   signer: Signer;
+  /** Keys derived from the master key (the receipts' publishable key). */
+  derivedSecrets: DerivedSecrets;
   processor: PaymentProcessor;
   /** Null where no SMS provider is configured in live mode: every code then goes by e-mail. */
   sms: SmsSender | null;

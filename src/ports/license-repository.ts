@@ -1,5 +1,6 @@
 import type { Activation, ActivationSeen } from '../domain/activation.ts';
 import type { License, LicenseStatus, StoredLicenseStatus } from '../domain/license.ts';
+import type { OutboxMail } from './mail-repository.ts';
 
 /** What online validation needs, read by the digest of the key: the hot path. */
 export interface LicenseState {
@@ -49,9 +50,10 @@ export type DeactivateOutcome =
 export interface LicenseRepository {
   /**
    * Stores a new license. `origin` ties it to what paid for it: at most one license per checkout
-   * session or purchase (a second one throws DomainError `conflict`).
+   * session or purchase (a second one throws DomainError `conflict`). `mail` (the receipt) is queued
+   * in the same transaction: both are stored or neither.
    */
-  create(license: License, keyHash: string, origin?: { checkoutSessionId?: string; purchaseId?: string }): Promise<void>;
+  create(license: License, keyHash: string, origin?: { checkoutSessionId?: string; purchaseId?: string }, mail?: OutboxMail): Promise<void>;
   findByCheckoutSession(checkoutSessionId: string): Promise<License | null>;
   /** At most one license per terminal purchase (a second create throws DomainError `conflict`). */
   findByPurchase(purchaseId: string): Promise<License | null>;
@@ -115,6 +117,8 @@ export interface LicenseReissue {
   convert?: { checkoutSessionId?: string; purchaseId?: string };
   /** Set when a subscription takes the license over (undefined = unchanged). */
   subscriptionId?: string | null;
+  /** The receipt (a renewal, a conversion): queued in the reissue's transaction, only when it wins. */
+  mail?: OutboxMail;
   at: number;
 }
 

@@ -26,9 +26,12 @@ export interface QueuedMail extends Required<MailMessage> {
   createdAt: number;
 }
 
+/** A mail to queue, before any attempt (due at its createdAt). */
+export type OutboxMail = Omit<QueuedMail, 'attempts' | 'nextAttemptAt'>;
+
 export interface MailOutboxRepository {
   /** Queues a mail on its own (the changes that report themselves write theirs in their own transaction). */
-  enqueue(mail: Omit<QueuedMail, 'attempts' | 'nextAttemptAt'>): Promise<void>;
+  enqueue(mail: OutboxMail): Promise<void>;
   /**
    * Up to `limit` unsent mails due at `now`, each claimed by this sender until `now + leaseMs`
    * (attempts counted): no other sender takes them before then, and a crashed sender's come back after.

@@ -3,6 +3,7 @@ import type { Customer } from '../domain/customer.ts';
 import type { License } from '../domain/license.ts';
 import type { TrialClaimKind } from '../domain/trial.ts';
 import type { NewActivation } from './license-repository.ts';
+import type { OutboxMail } from './mail-repository.ts';
 
 /** A trial to start: everything is decided and signed before the store is asked. */
 export interface NewTrial {
@@ -12,6 +13,8 @@ export interface NewTrial {
   license: License;
   keyHash: string;
   machine: NewActivation;
+  /** The receipt, queued in the trial's transaction (so only when it starts). Its `to` is the customer's e-mail. */
+  mail?: OutboxMail;
 }
 
 export type TrialOutcome =

@@ -200,6 +200,7 @@ export function routeTable(w: World): Route[] {
     },
     { name: 'PATCH /licenses/:id', method: 'PATCH', path: (id = license) => `/licenses/${id}`, auth: 'secret', body: () => ({ maxMachines: 2 }), hasIdParam: true },
     { name: 'POST /licenses/:id/revoke', method: 'POST', path: (id = license) => `/licenses/${id}/revoke`, auth: 'secret', hasIdParam: true },
+    { name: 'POST /licenses/:id/resend', method: 'POST', path: (id = license) => `/licenses/${id}/resend`, auth: 'secret', hasIdParam: true },
     { name: 'GET /connect/status', method: 'GET', path: () => '/connect/status', auth: 'secret' },
     { name: 'POST /connect/start', method: 'POST', path: () => '/connect/start', auth: 'secret' },
     // Without code and state: a browser landing here by itself is refused (400).

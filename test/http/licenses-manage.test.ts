@@ -18,7 +18,7 @@ describe('GET /licenses/:id', () => {
     const { api, s, license } = await bound();
     const reply = await api.call('GET', `/licenses/${license.id}`, { key: s.apiKey });
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ ...license, machineFingerprint: 'machine-a' });
+    expect(reply.body).toEqual({ ...license, machineFingerprint: 'machine-a', licenseKey: expect.any(String) });
   });
 
   test('status turns expired once the clock passes expiresAt', async () => {

@@ -145,6 +145,7 @@ const STEPS: Step[] = [
   { name: 'PATCH /v1/licenses/{id}' },
   { name: 'POST /v1/licenses/deactivate' },
   { name: 'GET /v1/licenses/{id}' },
+  { name: 'POST /v1/licenses/{id}/resend', status: 202 },
   { name: 'POST /v1/licenses/{id}/unbind' },
   { name: 'POST /v1/developers/signing-keys/rotate', status: 201 },
   { name: 'GET /v1/connect/status' },

@@ -1,10 +1,16 @@
 import { and, count, desc, eq, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
-import type { KeptMail, MailOutboxRepository, QueuedMail, SandboxMailRepository } from '../../ports/mail-repository.ts';
+import type { KeptMail, MailOutboxRepository, OutboxMail, QueuedMail, SandboxMailRepository } from '../../ports/mail-repository.ts';
 import { deleteBatch } from './drizzle-retention.ts';
 import type { SqlStore } from './sql-store.ts';
 
 /** next_attempt_at of a mail given up on: never due again, swept like a sent one. */
 export const GIVEN_UP = Number.MAX_SAFE_INTEGER;
+
+/** The outbox row of a mail queued now: no attempt yet, due at once. */
+export function outboxMailRow(mail: OutboxMail) {
+  const { id, kind, licenseId, to, subject, text, html, createdAt } = mail;
+  return { id, kind, licenseId, to, subject, text, html, createdAt, attempts: 0, nextAttemptAt: createdAt };
+}
 
 export class DrizzleSandboxMailRepository implements SandboxMailRepository {
   constructor(private readonly store: SqlStore) {}
@@ -33,8 +39,8 @@ export class DrizzleSandboxMailRepository implements SandboxMailRepository {
 export class DrizzleMailOutboxRepository implements MailOutboxRepository {
   constructor(private readonly store: SqlStore) {}
 
-  async enqueue(mail: Omit<QueuedMail, 'attempts' | 'nextAttemptAt'>): Promise<void> {
-    await this.store.db.insert(this.store.tables.mailOutbox).values({ ...mail, attempts: 0, nextAttemptAt: mail.createdAt });
+  async enqueue(mail: OutboxMail): Promise<void> {
+    await this.store.db.insert(this.store.tables.mailOutbox).values(outboxMailRow(mail));
   }
 
   async claimDue(now: number, limit: number, leaseMs: number): Promise<QueuedMail[]> {

@@ -1,10 +1,12 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { licenseCreated, type DomainEvent } from '../../domain/events.ts';
 import type { License } from '../../domain/license.ts';
+import type { OutboxMail } from '../../ports/mail-repository.ts';
+import { outboxMailRow } from '../drizzle/drizzle-mail-repositories.ts';
 import { listeningEndpoints } from '../drizzle/event-rows.ts';
 import { stampEvent } from '../webhooks/outbox-stamps.ts';
 import type { PostgresDb } from './postgres-store.ts';
-import { customers, developerCustomers, outgoingEvents, webhookDeliveries, webhookEndpoints } from './schema.ts';
+import { customers, developerCustomers, mailOutbox, outgoingEvents, webhookDeliveries, webhookEndpoints } from './schema.ts';
 
 /** The transaction a change runs in (or the pool, for a single statement): events are written in the change's own. */
 export type PostgresTx = Parameters<Parameters<PostgresDb['transaction']>[0]>[0];
@@ -81,13 +83,16 @@ export async function postgresCustomerEmail(tx: PostgresWriter, customerId: stri
 
 /**
  * Inserts a new license (`insert`: its INSERT, RETURNING nothing), its customer in the seller's
- * customer list and license.created, in one statement.
+ * customer list, license.created and its receipt (`mail`), in one statement: a refused license
+ * (a taken origin) fails the whole statement, so the mail is queued exactly when the license is.
  */
-export async function insertPostgresLicense(tx: PostgresWriter, license: License, insert: SQL): Promise<void> {
+export async function insertPostgresLicense(tx: PostgresWriter, license: License, insert: SQL, mail?: OutboxMail): Promise<void> {
   const { developerId, customerId, issuedAt } = license;
   const dc = developerCustomers;
+  const mailed = mail ? sql`mailed AS (${tx.insert(mailOutbox).values(outboxMailRow(mail)).getSQL()}),` : sql``;
   const ctes = sql`
     inserted AS (${insert} RETURNING 1),
+    ${mailed}
     subject AS (SELECT ${customers.email} AS email FROM ${customers}, inserted WHERE ${customers.id} = ${customerId}),
     listed AS (
       INSERT INTO ${dc} (developer_id, customer_id, email, first_seen_at)

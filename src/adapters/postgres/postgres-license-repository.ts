@@ -3,6 +3,8 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { licenseChanged, type LicenseSubject } from '../../domain/events.ts';
 import type { License } from '../../domain/license.ts';
 import type { LicensePatch, LicenseReissue, LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
+import type { OutboxMail } from '../../ports/mail-repository.ts';
+import { outboxMailRow } from '../drizzle/drizzle-mail-repositories.ts';
 import { DrizzleLicenseRepository } from '../drizzle/drizzle-license-repository.ts';
 import { licenseRow, licenseStatementParts, originConflict, type LicenseOrigin, reissueSet, stateOf, withoutEmail } from '../drizzle/license-rows.ts';
 import { postgresSqlStore } from '../drizzle/sql-store.ts';
@@ -10,7 +12,7 @@ import { outboxNow } from '../webhooks/outbox-stamps.ts';
 import { activationsJson, firstMachine, PostgresActivations } from './postgres-activations.ts';
 import { emitPostgresEvent, insertPostgresLicense, type PostgresTx } from './postgres-events.ts';
 import { isUniqueViolation, type PostgresDb } from './postgres-store.ts';
-import { customers, licenses, retiredLicenseKeys } from './schema.ts';
+import { customers, licenses, mailOutbox, retiredLicenseKeys } from './schema.ts';
 
 const { stateColumns, subjectColumns, licensePatch } = licenseStatementParts(licenses, customers, { activationsJson, firstMachine });
 
@@ -35,9 +37,9 @@ export class PostgresLicenseRepository extends DrizzleLicenseRepository implemen
     this.stateById = db.select(stateColumns).from(licenses).where(eq(licenses.id, sql.placeholder('id'))).prepare('license_state_by_id');
   }
 
-  async create(license: License, keyHash: string, origin: LicenseOrigin = {}): Promise<void> {
+  async create(license: License, keyHash: string, origin: LicenseOrigin = {}, mail?: OutboxMail): Promise<void> {
     try {
-      await insertPostgresLicense(this.db, license, this.db.insert(licenses).values(licenseRow(license, keyHash, origin)).getSQL());
+      await insertPostgresLicense(this.db, license, this.db.insert(licenses).values(licenseRow(license, keyHash, origin)).getSQL(), mail);
     } catch (error) {
       throw conflictOf(error) ?? error;
     }
@@ -66,6 +68,7 @@ export class PostgresLicenseRepository extends DrizzleLicenseRepository implemen
         if (change.keyHash !== change.expectKeyHash) {
           await tx.insert(retiredLicenseKeys).values({ keyHash: change.expectKeyHash, licenseId, retiredAt: change.at }).onConflictDoNothing();
         }
+        if (change.mail) await tx.insert(mailOutbox).values(outboxMailRow(change.mail));
       });
     } catch (error) {
       throw conflictOf(error) ?? error;

@@ -27,7 +27,7 @@ export class PostgresTrialRepository implements TrialRepository {
     await tx.insert(customers).values(trial.customer).onConflictDoNothing({ target: customers.email });
     const [customer] = await tx.select({ id: customers.id }).from(customers).where(eq(customers.email, trial.customer.email));
     const license = { ...trial.license, customerId: customer!.id };
-    await insertPostgresLicense(tx, license, tx.insert(licenses).values(licenseRow(license, trial.keyHash)).getSQL());
+    await insertPostgresLicense(tx, license, tx.insert(licenses).values(licenseRow(license, trial.keyHash)).getSQL(), trial.mail);
     const { productId, id: licenseId } = license;
     const claim = async (kind: TrialClaimKind, value: string) => {
       const taken = await tx.insert(trialClaims).values({ productId, kind, value, licenseId, createdAt: trial.machine.at }).onConflictDoNothing().returning({ kind: trialClaims.kind });

@@ -3,11 +3,13 @@ import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import { licenseChanged, type LicenseSubject } from '../../domain/events.ts';
 import type { License } from '../../domain/license.ts';
 import type { LicensePatch, LicenseReissue, LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
+import type { OutboxMail } from '../../ports/mail-repository.ts';
+import { outboxMailRow } from '../drizzle/drizzle-mail-repositories.ts';
 import { DrizzleLicenseRepository } from '../drizzle/drizzle-license-repository.ts';
 import { licenseRow, licenseStatementParts, originConflict, type LicenseOrigin, reissueSet, stateOf, withoutEmail } from '../drizzle/license-rows.ts';
 import { sqliteSqlStore } from '../drizzle/sql-store.ts';
 import { outboxNow } from '../webhooks/outbox-stamps.ts';
-import { customers, licenses, retiredLicenseKeys } from './schema.ts';
+import { customers, licenses, mailOutbox, retiredLicenseKeys } from './schema.ts';
 import { activationsJson, firstMachine, SqliteActivations } from './sqlite-activations.ts';
 import { emitSqliteEvent, recordNewSqliteLicense, type SqliteWriter } from './sqlite-events.ts';
 import { isUniqueViolation, type SqliteDb } from './sqlite-store.ts';
@@ -33,11 +35,12 @@ export class SqliteLicenseRepository extends DrizzleLicenseRepository implements
     this.stateById = db.select(stateColumns).from(licenses).where(eq(licenses.id, sql.placeholder('id'))).prepare();
   }
 
-  async create(license: License, keyHash: string, origin: LicenseOrigin = {}): Promise<void> {
+  async create(license: License, keyHash: string, origin: LicenseOrigin = {}, mail?: OutboxMail): Promise<void> {
     try {
       this.db.transaction((tx) => {
         tx.insert(licenses).values(licenseRow(license, keyHash, origin)).run();
         recordNewSqliteLicense(tx, license);
+        if (mail) tx.insert(mailOutbox).values(outboxMailRow(mail)).run();
       });
     } catch (error) {
       throw conflictOf(error) ?? error;
@@ -65,6 +68,7 @@ export class SqliteLicenseRepository extends DrizzleLicenseRepository implements
         if (change.keyHash !== change.expectKeyHash) {
           tx.insert(retiredLicenseKeys).values({ keyHash: change.expectKeyHash, licenseId, retiredAt: change.at }).onConflictDoNothing().run();
         }
+        if (change.mail) tx.insert(mailOutbox).values(outboxMailRow(change.mail)).run();
       });
     } catch (error) {
       throw conflictOf(error) ?? error;

@@ -4,7 +4,8 @@ import type { TrialClaimKind } from '../../domain/trial.ts';
 import type { NewTrial, TrialOutcome, TrialRepository } from '../../ports/trial-repository.ts';
 import { licenseRow } from '../drizzle/license-rows.ts';
 import { ClaimTaken, firstActivation, startOrClaimed } from '../drizzle/trial-rows.ts';
-import { activations, customers, licenses, trialClaims } from './schema.ts';
+import { outboxMailRow } from '../drizzle/drizzle-mail-repositories.ts';
+import { activations, customers, licenses, mailOutbox, trialClaims } from './schema.ts';
 import { emitSqliteEvent, recordNewSqliteLicense, type SqliteWriter } from './sqlite-events.ts';
 import type { SqliteDb } from './sqlite-store.ts';
 
@@ -35,6 +36,7 @@ export class SqliteTrialRepository implements TrialRepository {
     const activation = firstActivation(trial, licenseId);
     tx.insert(activations).values(activation).run();
     emitSqliteEvent(tx, activationCreated(activation, license));
+    if (trial.mail) tx.insert(mailOutbox).values(outboxMailRow(trial.mail)).run();
     return { kind: 'started', license: { ...license, machineFingerprint: activation.machineFingerprint }, activation };
   }
 }

@@ -10,15 +10,15 @@ export interface MailSender {
 /**
  * Sends the outbox's mail in every instance: each round claims what it sends, so instances never
  * send the same mail together. Rounds follow each other at once while mail is waiting, then every
- * `everyMs`. A failed round (the store down) is logged and retried.
+ * `everyMs`. A failed round (the store down) is logged and retried. A claim lasts `leaseMs`.
  */
-export function startMailSender(deps: Pick<Deps, 'clock' | 'mailOutbox' | 'mailer'>, log: Logger, everyMs = 1_000): MailSender {
+export function startMailSender(deps: Pick<Deps, 'clock' | 'mailOutbox' | 'mailer'>, log: Logger, everyMs = 1_000, leaseMs?: number): MailSender {
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<void> = Promise.resolve();
   const round = async (): Promise<boolean> => {
     try {
-      const result = await sendDueMail(deps);
+      const result = await sendDueMail(deps, 20, leaseMs);
       for (const lost of result.givenUp) log.warn('mail given up after its last attempt', lost);
       if (result.failed > 0) log.warn('mail not sent; retried later', { failed: result.failed, sent: result.sent });
       return result.full;

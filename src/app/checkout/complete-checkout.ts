@@ -6,19 +6,21 @@ import { expiryFor, type License } from '../../domain/license.ts';
 import { paidThrough } from '../../domain/subscription.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { LicenseTerms } from '../licenses/issue-license.ts';
+import { receiptContext, receiptFor, type ReceiptFor } from '../mail/receipt.ts';
 import { issueOrConvert } from '../trials/convert-trial.ts';
 
 export type CompleteDeps = Pick<
   Deps,
-  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'customers' | 'cards' | 'checkouts' | 'settings' | 'orders' | 'subscriptions'
+  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'customers' | 'cards' | 'checkouts' | 'settings' | 'orders' | 'subscriptions' | 'developers' | 'derivedSecrets'
 >;
 
 /**
  * A paid checkout becomes a customer, a saved card, exactly one license (a trial of the product
  * converted, or a new one), its subscription when the product is recurring, and its order, however
  * many of the webhook, a status poll and the sandbox's Pay deliver the same completion at once: the
- * store accepts one license per session and every path returns that one. Everything is written
- * before the session is marked complete, so a crash in between is repaired by the next path.
+ * store accepts one license per session and every path returns that one (only its write queues the
+ * receipt to the customer). Everything is written before the session is marked complete, so a crash
+ * in between is repaired by the next path.
  */
 export async function completeCheckout(deps: CompleteDeps, sessionId: string, completion: Completion): Promise<License> {
   const session = await deps.checkouts.findById(sessionId);
@@ -42,7 +44,9 @@ export async function completeCheckout(deps: CompleteDeps, sessionId: string, co
     });
   }
   const newSubscriptionId = completion.subscription ? deps.ids.next('sub') : null;
-  const license = await issueOnce(deps, session.id, {
+  const context = await receiptContext(deps, session.developerId, session.productId, customer.email);
+  const receipt = receiptFor(deps, context, { kind: 'paid', amount: session.amount, currency: session.currency });
+  const license = await issueOnce(deps, session.id, receipt, {
     developerId: session.developerId,
     productId: session.productId,
     customerId: customer.id,
@@ -55,9 +59,9 @@ export async function completeCheckout(deps: CompleteDeps, sessionId: string, co
   return license;
 }
 
-async function issueOnce(deps: CompleteDeps, sessionId: string, terms: LicenseTerms): Promise<License> {
+async function issueOnce(deps: CompleteDeps, sessionId: string, receipt: ReceiptFor, terms: LicenseTerms): Promise<License> {
   try {
-    return await issueOrConvert(deps, terms, { checkoutSessionId: sessionId });
+    return await issueOrConvert(deps, terms, { checkoutSessionId: sessionId }, receipt);
   } catch (error) {
     if (!(error instanceof DomainError) || error.code !== 'conflict') throw error;
     const winner = await deps.licenses.findByCheckoutSession(sessionId);

@@ -3,6 +3,7 @@ import { normalizeEmail } from '../../domain/developer.ts';
 import { expiryFor, viewLicense, type LicenseView } from '../../domain/license.ts';
 import { normalizeFeatures } from '../../domain/product.ts';
 import type { Deps } from '../../ports/deps.ts';
+import { receiptContext, receiptFor } from '../mail/receipt.ts';
 import { issueLicense } from './issue-license.ts';
 
 /** The last millisecond of year 9999: beyond it a key's claims would not be safe integers everywhere. */
@@ -15,11 +16,13 @@ export interface GrantInput {
   features?: string[];
   /** Defaults to the product's term; null = perpetual. */
   expiresAt?: number | null;
+  /** E-mail the customer the receipt with the key (default true). */
+  notify?: boolean;
 }
 
 /** A license given by hand (beta testers, support): same key format as a sold one. */
 export async function grantLicense(
-  deps: Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'customers' | 'settings'>,
+  deps: Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'customers' | 'settings' | 'developers' | 'derivedSecrets'>,
   developerId: string,
   input: GrantInput,
 ): Promise<{ license: LicenseView; licenseKey: string }> {
@@ -32,7 +35,8 @@ export async function grantLicense(
     throw new InvalidRequestError('expiresAt must be in the future, and before the year 10000.', 'expiresAt');
   }
   const customer = await deps.customers.findOrCreate({ id: deps.ids.next('cus'), email, phone: null, phoneVerifiedAt: null, createdAt: now });
-  const license = await issueLicense(deps, {
+  const receipt = input.notify === false ? undefined : receiptFor(deps, await receiptContext(deps, developerId, product.id, customer.email), { kind: 'grant' });
+  const terms = {
     developerId,
     productId: product.id,
     customerId: customer.id,
@@ -40,6 +44,7 @@ export async function grantLicense(
     issuedAt: now,
     expiresAt: input.expiresAt !== undefined ? input.expiresAt : expiryFor(product.licenseDays, now),
     maxMachines: product.maxMachines,
-  });
+  };
+  const license = await issueLicense(deps, terms, undefined, receipt);
   return { license: viewLicense(license, now), licenseKey: license.licenseKey };
 }

@@ -3,6 +3,7 @@ import { assembleLicenseKey, type LicenseClaims, signingInputFor } from '../../d
 import { utf8 } from '../../domain/base64url.ts';
 import { NEW_LICENSE, type License } from '../../domain/license.ts';
 import type { Deps } from '../../ports/deps.ts';
+import type { ReceiptFor } from '../mail/receipt.ts';
 
 export interface LicenseTerms {
   developerId: string;
@@ -27,15 +28,17 @@ export interface LicenseTerms {
 
 /**
  * Signs and stores one license. Every path that yields a license (grant, checkout, terminal purchase)
- * comes through here, so keys are alike whatever sold them.
+ * comes through here, so keys are alike whatever sold them. The receipt, when given, is queued in
+ * the license's own write.
  */
 export async function issueLicense(
   deps: Pick<Deps, 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'settings'>,
   terms: LicenseTerms,
   origin?: { checkoutSessionId?: string; purchaseId?: string },
+  receipt?: ReceiptFor,
 ): Promise<License> {
   const license = await signNewLicense(deps, terms);
-  await deps.licenses.create(license, deps.hashing.hash(license.licenseKey), origin);
+  await deps.licenses.create(license, deps.hashing.hash(license.licenseKey), origin, receipt?.(license));
   return license;
 }
 

@@ -13,8 +13,10 @@ async function ownedLicense(deps: Pick<Deps, 'licenses'>, viewer: LicenseViewer,
   return license;
 }
 
-export async function getLicense(deps: Pick<Deps, 'clock' | 'licenses'>, viewer: LicenseViewer, id: string): Promise<LicenseView> {
-  return viewLicense(await ownedLicense(deps, viewer, id), deps.clock.now());
+/** The license; its key too for its developer (a secret key), who may need to give it to the buyer again. */
+export async function getLicense(deps: Pick<Deps, 'clock' | 'licenses'>, viewer: LicenseViewer, id: string): Promise<LicenseView & { licenseKey?: string }> {
+  const license = await ownedLicense(deps, viewer, id);
+  return { ...viewLicense(license, deps.clock.now()), ...('developerId' in viewer && { licenseKey: license.licenseKey }) };
 }
 
 /** The next validation binds to whatever fingerprint it brings. */

@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError } from '../../domain/errors.ts';
 import type { License } from '../../domain/license.ts';
 import type { Deps } from '../../ports/deps.ts';
+import type { ReceiptFor } from '../mail/receipt.ts';
 import { signLicenseKey } from './issue-license.ts';
 
 export type ReissueDeps = Pick<Deps, 'clock' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'settings'>;
@@ -22,8 +23,11 @@ export interface ReissueChange {
  */
 const MAX_ATTEMPTS = 64;
 
-/** Signs a fresh key for the license's current id with the change applied; retries on a lost compare-and-swap (re-reading). */
-export async function reissueLicense(deps: ReissueDeps, licenseId: string, change: (current: License) => ReissueChange | null): Promise<License> {
+/**
+ * Signs a fresh key for the license's current id with the change applied; retries on a lost
+ * compare-and-swap (re-reading). The receipt, when given, is queued by the reissue that wins.
+ */
+export async function reissueLicense(deps: ReissueDeps, licenseId: string, change: (current: License) => ReissueChange | null, receipt?: ReceiptFor): Promise<License> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const current = await deps.licenses.findById(licenseId);
     if (!current) throw new NotFoundError('license');
@@ -41,7 +45,16 @@ export async function reissueLicense(deps: ReissueDeps, licenseId: string, chang
       issuedAt: current.issuedAt,
       expiresAt: wanted.expiresAt,
     });
+    const next: License = {
+      ...current,
+      licenseKey,
+      expiresAt: wanted.expiresAt,
+      features,
+      ...(wanted.convert && { trial: false }),
+      ...(wanted.subscriptionId !== undefined && { subscriptionId: wanted.subscriptionId }),
+    };
     const reissued = await deps.licenses.reissue(licenseId, {
+      mail: receipt?.(next),
       expectKeyHash: deps.hashing.hash(current.licenseKey),
       licenseKey,
       keyHash: deps.hashing.hash(licenseKey),
@@ -57,10 +70,15 @@ export async function reissueLicense(deps: ReissueDeps, licenseId: string, chang
 }
 
 /** Extends to max(current expiresAt, expiresAt): idempotent and order-independent; no change (no new key) when not later. */
-export async function renewLicense(deps: ReissueDeps, licenseId: string, expiresAt: number): Promise<License> {
-  return reissueLicense(deps, licenseId, (current) => {
-    // A perpetual license (null) is already later than any date; a revoked one is never renewed.
-    if (current.storedStatus === 'revoked' || current.expiresAt === null || current.expiresAt >= expiresAt) return null;
-    return { expiresAt };
-  });
+export async function renewLicense(deps: ReissueDeps, licenseId: string, expiresAt: number, receipt?: ReceiptFor): Promise<License> {
+  return reissueLicense(
+    deps,
+    licenseId,
+    (current) => {
+      // A perpetual license (null) is already later than any date; a revoked one is never renewed.
+      if (current.storedStatus === 'revoked' || current.expiresAt === null || current.expiresAt >= expiresAt) return null;
+      return { expiresAt };
+    },
+    receipt,
+  );
 }

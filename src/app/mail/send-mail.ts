@@ -1,9 +1,10 @@
+import { DEFAULT_SETTINGS } from '../../domain/settings.ts';
 import type { Deps } from '../../ports/deps.ts';
 
 /** Waits after the 1st, 2nd, … failed attempt; after the last, the mail is given up (and logged). */
 export const MAIL_RETRY_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 12 * 3_600_000] as const;
-/** A claimed mail is another sender's again after this: a send never takes that long, a crash does. */
-export const MAIL_LEASE_MS = 5 * 60_000;
+/** A claimed mail is another sender's again after this, by default (settings.mailLeaseMs, MAIL_LEASE_SECONDS). */
+export const MAIL_LEASE_MS = DEFAULT_SETTINGS.mailLeaseMs;
 
 export interface MailRound {
   sent: number;
@@ -15,12 +16,12 @@ export interface MailRound {
 }
 
 /**
- * Sends the outbox's due mail once. Each mail is claimed (for MAIL_LEASE_MS) before it is sent and
+ * Sends the outbox's due mail once. Each mail is claimed (for `leaseMs`) before it is sent and
  * marked sent right after: a crash between the two sends it once more when the lease ends, with the
  * same Message-ID, so at most one copy per crash and none lost.
  */
-export async function sendDueMail(deps: Pick<Deps, 'clock' | 'mailOutbox' | 'mailer'>, limit = 20): Promise<MailRound> {
-  const claimed = await deps.mailOutbox.claimDue(deps.clock.now(), limit, MAIL_LEASE_MS);
+export async function sendDueMail(deps: Pick<Deps, 'clock' | 'mailOutbox' | 'mailer'>, limit = 20, leaseMs = MAIL_LEASE_MS): Promise<MailRound> {
+  const claimed = await deps.mailOutbox.claimDue(deps.clock.now(), limit, leaseMs);
   const round: MailRound = { sent: 0, failed: 0, givenUp: [], full: claimed.length === limit };
   for (const mail of claimed) {
     try {

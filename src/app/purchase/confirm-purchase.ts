@@ -4,12 +4,13 @@ import { expiryFor, viewLicense, type License, type LicenseView } from '../../do
 import { CHARGE_TAKEOVER_MS, type Purchase } from '../../domain/purchase.ts';
 import type { Deps } from '../../ports/deps.ts';
 import { checkCode } from '../auth/check-code.ts';
+import { receiptContext, receiptFor } from '../mail/receipt.ts';
 import { issueOrConvert } from '../trials/convert-trial.ts';
 import { ownPurchase, purchaseLockKey } from './purchase.ts';
 
 type ConfirmDeps = Pick<
   Deps,
-  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'cards' | 'customers' | 'purchases' | 'connections' | 'processor' | 'otps' | 'otpCodes' | 'settings' | 'orders' | 'sms'
+  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'cards' | 'customers' | 'purchases' | 'connections' | 'processor' | 'otps' | 'otpCodes' | 'settings' | 'orders' | 'developers' | 'derivedSecrets' | 'sms'
 >;
 
 export interface ConfirmedPurchase {
@@ -118,9 +119,13 @@ async function issueOnce(deps: ConfirmDeps, purchase: Purchase): Promise<License
     expiresAt: expiryFor(product.licenseDays, issuedAt),
     maxMachines: product.maxMachines,
   };
+  const buyer = await deps.customers.findById(purchase.customerId);
+  if (!buyer) throw new NotFoundError('customer');
+  const context = await receiptContext(deps, purchase.developerId, purchase.productId, buyer.email);
+  const receipt = receiptFor(deps, context, { kind: 'paid', amount: purchase.amount, currency: purchase.currency });
   try {
     // A trial of the product held by the buyer becomes this license (same id and machines).
-    return await issueOrConvert(deps, terms, { purchaseId: purchase.id });
+    return await issueOrConvert(deps, terms, { purchaseId: purchase.id }, receipt);
   } catch (error) {
     const winner = error instanceof DomainError && error.code === 'conflict' ? await deps.licenses.findByPurchase(purchase.id) : null;
     if (!winner) throw error;

@@ -3,15 +3,18 @@ import { paidThrough, type Subscription } from '../../domain/subscription.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { PaidInvoice } from '../../ports/payment-processor.ts';
 import { renewLicense, type ReissueDeps } from '../licenses/reissue-license.ts';
+import { receiptContext, receiptFor, type ReceiptDeps, type ReceiptFor } from '../mail/receipt.ts';
 
-export type PayPeriodDeps = ReissueDeps & Pick<Deps, 'ids' | 'products' | 'subscriptions' | 'orders'>;
+export type PayPeriodDeps = ReissueDeps & ReceiptDeps & Pick<Deps, 'ids' | 'products' | 'subscriptions' | 'orders' | 'customers'>;
 
 /**
  * A paid invoice of a subscription, from Stripe's invoice.paid or the sandbox's clock: the
  * subscription is active through the period, the renewal is an order (the first invoice's is the
  * checkout's own), and the license is extended to the period's end plus the product's grace days,
  * with a fresh key. Every step is idempotent and order-independent (a maximum, a keyed order), so
- * a repeated or late invoice changes nothing it should not.
+ * a repeated or late invoice changes nothing it should not. A renewal's receipt is queued with the
+ * license's extension, so only the invoice that extends it mails one (the first invoice's receipt is
+ * the checkout's).
  */
 export async function payPeriod(deps: PayPeriodDeps, subscription: Subscription, invoice: PaidInvoice, asOf: number): Promise<void> {
   const periodEnd = invoice.periodEnd;
@@ -24,7 +27,15 @@ export async function payPeriod(deps: PayPeriodDeps, subscription: Subscription,
   if (!invoice.first) await recordRenewal(deps, updated ?? subscription, invoice);
   if (periodEnd === null) return;
   const product = await deps.products.get(subscription.developerId, subscription.productId);
-  await renewLicense(deps, subscription.licenseId, paidThrough(periodEnd, product?.graceDays ?? DEFAULT_GRACE_DAYS));
+  const receipt = invoice.first ? undefined : await renewalReceipt(deps, subscription, invoice);
+  await renewLicense(deps, subscription.licenseId, paidThrough(periodEnd, product?.graceDays ?? DEFAULT_GRACE_DAYS), receipt);
+}
+
+async function renewalReceipt(deps: PayPeriodDeps, subscription: Subscription, invoice: PaidInvoice): Promise<ReceiptFor | undefined> {
+  const customer = await deps.customers.findById(subscription.customerId);
+  if (!customer) return undefined;
+  const context = await receiptContext(deps, subscription.developerId, subscription.productId, customer.email);
+  return receiptFor(deps, context, { kind: 'renewal', amount: invoice.amount, currency: invoice.currency });
 }
 
 async function recordRenewal(deps: PayPeriodDeps, subscription: Subscription, invoice: PaidInvoice): Promise<void> {

@@ -10,7 +10,7 @@ import { startOffered, trialOffer, type StartedTrial } from './start-trial.ts';
 
 type RequestDeps = Pick<
   Deps,
-  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'products' | 'trials' | 'trialRequests' | 'otps' | 'otpCodes' | 'mailer' | 'rateLimiter' | 'settings'
+  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'products' | 'trials' | 'trialRequests' | 'otps' | 'otpCodes' | 'mailer' | 'rateLimiter' | 'settings' | 'developers' | 'derivedSecrets'
 >;
 
 export interface TrialRequestInput {

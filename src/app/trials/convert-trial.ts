@@ -3,6 +3,7 @@ import { convertibleTrial } from '../../domain/trial.ts';
 import type { Deps } from '../../ports/deps.ts';
 import { issueLicense, type LicenseTerms } from '../licenses/issue-license.ts';
 import { reissueLicense } from '../licenses/reissue-license.ts';
+import type { ReceiptFor } from '../mail/receipt.ts';
 
 export type ConvertDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'settings'>;
 
@@ -13,31 +14,37 @@ type Origin = { checkoutSessionId?: string; purchaseId?: string };
  * (not revoked; an expired one too), that license becomes the paid one in place (same id, its
  * activations kept, a fresh key with the paid terms, tied to `origin`); otherwise a new license is
  * issued. Of two purchases racing for one trial, the store lets one convert it; the other finds the
- * trial gone and issues a license of its own, so both buyers' payments are honoured.
+ * trial gone and issues a license of its own, so both buyers' payments are honoured. Either way
+ * the receipt is queued with the license's write.
  */
-export async function issueOrConvert(deps: ConvertDeps, terms: LicenseTerms, origin: Origin): Promise<License> {
+export async function issueOrConvert(deps: ConvertDeps, terms: LicenseTerms, origin: Origin, receipt?: ReceiptFor): Promise<License> {
   const trial = convertibleTrial(await deps.licenses.listByCustomer(terms.customerId), terms.productId);
   if (trial) {
-    const converted = await convertTrial(deps, trial.id, terms, origin);
+    const converted = await convertTrial(deps, trial.id, terms, origin, receipt);
     if (converted) return converted;
   }
-  return issueLicense(deps, terms, origin);
+  return issueLicense(deps, terms, origin, receipt);
 }
 
 /** The trial with the paid terms; null when another conversion (or a revocation) got there first. */
-async function convertTrial(deps: ConvertDeps, licenseId: string, terms: LicenseTerms, origin: Origin): Promise<License | null> {
+async function convertTrial(deps: ConvertDeps, licenseId: string, terms: LicenseTerms, origin: Origin, receipt?: ReceiptFor): Promise<License | null> {
   // reissueLicense re-reads and calls `change` again after a lost compare-and-swap: only the last
   // call's verdict tells whether the returned license is this conversion's.
   let ours = false;
-  const license = await reissueLicense(deps, licenseId, (current) => {
-    ours = current.trial && current.storedStatus === 'active' && current.customerId === terms.customerId;
-    if (!ours) return null;
-    return {
-      expiresAt: terms.expiresAt,
-      features: terms.features,
-      convert: origin,
-      subscriptionId: terms.subscriptionId ?? null,
-    };
-  });
+  const license = await reissueLicense(
+    deps,
+    licenseId,
+    (current) => {
+      ours = current.trial && current.storedStatus === 'active' && current.customerId === terms.customerId;
+      if (!ours) return null;
+      return {
+        expiresAt: terms.expiresAt,
+        features: terms.features,
+        convert: origin,
+        subscriptionId: terms.subscriptionId ?? null,
+      };
+    },
+    receipt,
+  );
   return ours ? license : null;
 }

@@ -7,8 +7,9 @@ import { trialExpiry, type TrialClaimKind } from '../../domain/trial.ts';
 import type { Deps } from '../../ports/deps.ts';
 import { signNewLicense } from '../licenses/issue-license.ts';
 import { countFromAddress } from '../limits/address-limits.ts';
+import { receiptContext, receiptFor } from '../mail/receipt.ts';
 
-type TrialDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'products' | 'trials' | 'rateLimiter' | 'settings'>;
+type TrialDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'products' | 'trials' | 'rateLimiter' | 'settings' | 'developers' | 'derivedSecrets'>;
 
 export interface StartTrialInput {
   productId: string;
@@ -39,7 +40,8 @@ export class TrialAlreadyUsedError extends DomainError {
  * Starts the product's free trial for an e-mail on this machine: a license like a sold one (trial
  * true, expiring after trialDays, the product's features and machine limit) with this machine
  * activated. The key is signed first; the store then keeps the customer, license, the product's
- * one-per-e-mail and one-per-machine claims and the activation in one transaction, or nothing.
+ * one-per-e-mail and one-per-machine claims, the activation and the receipt to the e-mail in one
+ * transaction, or nothing.
  */
 export async function startTrial(deps: TrialDeps, developerId: string, input: StartTrialInput): Promise<StartedTrial> {
   // Counted before anything else: a refused start costs the service reads, and bounds guessing.
@@ -80,7 +82,8 @@ export async function startOffered(
     proven: true,
   });
   const machine = { id: deps.ids.next('act'), machineFingerprint: input.machineFingerprint, name: input.name ?? null, at: now };
-  const outcome = await deps.trials.start({ customer, license, keyHash: deps.hashing.hash(license.licenseKey), machine });
+  const mail = receiptFor(deps, await receiptContext(deps, product.developerId, product.id, input.email), { kind: 'trial' })(license);
+  const outcome = await deps.trials.start({ customer, license, keyHash: deps.hashing.hash(license.licenseKey), machine, mail });
   if (outcome.kind === 'claimed') throw new TrialAlreadyUsedError(outcome.by);
   return { license: outcome.license, activation: outcome.activation };
 }

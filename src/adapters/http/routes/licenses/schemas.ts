@@ -20,7 +20,20 @@ export const GrantBody = Input({
   email: t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'The customer’s e-mail; the customer is created if new.' }),
   features: t.Optional(Features),
   expiresAt: t.Optional(t.Union([FutureMillis, t.Null()], { description: 'Default: the product’s term. null = perpetual.' })),
-}, { examples: [{ productId: EXAMPLE.productId, email: EXAMPLE.buyerEmail, features: ['pro'] }] });
+  notify: t.Optional(t.Boolean({ default: true, description: 'E-mail the customer a receipt with the key and how to activate it (default true); false sends nothing.' })),
+}, { examples: [{ productId: EXAMPLE.productId, email: EXAMPLE.buyerEmail, features: ['pro'] }, { productId: EXAMPLE.productId, email: EXAMPLE.buyerEmail, notify: false }] });
+
+/** GET /licenses/:id: the license, with its key for the owning developer's secret key only. */
+export const LicenseDetails = t.Object({
+  ...LicenseView.properties,
+  licenseKey: t.Optional(t.String({ description: 'The license key (Ed25519-signed compact JWS): only for the owning developer’s secret key, never for a customer’s identity token.' })),
+}, {
+  examples: [{ ...LICENSE_EXAMPLE, licenseKey: EXAMPLE.licenseKey }, LICENSE_EXAMPLE],
+});
+
+export const ResendAnswer = t.Object({
+  queued: t.Literal(true, { description: 'The receipt is in the mail outbox; it goes out within seconds, retried if the mail server refuses.' }),
+}, { examples: [{ queued: true }] });
 
 export const IssuedLicense = t.Object({
   license: LicenseView,

@@ -2,11 +2,12 @@ import { Elysia } from 'elysia';
 import { grantLicense } from '../../../../app/licenses/grant-license.ts';
 import { listLicenses } from '../../../../app/licenses/list-licenses.ts';
 import { getLicense, revokeLicense, unbindLicense } from '../../../../app/licenses/manage-license.ts';
+import { RESENDS_PER_DAY, resendReceipt } from '../../../../app/licenses/resend-receipt.ts';
 import { changeLicense, listActivations, removeActivation } from '../../../../app/licenses/seller-activations.ts';
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withSecretKey, withSecretKeyOrCustomer } from '../../auth.ts';
 import { errorsOf, IdParams, LicenseView } from '../../schemas.ts';
-import { ActivationList, ActivationParams, GrantBody, IssuedLicense, LicenseChangesBody, LicenseList, LicenseListQuery } from './schemas.ts';
+import { ActivationList, ActivationParams, GrantBody, IssuedLicense, LicenseChangesBody, LicenseDetails, LicenseList, LicenseListQuery, ResendAnswer } from './schemas.ts';
 import { publicList } from './views.ts';
 
 const tags = ['Licenses'];
@@ -23,7 +24,7 @@ export function licenseSellerRoutes(deps: Deps) {
       response: { 201: IssuedLicense, ...errorsOf(400, 401, 403, 404, 413) },
       detail: {
         tags, security, summary: 'Grant a license by hand',
-        description: 'For beta testers or support: the same key format as a sold license. Features and term default to the product’s.',
+        description: 'For beta testers or support: the same key format as a sold license. Features and term default to the product’s. The customer is e-mailed a receipt with the key and the activation command unless notify is false.',
       },
     })
     .get('/developers/licenses', ({ caller, query }) => listLicenses(deps, caller.developerId, query), {
@@ -39,6 +40,18 @@ export function licenseSellerRoutes(deps: Deps) {
       params: IdParams,
       response: { 200: LicenseView, ...errorsOf(400, 401, 403, 404, 413) },
       detail: { tags, security, summary: 'Revoke a license', description: 'Final: validation answers revoked from now on.' },
+    })
+    .post('/licenses/:id/resend', async ({ caller, params, set }) => {
+      const queued = await resendReceipt(deps, caller.developerId, params.id);
+      set.status = 202;
+      return queued;
+    }, {
+      params: IdParams,
+      response: { 202: ResendAnswer, ...errorsOf(400, 401, 403, 404, 413, 429) },
+      detail: {
+        tags, security, summary: 'E-mail the license key to its customer again',
+        description: `Queues the receipt again (the key, the activation command and the account link) to the customer’s e-mail: 202 once queued. At most ${RESENDS_PER_DAY} per license per day (UTC), then 429 rate_limited with Retry-After. A revoked license may be resent: the mail says it is revoked. Another seller’s license: 404.`,
+      },
     })
     .patch('/licenses/:id', async ({ caller, params, body }) => publicList(await changeLicense(deps, caller.developerId, params.id, body)), {
       params: IdParams,
@@ -78,11 +91,11 @@ export function licenseSellerRoutes(deps: Deps) {
       // The owning customer may read it too, with an identity token.
       withSecretKeyOrCustomer(deps).get('/licenses/:id', ({ viewer, params }) => getLicense(deps, viewer, params.id), {
         params: IdParams,
-        response: { 200: LicenseView, ...errorsOf(400, 401, 403, 404) },
+        response: { 200: LicenseDetails, ...errorsOf(400, 401, 403, 404) },
         detail: {
           tags,
           summary: 'License details',
-          description: 'For the owning developer’s secret key (X-API-Key) or the owning customer’s identity token (Bearer); anyone else gets 404.',
+          description: 'For the owning developer’s secret key (X-API-Key), with the licenseKey (to give it to the buyer again), or the owning customer’s identity token (Bearer), without it; anyone else gets 404.',
           security: SECURITY.secretOrCustomer,
         },
       }),
