@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { machineFingerprint } from '../../src/client/index.ts';
 import { SLOW, useChromium } from '../browser/browser.ts';
 import { useSandboxService } from '../browser/service.ts';
-import { appClient, buyInBrowser, connectedSeller, latestCode, type ConnectedSeller } from './real-service.ts';
+import { appClient, buyInBrowser, confirmPhone, connectedSeller, latestCode, mailedCode, type ConnectedSeller } from './real-service.ts';
 import { clock, DAY, tempDirs } from './support.ts';
 
 const chrome = useChromium();
@@ -64,7 +64,7 @@ describe('the client against the real server process (sandbox mode, SQLite)', ()
     expect(await offline.check()).toMatchObject({ valid: false, reason: 'revoked' });
   }, SLOW * 2);
 
-  test('the terminal flow: SMS login lists the license, a saved-card purchase stores a new key that checks valid', async () => {
+  test('the terminal flow: sign-in by e-mailed code lists the license; with the phone confirmed, a saved-card purchase stores a new key that checks valid', async () => {
     // A seller of its own: in the sandbox only a seller's first buyer of a card gets it saved (see the failing test below).
     const seller = await connectedSeller(service.call, await chrome.page());
     const phone = '+15551230003';
@@ -73,7 +73,8 @@ describe('the client against the real server process (sandbox mode, SQLite)', ()
     const terminal = appClient(service.url, seller, { cacheDir: tempDir() });
 
     const login = await terminal.loginInit(email);
-    const verified = await terminal.loginVerify({ email, otpId: login.otpId, otp: await latestCode(service.call, phone) });
+    const verified = await terminal.loginVerify({ email, otpId: login.otpId, otp: await mailedCode(service.call, email) });
+    await confirmPhone(service.url, service.call, verified.identityToken, phone);
     const offer = await terminal.purchaseInit(seller.productId);
     const code = await terminal.purchaseOtp(offer.purchaseId);
     const confirmed = await terminal.purchaseConfirm({ purchaseId: offer.purchaseId, otpId: code.otpId, otp: await latestCode(service.call, phone), cardId: offer.cards[0]!.id });
@@ -101,7 +102,8 @@ describe('the client against the real server process (sandbox mode, SQLite)', ()
     }
     const terminal = appClient(service.url, seller, { cacheDir: tempDir() });
     const login = await terminal.loginInit('buyer2@example.com');
-    await terminal.loginVerify({ email: 'buyer2@example.com', otpId: login.otpId, otp: await latestCode(service.call, '+15551231002') });
+    const verified = await terminal.loginVerify({ email: 'buyer2@example.com', otpId: login.otpId, otp: await mailedCode(service.call, 'buyer2@example.com') });
+    await confirmPhone(service.url, service.call, verified.identityToken, '+15551231002');
 
     const offer = await terminal.purchaseInit(seller.productId);
 

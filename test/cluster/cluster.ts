@@ -94,6 +94,30 @@ export async function newCode<T>(service: Service, phone: string, action: () => 
   return { result, code };
 }
 
+/** The code in the newest mail to `email`: from `mailbox` (a live SMTP sink), else the sandbox mail. */
+export async function mailedCode(service: Service, email: string, mailbox?: (email: string) => { text: string }[]): Promise<string> {
+  const newest = mailbox ? mailbox(email).at(-1)?.text : (await service.next()('GET', `/sandbox/mail?to=${encodeURIComponent(email)}`)).body.data[0]?.text;
+  const code = /\b(\d{6})\b/.exec(newest ?? '')?.[1];
+  if (!code) throw new Error(`no code mailed to ${email}`);
+  return code;
+}
+
+/**
+ * The buyer signs in by e-mailed code and confirms the checkout's phone (a code texted to it), as
+ * the account page does: from then on sign-in and purchase codes are texted, and the card offered.
+ */
+export async function confirmBuyerPhone(service: Service, buyer: Buyer, mailbox?: (email: string) => { text: string }[]): Promise<void> {
+  const init = await service.next()('POST', '/auth/login/init', { body: { email: buyer.email } });
+  expect(init.status).toBe(200);
+  const otp = await mailedCode(service, buyer.email, mailbox);
+  const verified = await service.next()('POST', '/auth/login/verify', { body: { email: buyer.email, otpId: init.body.otpId, otp, deviceFingerprint: 'cluster-setup' } });
+  expect(verified.status).toBe(200);
+  const bearer = verified.body.identityToken as string;
+  const { result: asked, code } = await newCode(service, buyer.phone, () => service.next()('POST', '/customer/phone', { bearer, body: { phone: buyer.phone } }));
+  const done = await service.next()('POST', '/customer/phone/verify', { bearer, body: { phone: buyer.phone, otpId: asked.body.otpId, otp: code } });
+  expect(done.status).toBe(200);
+}
+
 /**
  * A purchase of `productId` by a logged-in buyer (token), begun on one instance and its code sent
  * from the other: the confirm body, with the 4242 card a checkout saved.

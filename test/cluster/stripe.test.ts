@@ -3,7 +3,7 @@ import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { aPayment, sessionObject } from '../checkout/shop.ts';
 import { startFakeTwilio } from '../support/fake-twilio.ts';
 import { CONNECTED_ACCOUNT, GOOD_CODE, signatureHeader, startFakeStripe, stripeEvent, type FakeStripe } from '../support/fake-stripe.ts';
-import { aBuyer, countOf, confirmOnBothInstances, licensesOf, newCode, purchaseReadyToConfirm, useService, type Buyer, type Http, type Service } from './cluster.ts';
+import { aBuyer, confirmBuyerPhone, countOf, confirmOnBothInstances, licensesOf, newCode, purchaseReadyToConfirm, useService, type Buyer, type Http, type Service } from './cluster.ts';
 
 /**
  * Two instances on one database, with Stripe (the local fake, shared): webhooks and charges happen once.
@@ -102,10 +102,11 @@ describe('two instances on one database, with Stripe', () => {
   });
 
   test('a purchase confirmed concurrently on both instances creates exactly one PaymentIntent and one license', async () => {
-    // Arrange: a buyer whose card the Stripe checkout saved, logged in by SMS code (the fake Twilio), a purchase ready to confirm.
+    // Arrange: a buyer whose card the Stripe checkout saved, who confirmed its phone, signed in by SMS code (the fake Twilio), a purchase ready to confirm.
     const buyer = aBuyer();
     const { event } = await paidCheckout(service, fake, seller, buyer);
     expect((await deliver(urls()[0]!, event)).body).toEqual({ received: true });
+    await confirmBuyerPhone(service, buyer, (email) => smtp.to(email));
     const { result: login, code: loginCode } = await newCode(service, buyer.phone, () => service.on(0)('POST', '/auth/login/init', { body: { email: buyer.email } }));
     const verified = await service.on(1)('POST', '/auth/login/verify', { body: { email: buyer.email, otpId: login.body.otpId, otp: loginCode, deviceFingerprint: DEVICE } });
     const token = verified.body.identityToken as string;

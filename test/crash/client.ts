@@ -48,6 +48,14 @@ export async function latestCode(call: Call, phone: string): Promise<string> {
   return code;
 }
 
+/** The newest six-digit code mailed to this address (sandbox mail, newest first). */
+export async function mailedCode(call: Call, email: string): Promise<string> {
+  const mail = await expectStatus(call('GET', `/sandbox/mail?to=${encodeURIComponent(email)}`), 200, 'mail');
+  const code = /\b(\d{6})\b/.exec(mail.data?.[0]?.text ?? '')?.[1];
+  if (!code) throw new Error(`no code mailed to ${email}`);
+  return code;
+}
+
 export const randomHex = (bytes = 16) => Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString('hex');
 /** A US test number nobody else in the run uses. */
 export const randomPhone = () => `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;

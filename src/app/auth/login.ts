@@ -55,7 +55,7 @@ const addressKey = (deps: Pick<Deps, 'otpCodes'>, clientAddress: string) => deps
  * outsider's address. An e-mail with no customer gets a key of its own under its digest, so it
  * locks exactly like a real one and gives nothing away.
  */
-const failureKey = (deps: Pick<Deps, 'hashing' | 'otpCodes'>, customerId: string | null, email: string, clientAddress: string) =>
+export const failureKey = (deps: Pick<Deps, 'hashing' | 'otpCodes'>, customerId: string | null, email: string, clientAddress: string) =>
   `${customerId ?? `email:${deps.hashing.hash(email)}`}@${addressKey(deps, clientAddress)}`;
 
 /** Counts one sign-in start for this e-mail from this address: 429 past any limit, the same for every e-mail. */

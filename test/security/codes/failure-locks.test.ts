@@ -1,3 +1,5 @@
+import { failureKey } from '../../../src/app/auth/login.ts';
+import { UNKNOWN_ADDRESS } from '../../../src/adapters/http/client-address.ts';
 import { afterEach, describe, expect, test } from 'bun:test';
 import { aBuyer, CODE_STORES, expectError, openCodesApp, retryAfterOf, wrongCode, type CodesApp } from './codes-app.ts';
 
@@ -39,7 +41,9 @@ for (const factory of CODE_STORES) {
         expectError(await app.loginVerify(buyer, expired.otpId, wrongCode(expired.code)), 410, 'otp_expired');
       }
 
-      expect(await app.deps.otps.loginFailures((await app.deps.customers.findByEmail(buyer.email))!.id)).toEqual(
+      // Sign-in failures count per customer and client address (the in-process app sees no socket).
+      const key = failureKey(app.deps, (await app.deps.customers.findByEmail(buyer.email))!.id, buyer.email, UNKNOWN_ADDRESS);
+      expect(await app.deps.otps.loginFailures(key)).toEqual(
         expect.objectContaining({ consecutive: 0, lockedUntil: null }),
       );
       const { otpId, code } = await app.challenge(buyer);
