@@ -159,7 +159,8 @@ export async function buyInSandbox(world: CliWorld, publishableKey: string, prod
 export async function latestCode(world: CliWorld, phone = lastBuyerPhone, email = lastBuyerEmail): Promise<string> {
   const outbox = (await (await world.api('GET', `/sandbox/outbox?to=${encodeURIComponent(phone)}`)).json()) as { data: { body: string; sentAt: number }[] };
   const mail = email ? ((await (await world.api('GET', `/sandbox/mail?to=${encodeURIComponent(email)}`)).json()) as { data: { text: string; sentAt: number }[] }) : { data: [] };
-  const [text, mailed] = [outbox.data[0], mail.data[0]];
+  // The newest mail carrying a code (receipts are mailed too).
+  const [text, mailed] = [outbox.data[0], mail.data.find((m) => /code is \d{6}/.test(m.text))];
   const newest = !mailed || (text && text.sentAt >= mailed.sentAt) ? text?.body : mailed.text;
   const code = /\b(\d{6})\b/.exec(newest ?? '')?.[1];
   if (!code) throw new Error(`no code texted or mailed: ${JSON.stringify({ outbox, mail })}`);

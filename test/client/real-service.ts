@@ -52,7 +52,8 @@ export async function latestCode(call: Call, phone: string): Promise<string> {
 /** The code in the newest mail to this address (sandbox mail): a first sign-in after a checkout. */
 export async function mailedCode(call: Call, email: string): Promise<string> {
   const mail = await call('GET', `/sandbox/mail?to=${encodeURIComponent(email)}`);
-  const code = /\b(\d{6})\b/.exec(mail.body?.data?.[0]?.text ?? '')?.[1];
+  // The newest mail carrying a code (receipts are mailed too).
+  const code = (mail.body?.data ?? []).map((m: { text: string }) => /code is (\d{6})/.exec(m.text)?.[1]).find(Boolean);
   if (!code) throw new Error(`no code mailed to ${email}: ${JSON.stringify(mail.body)}`);
   return code;
 }

@@ -96,8 +96,9 @@ export async function newCode<T>(service: Service, phone: string, action: () => 
 
 /** The code in the newest mail to `email`: from `mailbox` (a live SMTP sink), else the sandbox mail. */
 export async function mailedCode(service: Service, email: string, mailbox?: (email: string) => { text: string }[]): Promise<string> {
-  const newest = mailbox ? mailbox(email).at(-1)?.text : (await service.next()('GET', `/sandbox/mail?to=${encodeURIComponent(email)}`)).body.data[0]?.text;
-  const code = /\b(\d{6})\b/.exec(newest ?? '')?.[1];
+  // The newest mail carrying a code (receipts are mailed too).
+  const mails: { text: string }[] = mailbox ? [...mailbox(email)].reverse() : (await service.next()('GET', `/sandbox/mail?to=${encodeURIComponent(email)}`)).body.data;
+  const code = mails.map((m) => /code is (\d{6})/.exec(m.text)?.[1]).find(Boolean);
   if (!code) throw new Error(`no code mailed to ${email}`);
   return code;
 }

@@ -51,7 +51,8 @@ export async function latestCode(call: Call, phone: string): Promise<string> {
 /** The newest six-digit code mailed to this address (sandbox mail, newest first). */
 export async function mailedCode(call: Call, email: string): Promise<string> {
   const mail = await expectStatus(call('GET', `/sandbox/mail?to=${encodeURIComponent(email)}`), 200, 'mail');
-  const code = /\b(\d{6})\b/.exec(mail.data?.[0]?.text ?? '')?.[1];
+  // The newest mail carrying a code (receipts are mailed too).
+  const code = (mail.data ?? []).map((m: { text: string }) => /code is (\d{6})/.exec(m.text)?.[1]).find(Boolean);
   if (!code) throw new Error(`no code mailed to ${email}`);
   return code;
 }

@@ -20,7 +20,8 @@ export async function textedCode(call: Call, phone: string): Promise<string> {
 /** The newest code mailed to this address (sandbox mail). */
 export async function mailedCode(call: Call, email: string): Promise<string> {
   const mail = await call('GET', `/sandbox/mail?to=${encodeURIComponent(email)}`);
-  const code = codeIn(mail.body?.data?.[0]?.text);
+  // The newest mail carrying a code (receipts are mailed too).
+  const code = (mail.body?.data ?? []).map((m: { text: string }) => /code is (\d{6})/.exec(m.text)?.[1]).find(Boolean);
   if (!code) throw new Error(`no code mailed to ${email}`);
   return code;
 }

@@ -67,8 +67,8 @@ export async function openTerminal(options: ShopOptions = {}) {
   };
   /** The code in the newest mail to this address. */
   const mailedCode = async (email = EMAIL) => {
-    const [newest] = await mail(email);
-    const code = newest && /\b(\d{6})\b/.exec(newest.text)?.[1];
+    // The newest mail carrying a code (receipts are mailed too).
+    const code = (await mail(email)).map((m) => /code is (\d{6})/.exec(m.text)?.[1]).find(Boolean);
     if (!code) throw new Error(`no code in the mail of ${email}`);
     return code;
   };

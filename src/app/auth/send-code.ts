@@ -20,7 +20,7 @@ const typicalSendMs = new WeakMap<object, number>();
 const typicalFor = (sender: { expectedSendMs?: number } | null) => (sender ? (typicalSendMs.get(sender) ?? sender.expectedSendMs ?? 0) : 0);
 
 /** The time a sign-in start takes at least, whatever it sends: the slower channel's usual send. */
-export const sendFloorMs = (deps: Pick<SendDeps, 'sms' | 'mailer'>) => Math.max(typicalFor(deps.sms), typicalFor(deps.mailer));
+export const sendFloorMs = (deps: Pick<SendDeps, 'sms' | 'mailer'>) => Math.ceil(Math.max(typicalFor(deps.sms), typicalFor(deps.mailer)));
 
 const tooMany = (retryAfter: number) =>
   new RateLimitedError('rate_limited', `Too many codes were sent. Try again in ${retryAfter} seconds.`, retryAfter);
