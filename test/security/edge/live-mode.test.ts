@@ -69,17 +69,6 @@ describe('start-up refuses a half-live configuration with one line naming the va
     }
   });
 
-  test('Stripe without Twilio: refused, naming STRIPE_SECRET_KEY and the TWILIO_ variables', async () => {
-    const { code, printed, leftBehind } = await startUpFailure({ ...STRIPE, ...SMTP });
-
-    expect(code).not.toBe(0);
-    expect(printed).toHaveLength(1);
-    expect(printed[0]).toContain('STRIPE_SECRET_KEY');
-    expect(printed[0]).toContain('TWILIO_ACCOUNT_SID');
-    expect(printed[0]).toContain('TWILIO_AUTH_TOKEN');
-    expect(leftBehind).toEqual([]);
-  });
-
   test('Twilio without Stripe: refused, naming the TWILIO_ variables and STRIPE_SECRET_KEY', async () => {
     const { code, printed, leftBehind } = await startUpFailure(TWILIO);
 
