@@ -1,19 +1,15 @@
-import { Database } from 'bun:sqlite';
 import { SQL } from 'bun';
 import { afterAll, afterEach, describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { drizzle } from 'drizzle-orm/bun-sqlite';
-import type { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 import { sha256Hashing } from '../../src/adapters/crypto/sha256-hashing.ts';
-import { POSTGRES_MIGRATION_LIST } from '../../src/adapters/postgres/migrations/index.ts';
 import { openPostgresStore } from '../../src/adapters/postgres/postgres-store.ts';
-import { SQLITE_MIGRATIONS } from '../../src/adapters/sqlite/migrations/index.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 import { validateLicense } from '../../src/app/licenses/validate-license.ts';
 import type { Store } from '../../src/ports/deps.ts';
 import { unique } from '../contracts/builders.ts';
+import { oldPostgresSchema, oldSqliteDatabase } from '../support/old-schema.ts';
 import { TEST_POSTGRES_URL } from '../support/postgres-url.ts';
 import { depsFor } from '../support/deps.ts';
 
@@ -71,11 +67,7 @@ describe('the activations migration keeps every binding', () => {
     const dir = mkdtempSync(join(tmpdir(), 'licensing-migrate-'));
     dirs.push(dir);
     const path = join(dir, 'old.db');
-    const old = new Database(path);
-    const db = drizzle({ client: old });
-    (db as unknown as { dialect: SQLiteSyncDialect }).dialect.migrate(SQLITE_MIGRATIONS.slice(0, BEFORE_SQLITE), (db as unknown as { session: never }).session, undefined);
-    for (const statement of oldRows((key) => sha256Hashing.hash(key), (name) => `\`${name}\``)) old.run(statement.replace(', true,', ', 1,'));
-    old.close();
+    oldSqliteDatabase(path, BEFORE_SQLITE, oldRows((key) => sha256Hashing.hash(key), (name) => `\`${name}\``).map((statement) => statement.replace(', true,', ', 1,')));
 
     const store = openSqliteStore(path);
     stores.push(store);
@@ -92,15 +84,7 @@ describe('the activations migration keeps every binding', () => {
     });
 
     test('PostgreSQL', async () => {
-      await admin.unsafe(`CREATE SCHEMA "${schema}"`);
-      await admin.begin(async (tx) => {
-        await tx.unsafe(`SET LOCAL search_path TO "${schema}"`);
-        await tx.unsafe('CREATE TABLE "__drizzle_migrations" (id serial PRIMARY KEY, hash text NOT NULL, created_at bigint)');
-        for (const migration of POSTGRES_MIGRATION_LIST.slice(0, BEFORE_POSTGRES)) {
-          for (const statement of migration.sql) await tx.unsafe(statement.replaceAll('REFERENCES "public".', 'REFERENCES '));
-          await tx`INSERT INTO "__drizzle_migrations" (hash, created_at) VALUES (${migration.hash}, ${migration.folderMillis})`;
-        }
-      });
+      await oldPostgresSchema(admin, schema, BEFORE_POSTGRES);
         for (const statement of oldRows((key) => sha256Hashing.hash(key), (name) => `"${schema}"."${name}"`)) await admin.unsafe(statement);
 
       const store = await openPostgresStore(TEST_POSTGRES_URL, { schema });

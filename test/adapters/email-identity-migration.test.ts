@@ -1,18 +1,14 @@
-import { Database } from 'bun:sqlite';
 import { SQL } from 'bun';
 import { afterAll, afterEach, describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { drizzle } from 'drizzle-orm/bun-sqlite';
-import type { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
-import { POSTGRES_MIGRATION_LIST } from '../../src/adapters/postgres/migrations/index.ts';
 import { openPostgresStore } from '../../src/adapters/postgres/postgres-store.ts';
-import { SQLITE_MIGRATIONS } from '../../src/adapters/sqlite/migrations/index.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 import { signInPhone } from '../../src/domain/customer.ts';
 import type { Store } from '../../src/ports/deps.ts';
 import { unique } from '../contracts/builders.ts';
+import { oldPostgresSchema, oldSqliteDatabase } from '../support/old-schema.ts';
 import { TEST_POSTGRES_URL } from '../support/postgres-url.ts';
 
 /**
@@ -55,11 +51,7 @@ describe('the e-mail identity migration confirms no old phone and ends every old
     const dir = mkdtempSync(join(tmpdir(), 'licensing-migrate-'));
     dirs.push(dir);
     const path = join(dir, 'old.db');
-    const old = new Database(path);
-    const db = drizzle({ client: old });
-    (db as unknown as { dialect: SQLiteSyncDialect }).dialect.migrate(SQLITE_MIGRATIONS.slice(0, BEFORE_SQLITE), (db as unknown as { session: never }).session, undefined);
-    for (const statement of oldRows((name) => `\`${name}\``)) old.run(statement);
-    old.close();
+    oldSqliteDatabase(path, BEFORE_SQLITE, oldRows((name) => `\`${name}\``));
 
     const store = openSqliteStore(path);
     stores.push(store);
@@ -76,15 +68,7 @@ describe('the e-mail identity migration confirms no old phone and ends every old
     });
 
     test('PostgreSQL', async () => {
-      await admin.unsafe(`CREATE SCHEMA "${schema}"`);
-      await admin.begin(async (tx) => {
-        await tx.unsafe(`SET LOCAL search_path TO "${schema}"`);
-        await tx.unsafe('CREATE TABLE "__drizzle_migrations" (id serial PRIMARY KEY, hash text NOT NULL, created_at bigint)');
-        for (const migration of POSTGRES_MIGRATION_LIST.slice(0, BEFORE_POSTGRES)) {
-          for (const statement of migration.sql) await tx.unsafe(statement.replaceAll('REFERENCES "public".', 'REFERENCES '));
-          await tx`INSERT INTO "__drizzle_migrations" (hash, created_at) VALUES (${migration.hash}, ${migration.folderMillis})`;
-        }
-      });
+      await oldPostgresSchema(admin, schema, BEFORE_POSTGRES);
       for (const statement of oldRows((name) => `"${schema}"."${name}"`)) await admin.unsafe(statement);
 
       const store = await openPostgresStore(TEST_POSTGRES_URL, { schema });
