@@ -15,7 +15,7 @@ import { attempts, sandboxPages, send } from './requests.ts';
  */
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_606);
-const RUNS = Number(process.env.FUZZ_PG_RUNS ?? 12);
+const RUNS = Number(process.env.FUZZ_PG_RUNS ?? 8);
 
 const sample = await world(testApi());
 const names = [...routeTable(sample), ...sandboxPages(sample)].map((r) => r.name);

@@ -15,7 +15,7 @@ import { allowedWrites, changedTables, snapshot } from './snapshot.ts';
  */
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_606);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
 
 const sample = await world(testApi());
 const names = [...routeTable(sample), ...sandboxPages(sample)].map((r) => r.name);
