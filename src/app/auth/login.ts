@@ -7,7 +7,7 @@ import { OTP_LIMITS } from '../../domain/otp-challenge.ts';
 import { decoyMaskedPhone, maskPhone } from '../../domain/phone.ts';
 import type { Deps } from '../../ports/deps.ts';
 import { checkCode, consumeCode, lockedSeconds } from './check-code.ts';
-import { sendCode, sendFloorMs, type CodeDestination } from './send-code.ts';
+import { countHits, sendCode, sendFloorMs, type CodeDestination } from './send-code.ts';
 
 type LoginDeps = Pick<
   Deps,
@@ -65,12 +65,7 @@ async function countLoginStart(deps: Pick<Deps, 'rateLimiter' | 'hashing' | 'otp
     ...LOGIN_SEND_LIMITS.perAddress.map(({ sends, windowMs }) => ({ key: `${who}:${addressKey(deps, clientAddress)}:${windowMs / 60_000}m`, sends, windowMs })),
     { key: `${who}:day`, sends: LOGIN_SEND_LIMITS.perEmailPerDay, windowMs: 86_400_000 },
   ];
-  for (const { key, sends, windowMs } of limits) {
-    const verdict = await deps.rateLimiter.hit(key, sends, windowMs);
-    if (!verdict.allowed) {
-      throw new RateLimitedError('rate_limited', `Too many codes were sent. Try again in ${verdict.retryAfterSeconds} seconds.`, verdict.retryAfterSeconds);
-    }
-  }
+  await countHits(deps, limits);
 }
 
 /**

@@ -26,16 +26,32 @@ const tooMany = (retryAfter: number) =>
   new RateLimitedError('rate_limited', `Too many codes were sent. Try again in ${retryAfter} seconds.`, retryAfter);
 
 /**
+ * Hits on the shared counters, in order: the first refusal stops (a refused send does not eat into
+ * the later windows) and is 429 rate_limited with its Retry-After.
+ */
+export async function countHits(
+  deps: Pick<SendDeps, 'rateLimiter'>,
+  hits: readonly { key: string; sends: number; windowMs: number }[],
+  refusal: (retryAfter: number) => RateLimitedError = tooMany,
+): Promise<void> {
+  for (const { key, sends, windowMs } of hits) {
+    const verdict = await deps.rateLimiter.hit(key, sends, windowMs);
+    if (!verdict.allowed) throw refusal(verdict.retryAfterSeconds);
+  }
+}
+
+/**
  * Makes a challenge and sends its code (by text or by mail), within the send limits: 3 per subject
  * (e-mail or purchase) per 15 minutes unless the caller counted its own (`counted`), and SMS_LIMITS
  * per customer and per phone number across every kind of text. `to` null makes a decoy: the same
  * answer, the same counting and waiting, nothing sent, no code that can pass. `smsKey` names who
- * texts are counted against (the customer id by default). `lockKey`: while this failure key is
+ * texts are counted against (the customer id by default). `id`: the challenge's id, when the caller
+ * names it (a trial request's one challenge shares the request's). `lockKey`: while this failure key is
  * locked, nothing is sent (429 rate_limited); sign-in leaves it out and sends a decoy instead.
  */
 export async function sendCode(
   deps: SendDeps,
-  input: { scope: OtpScope; subject: string; customerId: string | null; to: CodeDestination; purpose: string; smsKey?: string; lockKey?: string; counted?: boolean },
+  input: { scope: OtpScope; subject: string; customerId: string | null; to: CodeDestination; purpose: string; smsKey?: string; lockKey?: string; counted?: boolean; id?: string },
 ): Promise<OtpChallenge> {
   const locked = input.lockKey ? await lockedSeconds(deps, input.lockKey) : 0;
   if (locked > 0) throw lockedError(locked);
@@ -47,7 +63,7 @@ export async function sendCode(
   }
   const to = input.to;
   if (!to || 'sms' in to) await countText(deps, input.smsKey ?? input.customerId, to ? to.sms : null);
-  const id = deps.ids.next('otp');
+  const id = input.id ?? deps.ids.next('otp');
   const code = deps.otpCodes.generate(OTP_LIMITS.digits);
   const challenge: OtpChallenge = {
     id,
@@ -80,12 +96,7 @@ async function countText(deps: Pick<SendDeps, 'otpCodes' | 'rateLimiter'>, who: 
   if (who) keys.push(`sms:customer:${who}`);
   // Keyed, so the shared counters (Redis, PostgreSQL) never hold anything a phone number can be guessed back from.
   keys.push(phone ? `sms:phone:${deps.otpCodes.digest('sms-phone', phone.replace(/[^\d+]/g, ''))}` : `sms:phone:decoy:${who ?? ''}`);
-  for (const { sends, windowMs } of SMS_LIMITS) {
-    for (const key of keys) {
-      const verdict = await deps.rateLimiter.hit(`${key}:${windowMs / 60_000}m`, sends, windowMs);
-      if (!verdict.allowed) throw tooMany(verdict.retryAfterSeconds);
-    }
-  }
+  await countHits(deps, SMS_LIMITS.flatMap(({ sends, windowMs }) => keys.map((key) => ({ key: `${key}:${windowMs / 60_000}m`, sends, windowMs }))));
 }
 
 /** Sends the code; a code nobody received must not stay usable. */
@@ -104,7 +115,7 @@ async function deliver(deps: SendDeps, challenge: OtpChallenge, to: NonNullable<
     if (error instanceof DomainError) throw error;
     throw 'sms' in to
       ? new DomainError('sms_failed', 'The text message could not be sent.')
-      : new DomainError('mail_failed', 'The e-mail could not be sent.');
+      : new DomainError('mail_failed', 'The e-mail with the code could not be sent: try again later.');
   }
   const took = deps.clock.now() - started;
   if (sender) typicalSendMs.set(sender, Math.min(2_000, 0.8 * typicalFor(sender) + 0.2 * took));

@@ -3,14 +3,13 @@ import { OTP_LIMITS } from '../../domain/otp-challenge.ts';
 import { TRIAL_CODE_LIMITS, type TrialRequest } from '../../domain/trial.ts';
 import type { Deps } from '../../ports/deps.ts';
 import { checkCode, consumeCode, lockedError, lockedSeconds } from '../auth/check-code.ts';
-import { SERVICE_NAME } from '../auth/send-code.ts';
+import { countHits, sendCode } from '../auth/send-code.ts';
 import { countFromAddress } from '../limits/address-limits.ts';
-import { codeMail } from '../mail/mail-layout.ts';
 import { startOffered, trialOffer, type StartedTrial } from './start-trial.ts';
 
 type RequestDeps = Pick<
   Deps,
-  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'products' | 'trials' | 'trialRequests' | 'otps' | 'otpCodes' | 'mailer' | 'rateLimiter' | 'settings' | 'developers' | 'derivedSecrets'
+  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'products' | 'trials' | 'trialRequests' | 'otps' | 'otpCodes' | 'sms' | 'mailer' | 'rateLimiter' | 'settings' | 'developers' | 'derivedSecrets'
 >;
 
 export interface TrialRequestInput {
@@ -54,26 +53,9 @@ export async function requestTrial(deps: RequestDeps, developerId: string, input
     confirmedAt: null,
   };
   await deps.trialRequests.create(request);
-  // The request's one challenge shares its id: POST /trials/confirm names only the request.
-  const code = deps.otpCodes.generate(OTP_LIMITS.digits);
-  await deps.otps.create({
-    id: request.id,
-    scope: 'trial',
-    subject: request.id,
-    customerId: null,
-    codeDigest: deps.otpCodes.digest(request.id, code),
-    createdAt: now,
-    expiresAt: request.expiresAt,
-    attempts: 0,
-    usedAt: null,
-  });
-  try {
-    await deps.mailer.send(codeMail({ to: email, service: SERVICE_NAME, purpose: 'free trial', code, minutes: OTP_LIMITS.lifetimeMs / 60_000 }));
-  } catch {
-    // A code nobody received must not stay usable.
-    await deps.otps.discard(request.id, now);
-    throw new DomainError('mail_failed', 'The e-mail with the code could not be sent: try again later.');
-  }
+  // The request's one challenge shares its id: POST /trials/confirm names only the request. A code
+  // whose mail could not be sent is never usable (502 mail_failed).
+  await sendCode(deps, { id: request.id, scope: 'trial', subject: request.id, customerId: null, to: { email }, purpose: 'free trial', counted: true });
   return { request, expiresIn: OTP_LIMITS.lifetimeMs / 1000 };
 }
 
@@ -81,11 +63,12 @@ export async function requestTrial(deps: RequestDeps, developerId: string, input
 async function countCodeMail(deps: Pick<Deps, 'otpCodes' | 'rateLimiter'>, email: string, clientAddress: string): Promise<void> {
   // Keyed, so the shared counters never hold anything an address can be guessed back from.
   const who = deps.otpCodes.digest('trial-email', email);
-  for (const { per, sends, windowMs } of TRIAL_CODE_LIMITS) {
-    const key = per === 'email' ? `trial-mail:${who}` : `trial-mail:${who}:${clientAddress}`;
-    const verdict = await deps.rateLimiter.hit(`${key}:${windowMs / 60_000}m`, sends, windowMs);
-    if (!verdict.allowed) throw tooMany(verdict.retryAfterSeconds);
-  }
+  const hits = TRIAL_CODE_LIMITS.map(({ per, sends, windowMs }) => ({
+    key: `${per === 'email' ? `trial-mail:${who}` : `trial-mail:${who}:${clientAddress}`}:${windowMs / 60_000}m`,
+    sends,
+    windowMs,
+  }));
+  await countHits(deps, hits, tooMany);
 }
 
 /**
