@@ -6,6 +6,7 @@ import { SmtpMailer } from '../../src/adapters/mail/smtp-mailer.ts';
 import { sendDueMail } from '../../src/app/mail/send-mail.ts';
 import { composeDeps } from '../../src/compose.ts';
 import type { Deps } from '../../src/ports/deps.ts';
+import { PostgresRateLimiter } from '../../src/adapters/rate-limit/postgres-rate-limiter.ts';
 import { openPostgresTestStore, openSqliteTestStore, type TestStore } from '../contracts/stores.ts';
 import { openTerminal } from '../terminal/terminal.ts';
 import { FixedClock } from '../support/clock.ts';
@@ -336,5 +337,38 @@ describe('receipts of the terminal and of sandbox mode', () => {
     expect(kept.body.data[0].subject).toBe(`Your ${PRODUCT} license from ${SELLER}`);
     expect(kept.body.data[0].text).toContain(granted.body.licenseKey);
     expect(kept.body.data[0].html).toContain(granted.body.licenseKey);
+  });
+});
+
+describe('POST /licenses/:id/resend as an attacker would call it, on PostgreSQL with its shared counters', () => {
+  test('200 concurrent resends: exactly 5 mails queued, 195 refused 429; a customer’s token or another seller’s key queues nothing', async () => {
+    const store = await openPostgresTestStore();
+    const clock = new FixedClock();
+    // As the service runs on PostgreSQL: the limit lives in the database, shared by every instance.
+    const limiter = await PostgresRateLimiter.open(store.store.sql, store.store.schema, clock);
+    try {
+      const deps = composeDeps({ store: store.store, clock, masterKey: new Uint8Array(randomBytes(32)), settings: testSettings(), mailer, rateLimiter: limiter });
+      const api = testApi({ deps: deps as Deps & { clock: FixedClock } });
+      const seller = await signUp(api, SELLER);
+      const rival = await signUp(api, 'Rival');
+      const granted = await flows(api, seller).grant(buyer(), { notify: false });
+      const id = granted.body.license.id as string;
+      const queued = async () => (await store.store.sql`SELECT count(*)::int AS n FROM ${store.store.sql(store.store.schema)}.mail_outbox WHERE license_id = ${id}`)[0].n as number;
+
+      const replies = await Promise.all(Array.from({ length: 200 }, () => api.call('POST', `/licenses/${id}/resend`, { key: seller.apiKey })));
+      const refusedBefore = [
+        await api.call('POST', `/licenses/${id}/resend`, { headers: { authorization: 'Bearer idt_someone_elses_token_000000000000000000' } }),
+        await api.call('POST', `/licenses/${id}/resend`, { key: rival.apiKey }),
+        await api.call('POST', `/licenses/${id}/resend`, { key: seller.publishableKey }),
+      ];
+
+      expect(replies.filter((r) => r.status === 202)).toHaveLength(5);
+      expect(replies.filter((r) => r.status === 429 && r.body.error.code === 'rate_limited')).toHaveLength(195);
+      expect(refusedBefore.map((r) => [r.status, r.body.error.code])).toEqual([[401, 'unauthorized'], [404, 'not_found'], [403, 'forbidden']]);
+      expect(await queued()).toBe(5);
+    } finally {
+      await limiter.close();
+      await store.dispose();
+    }
   });
 });
