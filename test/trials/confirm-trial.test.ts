@@ -198,19 +198,24 @@ describe('limits on trial codes', () => {
     expectError(await request({}, undefined, from('198.51.100.1')), 429, 'rate_limited');
   });
 
-  test('20 wrong codes for one address lock its trial codes for an hour: no confirmation, no new mail', async () => {
-    const { api, request, confirm } = await shopBehindProxy();
+  test('20 wrong codes for an e-mail from one client address lock that address for an hour; the owner asks from theirs', async () => {
+    const { api, s, request, confirm } = await shopBehindProxy();
+    const guesser = from('203.0.113.66');
     const requests: { id: string; code: string }[] = [];
     for (let i = 0; i < 4; i++) {
       const { trialRequestId } = (await request({}, undefined, from(`203.0.113.${i}`))).body;
       requests.push({ id: trialRequestId, code: await mailedCode(api, 'ada@example.com') });
     }
-    for (const r of requests) for (let i = 0; i < 5; i++) await confirm(r.id, wrong(r.code));
-    const fresh = await request({}, undefined, from('198.51.100.1'));
+    for (const r of requests) for (let i = 0; i < 5; i++) await confirm(r.id, wrong(r.code), s.publishableKey, guesser);
 
-    expectError(fresh, 429, 'rate_limited');
+    expectError(await request({}, undefined, guesser), 429, 'rate_limited');
+    expectError(await confirm(requests[3]!.id, requests[3]!.code, s.publishableKey, guesser), 429, 'rate_limited'); // locked, the right code too
+    const owner = await request({}, undefined, from('198.51.100.1'));
+    expect(owner.status).toBe(202);
+    const started = await confirm(owner.body.trialRequestId, await mailedCode(api, 'ada@example.com'), s.publishableKey, from('198.51.100.1'));
+    expect(started.status).toBe(201);
     api.clock.advance(60 * 60_000);
-    expect((await request({}, undefined, from('198.51.100.1'))).status).toBe(202);
+    expect((await request({ email: 'bob@example.com' }, undefined, guesser)).status).toBe(202);
   });
 
   test('a mail that cannot be sent is 502 mail_failed, and its challenge can never pass', async () => {

@@ -20,8 +20,8 @@ export async function trialShop(api: TestApi = testApi()) {
   const body = (fields: Record<string, unknown>) => ({ productId: s.product.id, email: 'ada@example.com', machineFingerprint: 'machine-a', ...fields });
   const request = (fields: Record<string, unknown> = {}, key = s.publishableKey, headers: Record<string, string> = {}) =>
     api.call('POST', '/trials', { key, headers, body: body(fields) });
-  const confirm = (trialRequestId: string, otp: string, key = s.publishableKey) =>
-    api.call('POST', '/trials/confirm', { key, body: { trialRequestId, otp } });
+  const confirm = (trialRequestId: string, otp: string, key = s.publishableKey, headers?: Record<string, string>) =>
+    api.call('POST', '/trials/confirm', { key, body: { trialRequestId, otp }, headers });
   async function start(fields: Record<string, unknown> = {}, key = s.apiKey, headers: Record<string, string> = {}): Promise<Reply> {
     const asked = await request(fields, key, headers);
     if (asked.status !== 202) return asked;

@@ -2,6 +2,7 @@ import { ConflictError, DomainError, NotFoundError, RateLimitedError } from '../
 import { OTP_LIMITS } from '../../domain/otp-challenge.ts';
 import { TRIAL_CODE_LIMITS, type TrialRequest } from '../../domain/trial.ts';
 import type { Deps } from '../../ports/deps.ts';
+import { addressKey } from '../auth/login.ts';
 import { checkCode, consumeCode, lockedError, lockedSeconds } from '../auth/check-code.ts';
 import { countHits, sendCode } from '../auth/send-code.ts';
 import { countFromAddress } from '../limits/address-limits.ts';
@@ -22,10 +23,12 @@ export interface TrialRequestInput {
 }
 
 /**
- * Codes are counted per e-mail (attempts and locks): a key of its own under the e-mail's digest, so
- * guesses spread over many requests for one address still lock after OTP_LIMITS.failuresBeforeLock.
+ * Failed codes are counted per e-mail and client address (attempts and locks), as sign-in's: guesses
+ * spread over many requests for one e-mail still lock after OTP_LIMITS.failuresBeforeLock, but only
+ * at the guesser's address, so an outsider's wrong codes never stop the owner from asking theirs.
  */
-const lockKeyOf = (deps: Pick<Deps, 'hashing'>, email: string) => `trial:${deps.hashing.hash(email)}`;
+const lockKeyOf = (deps: Pick<Deps, 'hashing' | 'otpCodes'>, email: string, clientAddress: string) =>
+  `trial:${deps.hashing.hash(email)}@${addressKey(deps, clientAddress)}`;
 
 const tooMany = (seconds: number) => new RateLimitedError('rate_limited', `Too many codes were sent to this address. Try again in ${seconds} seconds.`, seconds);
 
@@ -37,7 +40,7 @@ const tooMany = (seconds: number) => new RateLimitedError('rate_limited', `Too m
 export async function requestTrial(deps: RequestDeps, developerId: string, input: TrialRequestInput): Promise<{ request: TrialRequest; expiresIn: number }> {
   await countFromAddress(deps, 'trial', input.clientAddress);
   const { email, product } = await trialOffer(deps, developerId, input);
-  const locked = await lockedSeconds(deps, lockKeyOf(deps, email));
+  const locked = await lockedSeconds(deps, lockKeyOf(deps, email, input.clientAddress));
   if (locked > 0) throw lockedError(locked);
   await countCodeMail(deps, email, input.clientAddress);
   const now = deps.clock.now();
@@ -77,11 +80,11 @@ async function countCodeMail(deps: Pick<Deps, 'otpCodes' | 'rateLimiter'>, email
  * the code is checked with the OTP rules (attempts, locks, expiry). The request is confirmed by one
  * conditional update before the trial starts: of concurrent confirmations one starts the trial.
  */
-export async function confirmTrial(deps: RequestDeps, developerId: string, input: { trialRequestId: string; otp: string }): Promise<StartedTrial> {
+export async function confirmTrial(deps: RequestDeps, developerId: string, input: { trialRequestId: string; otp: string; clientAddress: string }): Promise<StartedTrial> {
   const request = await deps.trialRequests.findById(input.trialRequestId);
   if (!request || request.developerId !== developerId) throw new NotFoundError('trial request');
   if (request.confirmedAt !== null) throw alreadyConfirmed();
-  const lockKey = lockKeyOf(deps, request.email);
+  const lockKey = lockKeyOf(deps, request.email, input.clientAddress);
   const challenge = await checkCode(deps, { otpId: request.id, code: input.otp, scope: 'trial', subject: request.id, lockKey });
   const confirmed = await deps.trialRequests.confirm(request.id, deps.clock.now());
   if (!confirmed) {

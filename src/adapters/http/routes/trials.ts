@@ -99,8 +99,8 @@ export function trialRoutes(deps: Deps) {
     )
     .post(
       '/trials/confirm',
-      async ({ caller, body, set }) => {
-        const started = await confirmTrial(deps, caller.developerId, body);
+      async ({ caller, body, set, request }) => {
+        const started = await confirmTrial(deps, caller.developerId, { ...body, clientAddress: clientAddress(request, deps.settings.trustedProxyHeader) });
         set.status = 201;
         return viewStarted(deps, started);
       },
