@@ -21,4 +21,8 @@ export interface DerivedSecrets {
    * digest is stored, as every key's, when the first receipt needs it (docs/mail.md).
    */
   receiptPublishableKey(developerId: string): string;
+  /** The keyed MAC of a receipt's phone link (`src/domain/phone-link.ts`): 43 base64url characters. */
+  phoneLinkMac(payload: string): string;
+  /** Whether `mac` is the phone link MAC of `payload`, compared in constant time. */
+  phoneLinkValid(payload: string, mac: string): boolean;
 }

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { screenshot, SLOW, useChromium } from './browser.ts';
+import { axeViolations } from './axe.ts';
+import { PHONE as NARROW, screenshot, SLOW, useChromium } from './browser.ts';
 import { connectInBrowser, payWith } from './flows.ts';
 import { initCheckout, newSeller, useSandboxService, type Seller } from './service.ts';
 
@@ -128,6 +129,64 @@ describe('the buyer page', () => {
     expect(await page.evaluate(() => sessionStorage.getItem('licensing.identityToken'))).toBeNull();
     expect(afterSignOut.status).toBe(401);
     expect(csp).toEqual([]);
+  }, SLOW);
+
+  test('the receipt’s link confirms the checkout’s phone by keyboard at 375 px, and signs in', async () => {
+    const email = 'page.link@example.com';
+    const phone = '+15550100043';
+    const { sessionId, checkoutUrl } = await initCheckout(service.call, seller);
+    const checkout = await chrome.page();
+    await checkout.goto(checkoutUrl);
+    await payWith(checkout, { email, phone });
+    await checkout.waitForURL(/\/v1\/checkout\/success/);
+    expect((await service.call('GET', `/checkout/status/${sessionId}`)).body.status).toBe('complete');
+    let link: string | undefined;
+    for (let tries = 0; !link && tries < 200; tries++) {
+      const mail = await service.call('GET', `/sandbox/mail?to=${encodeURIComponent(email)}`);
+      link = mail.body.data.map((m: { text: string }) => /(http\S+#phone-link=\S+)/.exec(m.text)?.[1]).find(Boolean);
+      if (!link) await Bun.sleep(50);
+    }
+    expect(link).toStartWith(`${service.url}/v1/account#phone-link=`);
+
+    const page = await chrome.page();
+    await page.setViewportSize(NARROW);
+    const csp = cspViolations(page);
+    await page.goto(link!);
+    await page.getByRole('heading', { name: 'Confirm your sign-in phone' }).waitFor();
+    const address = page.url();
+    const linkAxe = await axeViolations(page);
+    await page.getByRole('button', { name: 'Text me a code' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('textbox', { name: /^Code from the text/ }).waitFor();
+    const sentText = await page.textContent('#link-code-sent');
+    const outbox = await service.call('GET', `/sandbox/outbox?to=${encodeURIComponent(phone)}`);
+    await page.keyboard.type(/\b(\d{6})\b/.exec(outbox.body.data[0].body)![1]!);
+    await page.keyboard.press('Enter');
+    await page.getByText('Your sign-in phone is now').waitFor();
+    await page.getByRole('heading', { name: 'Pro Plan' }).waitFor();
+    const signedInAxe = await axeViolations(page);
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    const nextSignIn = await service.call('POST', '/auth/login/init', { body: { email } });
+
+    expect(address).not.toContain('phone-link'); // the token left the address bar at once
+    expect(sentText).toContain('*******0043');
+    expect(nextSignIn.body.phoneMasked).toBe('+*******0043');
+    expect(linkAxe).toEqual([]);
+    expect(signedInAxe).toEqual([]);
+    expect(scrollWidth).toBeLessThanOrEqual(NARROW.width);
+    expect(csp).toEqual([]);
+  }, SLOW);
+
+  test('axe-core finds nothing on the sign-in form, nor on the code form', async () => {
+    const page = await chrome.page();
+    await page.setViewportSize(NARROW);
+    await page.goto(`${service.url}/v1/account`);
+    const emailForm = await axeViolations(page);
+    await page.getByLabel('E-mail').fill('nobody@example.com');
+    await page.getByRole('button', { name: 'Send me a code' }).click();
+    await page.getByRole('textbox', { name: /^Code/ }).waitFor();
+    expect(emailForm).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
   }, SLOW);
 
   test('the pages asked for nothing but 127.0.0.1', () => {

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
+import { axeViolations } from './axe.ts';
 import { PHONE, screenshot, SLOW, useChromium } from './browser.ts';
 import { connectInBrowser, payWith } from './flows.ts';
 import { initCheckout, newSeller, useSandboxService, type Seller } from './service.ts';
@@ -19,12 +20,16 @@ describe('paying on the sandbox checkout page', () => {
 
     await page.goto(checkoutUrl);
     await screenshot(page, 'checkout-page');
+    const checkoutAxe = await axeViolations(page);
     const shown = { product: await page.getByRole('heading', { level: 1 }).textContent(), body: await page.textContent('main') };
     await payWith(page, { email: 'buyer@example.com' });
     await page.waitForURL(`${service.url}/v1/checkout/success?session_id=${sessionId}`);
     await screenshot(page, 'checkout-success');
+    const successAxe = await axeViolations(page);
 
     expect(shown.product).toBe('Pro Plan');
+    expect(checkoutAxe).toEqual([]);
+    expect(successAxe).toEqual([]);
     expect(shown.body).toContain('$19.99');
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Payment complete');
     expect(await page.textContent('main')).toContain('Return to the application');

@@ -24,6 +24,8 @@ interface Step {
 /** Operations whose request no example can make; each is exercised elsewhere. */
 const NOT_REPLAYED: Record<string, string> = {
   'POST /v1/webhooks/stripe-events': 'signed by Stripe; 404 without a webhook secret (test/stripe)',
+  'POST /v1/auth/phone-link': 'its token is keyed by the master key and mailed in a receipt: no example can carry a valid one (test/security/customers/phone-link.test.ts)',
+  'POST /v1/auth/phone-link/verify': 'as POST /v1/auth/phone-link (test/security/customers/phone-link.test.ts, test/browser/account-page.test.ts)',
   'GET /v1/sandbox/connect/authorize': 'the page a browser opens from POST /connect/start (test/browser/connect.test.ts)',
 };
 

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { DerivedSecrets } from '../../ports/crypto.ts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -17,6 +17,16 @@ export class HmacDerivedSecrets implements DerivedSecrets {
 
   receiptPublishableKey(developerId: string): string {
     return `pk_${this.base62(`receipt-publishable-key:${developerId}`, 43)}`;
+  }
+
+  phoneLinkMac(payload: string): string {
+    return createHmac('sha256', this.key).update(`phone-link:${payload}`).digest('base64url');
+  }
+
+  phoneLinkValid(payload: string, mac: string): boolean {
+    const expected = Buffer.from(this.phoneLinkMac(payload));
+    const given = Buffer.from(mac);
+    return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
   private base62(label: string, length: number): string {

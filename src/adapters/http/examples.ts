@@ -27,6 +27,7 @@ export const EXAMPLE = {
   buyerEmail: 'buyer@example.com',
   phone: '+15551234567',
   newPhone: '+15557654321',
+  phoneLinkToken: 'cus_4Fq8ZkV2mN7xLw3Rb9TcHy.card_7Hn2Qw8ZkX4mV1Lr6TbJdp.mhy5p4c0.q1W3e5R7t9Y2u4I6o8P0a2S4d6F8g0H2j4K6l8Z0x2C',
   otp: '123456',
   customerId: 'cus_1Lk7ZpW3xN9qTb5Rm8HcVd',
   secretKey: 'sk_Xq4Lm8Tz2Wk6Rb9Nc3Hv7Pd1Jf5Ys0Ga8Ue2Ko6Mi4Bt',

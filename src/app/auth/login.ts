@@ -48,7 +48,7 @@ export const LOGIN_SEND_LIMITS = {
 } as const;
 
 /** The keyed digest of a client address: the shared counters never hold an address. */
-const addressKey = (deps: Pick<Deps, 'otpCodes'>, clientAddress: string) => deps.otpCodes.digest('client-address', clientAddress).slice(0, 24);
+export const addressKey = (deps: Pick<Deps, 'otpCodes'>, clientAddress: string) => deps.otpCodes.digest('client-address', clientAddress).slice(0, 24);
 
 /**
  * Attempts are counted per customer and client address: an outsider's wrong codes lock only the
@@ -117,13 +117,21 @@ export async function verifyLogin(
   const lockKey = failureKey(deps, customer?.id ?? null, email, input.clientAddress);
   const challenge = await checkCode(deps, { otpId: input.otpId, code: input.otp, scope: 'login', subject: email, lockKey });
   await consumeCode(deps, challenge);
-  const customerId = challenge.customerId!;
+  return signedIn(deps, challenge.customerId!, input.deviceFingerprint);
+}
+
+/** A new identity token for a sign-in that proved the e-mail, bound to this device, and the customer's licenses. */
+export async function signedIn(
+  deps: Pick<Deps, 'clock' | 'ids' | 'hashing' | 'identityTokens' | 'licenses' | 'products'>,
+  customerId: string,
+  deviceFingerprint: string,
+): Promise<{ identityToken: string; licenses: CustomerLicense[] }> {
   const now = deps.clock.now();
   const identityToken = deps.ids.secret(IDENTITY_TOKEN_PREFIX);
   await deps.identityTokens.create({
     tokenHash: deps.hashing.hash(identityToken),
     customerId,
-    deviceFingerprint: input.deviceFingerprint,
+    deviceFingerprint,
     createdAt: now,
     expiresAt: now + IDENTITY_TOKEN_LIFETIME_MS,
     revokedAt: null,

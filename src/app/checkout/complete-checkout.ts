@@ -1,4 +1,7 @@
-import { newCustomer } from '../../domain/customer.ts';
+import type { SavedCard } from '../../domain/card.ts';
+import { newCustomer, signInPhone } from '../../domain/customer.ts';
+import { maskPhone } from '../../domain/phone.ts';
+import { phoneLinkUrl } from '../customers/phone-link.ts';
 import type { CheckoutSession, Completion } from '../../domain/checkout-session.ts';
 import { normalizeEmail } from '../../domain/developer.ts';
 import { DomainError, InvalidRequestError, NotFoundError } from '../../domain/errors.ts';
@@ -11,7 +14,7 @@ import { issueOrConvert } from '../trials/convert-trial.ts';
 
 export type CompleteDeps = Pick<
   Deps,
-  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'customers' | 'cards' | 'checkouts' | 'settings' | 'orders' | 'subscriptions' | 'developers' | 'derivedSecrets'
+  'clock' | 'ids' | 'hashing' | 'sms' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'customers' | 'cards' | 'checkouts' | 'settings' | 'orders' | 'subscriptions' | 'developers' | 'derivedSecrets'
 >;
 
 /**
@@ -32,8 +35,9 @@ export async function completeCheckout(deps: CompleteDeps, sessionId: string, co
   // A checkout proves a card, not who owns the e-mail: its phone never becomes the customer's
   // (docs/customers.md). It stays with the saved card, offered only to a sign-in through that phone.
   const customer = await deps.customers.findOrCreate(newCustomer(deps.ids.next('cus'), email, now));
+  let card: SavedCard | null = null;
   if (completion.card) {
-    await deps.cards.save({
+    card = await deps.cards.save({
       ...completion.card,
       id: deps.ids.next('card'),
       customerId: customer.id,
@@ -45,6 +49,10 @@ export async function completeCheckout(deps: CompleteDeps, sessionId: string, co
   }
   const newSubscriptionId = completion.subscription ? deps.ids.next('sub') : null;
   const context = await receiptContext(deps, session.developerId, session.productId, customer.email);
+  // The receipt reaches the e-mail's owner: it may confirm the checkout's phone as their sign-in phone.
+  if (card?.phone && deps.sms && signInPhone(customer) === null) {
+    context.phoneLink = { url: phoneLinkUrl(deps, context.accountUrl, customer.id, card.id), phoneMasked: maskPhone(card.phone) };
+  }
   const receipt = receiptFor(deps, context, { kind: 'paid', amount: session.amount, currency: session.currency });
   const license = await issueOnce(deps, session.id, receipt, {
     developerId: session.developerId,

@@ -26,6 +26,11 @@ export interface ReceiptContext {
   publishableKey: string | null;
   apiBaseUrl: string;
   accountUrl: string;
+  /**
+   * The link that confirms the checkout's phone as the sign-in phone (src/app/customers/phone-link.ts):
+   * only in a paid checkout's receipt to a customer with no confirmed phone, where texts are sent.
+   */
+  phoneLink?: { url: string; phoneMasked: string };
 }
 
 export type ReceiptDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'developers' | 'products' | 'derivedSecrets' | 'settings'>;
@@ -100,6 +105,15 @@ function activateCommand(c: ReceiptContext, licenseKey: string): string {
   return `licensing activate ${licenseKey}${pk} --api-url ${shellWord(c.apiBaseUrl)}`;
 }
 
+function phoneLinkText(c: ReceiptContext): string {
+  if (!c.phoneLink) return '';
+  return `
+To get your sign-in codes by text, confirm ${c.phoneLink.phoneMasked} (the phone you gave at checkout)
+as your sign-in phone; the link works once, for 7 days:
+${c.phoneLink.url}
+`;
+}
+
 function receiptMessage(c: ReceiptContext, license: License, reason: ReceiptReason) {
   const subject = oneLine(`Your ${c.product} license from ${c.seller}`);
   const { headline, paid } = opening(c, license, reason);
@@ -120,7 +134,7 @@ To activate it on your machine with the licensing command-line program, run:
 ${command}
 ${noKey}
 Your licenses and machines: ${c.accountUrl}
-
+${phoneLinkText(c)}
 Keep this mail: the license key is your proof of purchase. Never share it.
 `;
   const mono = 'font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;word-break:break-all;background:#f4f4f4;padding:8px;border-radius:4px';
@@ -138,6 +152,7 @@ Keep this mail: the license key is your proof of purchase. Never share it.
 <pre style="${mono};white-space:pre-wrap">${command}</pre>
 ${noKey ? html`<p>${noKey}</p>` : ''}
 <p><a href="${c.accountUrl}">Your licenses and machines</a></p>
+${c.phoneLink ? html`<p>To get your sign-in codes by text, <a href="${c.phoneLink.url}">confirm ${c.phoneLink.phoneMasked} as your sign-in phone</a> (the phone you gave at checkout; the link works once, for 7 days).</p>` : ''}
 <p style="color:#555555">Keep this mail: the license key is your proof of purchase. Never share it.</p>`;
   return mailMessage({ to: c.to, subject, text, body });
 }

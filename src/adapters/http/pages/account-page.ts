@@ -43,6 +43,18 @@ export function accountPage(nonce: string): string {
 <button type="submit" class="button primary">Sign in</button>
 <button type="button" id="restart" class="button secondary">Use another e-mail</button>
 </form>
+<form id="link-form" novalidate hidden>
+<h2>Confirm your sign-in phone</h2>
+<p class="muted">The link in your receipt confirms the phone you gave at checkout as your sign-in phone: we text a code to it, and you are signed in.</p>
+<button type="submit" class="button primary">Text me a code</button>
+<button type="button" id="link-cancel" class="button secondary">Sign in with my e-mail instead</button>
+</form>
+<form id="link-code-form" novalidate hidden>
+<p id="link-code-sent" class="muted"></p>
+<label for="link-code">Code from the text <span class="hint">6 digits, valid for 5 minutes.</span></label>
+<input id="link-code" name="link-code" inputmode="numeric" autocomplete="one-time-code" maxlength="6" required>
+<button type="submit" class="button primary">Confirm and sign in</button>
+</form>
 <section id="licenses" aria-label="Licenses" hidden>
 <div id="license-list"></div>
 <section class="license" aria-labelledby="phone-title">

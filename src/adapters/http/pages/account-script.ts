@@ -1,4 +1,5 @@
 import type { LicenseStatus } from '../../../domain/license.ts';
+import { PHONE_LINK } from '../../../domain/phone-link.ts';
 import { SafeHtml } from './html.ts';
 
 /** What the buyer reads for each status: a status without its label fails the type check. */
@@ -21,6 +22,11 @@ export const ACCOUNT_SCRIPT = new SafeHtml(String.raw`(() => {
   const API = location.pathname.endsWith('/') ? '../' : '';
   let email = '';
   let otpId = '';
+  // A receipt's phone link: its token rides in the fragment (never sent to a server), dropped from the address bar at once.
+  const LINK = '#${PHONE_LINK.fragment}=';
+  let linkToken = location.hash.startsWith(LINK) ? location.hash.slice(LINK.length) : '';
+  let linkOtpId = '';
+  if (linkToken) history.replaceState(null, '', location.pathname + location.search);
 
   function device() {
     let value = store.getItem(DEVICE);
@@ -39,7 +45,7 @@ export const ACCOUNT_SCRIPT = new SafeHtml(String.raw`(() => {
     return node;
   }
   function show(view) {
-    for (const id of ['email-form', 'code-form', 'licenses']) $(id).hidden = id !== view;
+    for (const id of ['email-form', 'code-form', 'link-form', 'link-code-form', 'licenses']) $(id).hidden = id !== view;
   }
   function say(id, text) {
     $(id).textContent = text || '';
@@ -235,6 +241,42 @@ export const ACCOUNT_SCRIPT = new SafeHtml(String.raw`(() => {
     }
   });
 
+  $('link-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearMessages();
+    try {
+      const sent = await api('POST', 'auth/phone-link', { token: linkToken });
+      linkOtpId = sent.otpId;
+      $('link-code-sent').textContent = 'We texted a 6-digit code to ' + sent.phoneMasked + '.';
+      $('link-code').value = '';
+      show('link-code-form');
+      $('link-code').focus();
+    } catch (error) {
+      fail(error);
+    }
+  });
+
+  $('link-code-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearMessages();
+    try {
+      const done = await api('POST', 'auth/phone-link/verify', { token: linkToken, otpId: linkOtpId, otp: $('link-code').value.trim(), deviceFingerprint: device() });
+      store.setItem(TOKEN, done.identityToken);
+      linkToken = '';
+      await loadLicenses();
+      say('notice', 'Your sign-in phone is now ' + done.phoneMasked + '.');
+    } catch (error) {
+      fail(error);
+    }
+  });
+
+  $('link-cancel').addEventListener('click', () => {
+    clearMessages();
+    linkToken = '';
+    show('email-form');
+    $('email').focus();
+  });
+
   $('restart').addEventListener('click', () => {
     clearMessages();
     show('email-form');
@@ -251,5 +293,6 @@ export const ACCOUNT_SCRIPT = new SafeHtml(String.raw`(() => {
     say('notice', 'Signed out.');
   });
 
-  if (store.getItem(TOKEN)) loadLicenses().catch(fail);
+  if (linkToken) show('link-form');
+  else if (store.getItem(TOKEN)) loadLicenses().catch(fail);
 })();`);

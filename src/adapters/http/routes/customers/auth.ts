@@ -1,12 +1,13 @@
 import { Elysia } from 'elysia';
 import { logout } from '../../../../app/auth/identity.ts';
 import { startLogin, verifyLogin } from '../../../../app/auth/login.ts';
+import { confirmPhoneLink, startPhoneLink } from '../../../../app/customers/phone-link.ts';
 import { countFromAddress } from '../../../../app/limits/address-limits.ts';
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withCustomer } from '../../auth.ts';
 import { clientAddress } from '../../client-address.ts';
 import { errorsOf } from '../../schemas.ts';
-import { CodeSent, LoggedOut, LoginInitBody, LoginVerifyBody, LoginVerified } from './schemas.ts';
+import { CodeSent, LoggedOut, LoginInitBody, LoginVerifyBody, LoginVerified, PhoneLinkBody, PhoneLinkVerified, PhoneLinkVerifyBody } from './schemas.ts';
 
 const tags = ['Customers'];
 
@@ -36,6 +37,31 @@ export function customerAuthRoutes(deps: Deps) {
         summary: 'Check the code: an identity token and the customer’s licenses',
         description:
           '422 otp_invalid for a wrong code (the challenge stays usable), an unknown or used challenge; 410 otp_expired after 5 minutes; 429 otp_attempts_exceeded after 5 tries (every try counts, the right code too); 429 rate_limited for an hour once 20 tries at live codes of this e-mail from this client address went without a success (tries at unknown, used or expired challenges do not count). Each code works once. The token is bound to deviceFingerprint and lasts 30 days.',
+        security: SECURITY.none,
+      },
+    })
+    .post('/auth/phone-link', async ({ body, request }) => {
+      await countFromAddress(deps, 'login', clientAddress(request, deps.settings.trustedProxyHeader));
+      return startPhoneLink(deps, body);
+    }, {
+      body: PhoneLinkBody,
+      response: { 200: CodeSent, ...errorsOf(400, 409, 410, 413, 429, 502) },
+      detail: {
+        tags,
+        summary: 'Receipt link: text a code to the phone the checkout gave',
+        description:
+          'A paid checkout’s receipt, mailed to a customer with no confirmed phone, links to the account page with a token (after #phone-link=). Opening it proves the e-mail; this texts a code to the phone the checkout gave, to confirm it as the sign-in phone. 400 invalid_request for a token that is malformed or forged, or whose card is gone; 410 otp_expired 7 days after the receipt; 409 conflict once the customer has a confirmed phone (the link works once); 409 sms_unavailable where the service sends no texts; 429 rate_limited beyond 3 codes per link per 15 minutes, the per-phone and per-customer text limits, and the per-address sign-in limit; 502 sms_failed.',
+        security: SECURITY.none,
+      },
+    })
+    .post('/auth/phone-link/verify', ({ body }) => confirmPhoneLink(deps, body), {
+      body: PhoneLinkVerifyBody,
+      response: { 200: PhoneLinkVerified, ...errorsOf(400, 409, 410, 413, 422, 429) },
+      detail: {
+        tags,
+        summary: 'Receipt link: confirm the phone with the code, and sign in',
+        description:
+          'The checkout’s phone becomes the customer’s confirmed sign-in phone (only while they have none: of concurrent confirmations one wins, the others get 409 conflict), and the answer signs in like POST /auth/login/verify. 422 otp_invalid for a wrong code or another code than this link’s; 410 otp_expired for an expired code or link; 429 otp_attempts_exceeded after 5 tries, 429 rate_limited for an hour after 20 failed tries at phone codes of this customer.',
         security: SECURITY.none,
       },
     })

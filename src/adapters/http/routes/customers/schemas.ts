@@ -36,6 +36,23 @@ export const LoginVerified = t.Object({
   licenses: t.Array(CustomerLicense),
 });
 
+/** The receipt's phone link (docs/customers.md): the token is what follows #phone-link= in its URL. */
+const PhoneLinkToken = t.String({ minLength: 1, maxLength: 256, description: 'The token of the receipt’s link: what follows #phone-link= in its URL.' });
+
+export const PhoneLinkBody = Input({ token: PhoneLinkToken }, { examples: [{ token: EXAMPLE.phoneLinkToken }] });
+
+export const PhoneLinkVerifyBody = Input({
+  token: PhoneLinkToken,
+  otpId: Id(),
+  otp: t.String({ maxLength: 20, description: 'The 6-digit code texted to the checkout’s phone.' }),
+  deviceFingerprint: t.String({ minLength: 1, maxLength: 256, description: 'The identity token is bound to this device.' }),
+}, { examples: [{ token: EXAMPLE.phoneLinkToken, otpId: EXAMPLE.otpId, otp: EXAMPLE.otp, deviceFingerprint: EXAMPLE.machineFingerprint }] });
+
+export const PhoneLinkVerified = t.Object({
+  ...LoginVerified.properties,
+  phoneMasked: t.String({ description: 'The confirmed sign-in phone, all but the last four digits masked.' }),
+});
+
 export const LoggedOut = t.Object({ loggedOut: t.Literal(true) });
 
 /** The verified phone change (docs/customers.md): the code goes to the phone already on file. */
