@@ -8,11 +8,13 @@
  * BENCH_DIR (.bench), BENCH_STRICT=1 (exit 1 on a MISS), BENCH_ONLY=<text> (only the phases whose label has it).
  * `bun run bench lists [--fresh]` runs only the lists scenario (bench/lists.ts; BENCH_LIST_CONNECTIONS (8),
  * BENCH_LISTS_POSTGRES_SCHEMA (bench_lists); BENCH_SECONDS 8 and BENCH_WARMUP_SECONDS 3 by default there).
+ * `bun run bench sign-in` times POST /auth/login/init for unknown, phone-less and phoned e-mails (bench/sign-in-timing.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { LISTS_DIR } from './lists-seed.ts';
+import { runSignInTiming } from './sign-in-timing.ts';
 import { LIST_P99_TARGET_MS, renderListsReport, runLists } from './lists.ts';
 import { renderReport, type ScenarioResult } from './report.ts';
 import { phases, runPhase, type StoreKind } from './scenarios.ts';
@@ -46,6 +48,7 @@ const secs = (since: number) => `${((performance.now() - since) / 1000).toFixed(
 
 async function main(): Promise<number> {
   const runStarted = performance.now();
+  if (process.argv.includes('sign-in')) return runSignInTiming();
   if (!(await wrkAvailable())) {
     console.error('wrk is not installed: `apt-get install -y wrk` (Debian/Ubuntu) or `brew install wrk`.');
     return 1;

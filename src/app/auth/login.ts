@@ -7,7 +7,7 @@ import { OTP_LIMITS } from '../../domain/otp-challenge.ts';
 import { decoyMaskedPhone, maskPhone } from '../../domain/phone.ts';
 import type { Deps } from '../../ports/deps.ts';
 import { checkCode, consumeCode, lockedSeconds } from './check-code.ts';
-import { countHits, sendCode, sendFloorMs, type CodeDestination } from './send-code.ts';
+import { countHits, sendCode, sendFloorMs, slowerChannel, type CodeDestination } from './send-code.ts';
 
 type LoginDeps = Pick<
   Deps,
@@ -83,8 +83,11 @@ export async function startLogin(deps: LoginDeps, input: { email: string; client
   const key = failureKey(deps, customer?.id ?? null, email, input.clientAddress);
   // A locked customer is sent nothing, but hears what an unknown e-mail hears.
   const locked = (await lockedSeconds(deps, key)) > 0;
-  const send = (to: CodeDestination) =>
-    sendCode(deps, { scope: 'login', subject: email, customerId: customer?.id ?? null, to, smsKey: customer ? `${customer.id}@${addressKey(deps, input.clientAddress)}` : key, purpose: 'sign-in', counted: true });
+  let channel: 'sms' | 'email' | null = null;
+  const send = (to: CodeDestination) => {
+    channel = to === null ? null : 'sms' in to ? 'sms' : 'email';
+    return sendCode(deps, { scope: 'login', subject: email, customerId: customer?.id ?? null, to, smsKey: customer ? `${customer.id}@${addressKey(deps, input.clientAddress)}` : key, purpose: 'sign-in', counted: true, padded: true });
+  };
   let challenge;
   if (!customer || locked) challenge = await send(null);
   else if (phone) {
@@ -96,9 +99,13 @@ export async function startLogin(deps: LoginDeps, input: { email: string; client
       challenge = await send({ email });
     }
   } else challenge = await send({ email });
-  const elapsed = deps.clock.now() - started;
-  const floor = sendFloorMs(deps);
-  if (elapsed < floor) await deps.clock.sleep(floor - elapsed);
+  // An answer that did not wait on the slower channel waits as long as one of its recent sends did:
+  // the same spread of times whoever asks (a send on that channel already took one such time).
+  if (channel !== slowerChannel(deps)) {
+    const elapsed = deps.clock.now() - started;
+    const floor = sendFloorMs(deps);
+    if (elapsed < floor) await deps.clock.sleep(floor - elapsed);
+  }
   return {
     otpId: challenge.id,
     // Keyed by the server's secret: nobody can compute an unknown e-mail's decoy to compare.

@@ -12,15 +12,43 @@ export const SERVICE_NAME = 'Licensing';
 export type CodeDestination = { sms: string } | { email: string } | null;
 
 /**
- * How long real sends take on each channel, as a moving average, for decoys to match. Until a
- * first send was measured, the sender's own estimate stands in: a decoy must not answer at once
+ * How long real sends take on each channel: a moving average, and the latest real send times. Until
+ * a first send was measured, the sender's own estimate stands in: a decoy must not answer at once
  * while a real send waits on the provider.
  */
 const typicalSendMs = new WeakMap<object, number>();
+const recentSendMs = new WeakMap<object, number[]>();
+const RECENT_SENDS = 64;
 const typicalFor = (sender: { expectedSendMs?: number } | null) => (sender ? (typicalSendMs.get(sender) ?? sender.expectedSendMs ?? 0) : 0);
 
-/** The time a sign-in start takes at least, whatever it sends: the slower channel's usual send. */
-export const sendFloorMs = (deps: Pick<SendDeps, 'sms' | 'mailer'>) => Math.ceil(Math.max(typicalFor(deps.sms), typicalFor(deps.mailer)));
+function recordSend(sender: object, tookMs: number): void {
+  const took = Math.min(2_000, tookMs);
+  typicalSendMs.set(sender, 0.8 * typicalFor(sender) + 0.2 * took);
+  const recent = recentSendMs.get(sender) ?? [];
+  recent.push(took);
+  if (recent.length > RECENT_SENDS) recent.shift();
+  recentSendMs.set(sender, recent);
+}
+
+/** The channel whose sends usually take longer (null: neither sends). */
+export function slowerChannel(deps: Pick<SendDeps, 'sms' | 'mailer'>): 'sms' | 'email' | null {
+  if (!deps.sms && !deps.mailer) return null;
+  return deps.sms && typicalFor(deps.sms) >= typicalFor(deps.mailer) ? 'sms' : 'email';
+}
+
+/**
+ * How long an answer that did not send on the slower channel waits in all: one of that channel's
+ * recent real send times, drawn at random, so padded answers take the same spread of times as real
+ * sends, not just their average (bench/sign-in-timing.ts measures it). Before any real send, the
+ * typical time.
+ */
+export function sendFloorMs(deps: Pick<SendDeps, 'sms' | 'mailer'>): number {
+  const channel = slowerChannel(deps);
+  const sender = channel === 'sms' ? deps.sms : channel === 'email' ? deps.mailer : null;
+  if (!sender) return 0;
+  const recent = recentSendMs.get(sender);
+  return recent?.length ? recent[Math.floor(Math.random() * recent.length)]! : Math.ceil(typicalFor(sender));
+}
 
 const tooMany = (retryAfter: number) =>
   new RateLimitedError('rate_limited', `Too many codes were sent. Try again in ${retryAfter} seconds.`, retryAfter);
@@ -48,10 +76,12 @@ export async function countHits(
  * texts are counted against (the customer id by default). `id`: the challenge's id, when the caller
  * names it (a trial request's one challenge shares the request's). `lockKey`: while this failure key is
  * locked, nothing is sent (429 rate_limited); sign-in leaves it out and sends a decoy instead.
+ * `padded`: the caller makes its whole answer last as long as a send (sendFloorMs); a decoy then
+ * does not wait on its own.
  */
 export async function sendCode(
   deps: SendDeps,
-  input: { scope: OtpScope; subject: string; customerId: string | null; to: CodeDestination; purpose: string; smsKey?: string; lockKey?: string; counted?: boolean; id?: string },
+  input: { scope: OtpScope; subject: string; customerId: string | null; to: CodeDestination; purpose: string; smsKey?: string; lockKey?: string; counted?: boolean; id?: string; padded?: boolean },
 ): Promise<OtpChallenge> {
   const locked = input.lockKey ? await lockedSeconds(deps, input.lockKey) : 0;
   if (locked > 0) throw lockedError(locked);
@@ -78,8 +108,9 @@ export async function sendCode(
   };
   await deps.otps.create(challenge);
   if (!to) {
-    // Unknown e-mails must not answer faster than known ones: wait about as long as a send takes.
-    await deps.clock.sleep(sendFloorMs(deps));
+    // Unknown e-mails must not answer faster than known ones: wait about as long as a send takes
+    // (unless the caller pads its whole answer itself).
+    if (!input.padded) await deps.clock.sleep(sendFloorMs(deps));
     return challenge;
   }
   await deliver(deps, challenge, to, code, input.purpose);
@@ -117,6 +148,5 @@ async function deliver(deps: SendDeps, challenge: OtpChallenge, to: NonNullable<
       ? new DomainError('sms_failed', 'The text message could not be sent.')
       : new DomainError('mail_failed', 'The e-mail with the code could not be sent: try again later.');
   }
-  const took = deps.clock.now() - started;
-  if (sender) typicalSendMs.set(sender, Math.min(2_000, 0.8 * typicalFor(sender) + 0.2 * took));
+  if (sender) recordSend(sender, deps.clock.now() - started);
 }
