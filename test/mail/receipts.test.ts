@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test
 import { randomBytes } from 'node:crypto';
 import { SANDBOX_CODE_PREFIX } from '../../src/adapters/sandbox/sandbox-processor.ts';
 import { SmtpMailer } from '../../src/adapters/mail/smtp-mailer.ts';
+import { SELLER_RESENDS_PER_DAY } from '../../src/app/licenses/resend-receipt.ts';
 import { sendDueMail } from '../../src/app/mail/send-mail.ts';
 import { composeDeps } from '../../src/compose.ts';
 import type { Deps } from '../../src/ports/deps.ts';
@@ -240,6 +241,20 @@ for (const { name, open } of STORES) {
       expectReceipt(mails[0]!, granted.body.licenseKey, shop.seller);
       expect(mails[0]!.text).toContain('sent you your');
       expect(new Set(mails.map((m) => m.messageId)).size).toBe(5);
+    });
+
+    test('a seller resends at most 1,000 keys a day over all their licenses', async () => {
+      const shop = await openShop(open);
+      const first = await shop.grant(buyer(), { notify: false });
+      const second = await shop.grant(buyer(), { notify: false });
+      const developerId = (await shop.api.deps.licenses.findById(first.body.license.id))!.developerId;
+      // 998 resends already counted today (the shared counter the route uses).
+      for (let i = 0; i < SELLER_RESENDS_PER_DAY - 2; i++) await shop.api.deps.rateLimiter.hit(`resend:seller:${developerId}`, SELLER_RESENDS_PER_DAY, 86_400_000);
+
+      const replies = [await shop.resend(first.body.license.id), await shop.resend(second.body.license.id), await shop.resend(second.body.license.id)];
+
+      expect(replies.map((r) => r.status)).toEqual([202, 202, 429]);
+      expect(replies[2]!.body.error.message).toContain('1000 times today');
     });
 
     test('10 concurrent resends of one license: exactly 5 are queued, 5 refused', async () => {

@@ -5,6 +5,8 @@ import { receiptContext, receiptFor, type ReceiptDeps } from '../mail/receipt.ts
 
 /** At most this many resends of one license per day (a fixed UTC day window of the shared rate limiter). */
 export const RESENDS_PER_DAY = 5;
+/** At most this many resends per seller per day, all licenses together: a stolen secret key cannot turn the outbox into a mail cannon. */
+export const SELLER_RESENDS_PER_DAY = 1_000;
 const DAY_MS = 86_400_000;
 
 /**
@@ -17,6 +19,9 @@ export async function resendReceipt(deps: ReceiptDeps & Pick<Deps, 'licenses' | 
   if (!license || license.developerId !== developerId) throw new NotFoundError('license');
   await hitOrRefuse(deps, `resend:license:${license.id}`, RESENDS_PER_DAY, DAY_MS, (limit, seconds) =>
     `This license's key was already resent ${limit} times today. Try again in ${seconds} seconds.`,
+  );
+  await hitOrRefuse(deps, `resend:seller:${developerId}`, SELLER_RESENDS_PER_DAY, DAY_MS, (limit, seconds) =>
+    `Your licenses' keys were already resent ${limit} times today. Try again in ${seconds} seconds.`,
   );
   const customer = await deps.customers.findById(license.customerId);
   if (!customer) throw new NotFoundError('license');
