@@ -16,7 +16,7 @@ async function trialApp() {
   const publicKeys = (await api.call('GET', `/developers/${s.id}/jwks.json`)).body;
   const fetch = (input: RequestInfo | URL, init?: RequestInit) => api.app.handle(new Request(input, init));
   const machine = (fingerprint: string, apiKey = s.publishableKey) =>
-    new LicenseClient({ baseUrl: 'http://localhost/v1', apiKey, publicKeys, fetch: fetch as typeof globalThis.fetch, fingerprint, cacheDir: tempDir(), now: () => api.clock.now() });
+    new LicenseClient({ baseUrl: 'http://localhost/v1', apiKey, productId: s.product.id, publicKeys, fetch: fetch as typeof globalThis.fetch, fingerprint, cacheDir: tempDir(), now: () => api.clock.now() });
   /** The buyer reads the mail and types the code in. */
   const fromMail = (asked: TrialCodeSent[] = []) => async (sent: TrialCodeSent) => {
     asked.push(sent);
