@@ -48,11 +48,11 @@ async function verified(answer: StoredAnswer, verifier: OfflineVerifier, fingerp
   return { answer, verdict, serverTime: signed.serverTime };
 }
 
-/** The status shown is the signed verdict's, not the file's. */
+/** The status shown is the signed verdict's, never the file's: without one it is what the key alone says. */
 function withVerdict(license: LicenseDetails | null, verdict: OnlineVerdict | { valid: false; reason: 'revoked' | 'expired' } | null): LicenseDetails | null {
-  if (!license || !verdict) return license;
-  if (verdict.valid) return { ...license, status: verdict.status };
-  return verdict.reason === 'revoked' || verdict.reason === 'expired' ? { ...license, status: verdict.reason } : license;
+  if (!license) return license;
+  if (verdict?.valid) return { ...license, status: verdict.status };
+  return { ...license, status: verdict?.reason === 'revoked' || verdict?.reason === 'expired' ? verdict.reason : 'active' };
 }
 
 /** The record written back: its key becomes the current one, its answer its license's memory. */
