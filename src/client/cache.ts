@@ -1,3 +1,4 @@
+import { parseLicenseKey } from '../domain/license-key.ts';
 import { LICENSE_STATUSES } from '../domain/license.ts';
 import { isOneOf } from '../domain/vocabulary.ts';
 import type { InvalidReason, LicenseDetails } from './types.ts';
@@ -139,7 +140,8 @@ function answerOf(value: unknown): StoredAnswer | null {
  */
 function fromVersion1(value: Record<string, unknown>): CacheFile {
   const current = currentOf(value);
-  const id = current?.license?.id ?? null;
+  const parsed = current && parseLicenseKey(current.licenseKey);
+  const id = parsed?.ok ? parsed.key.claims.id : null;
   if (!current || !id) return { ...EMPTY_FILE, current, serverTime: num(value.serverTime) };
   const verdict = isObject(value.verdict) && value.verdict.valid === false ? value.verdict.reason : null;
   const condemned = verdict === 'revoked' || verdict === 'expired' ? { condemned: verdict as 'revoked' | 'expired' } : {};

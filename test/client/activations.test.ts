@@ -39,7 +39,7 @@ describe('what is sent', () => {
     expect(call!.headers['licensing-nonce']).toMatch(/^[A-Za-z0-9_-]{24}$/);
   });
 
-  test('activations: the key and the application's product; the answer marks this machine', async () => {
+  test('activations: the key and the application’s product; the answer marks this machine', async () => {
     const { client, net } = await setup((call) => seller.answer(call, LIST));
 
     const list = await client.activations();

@@ -101,6 +101,17 @@ describe('what the client remembers of a license (signed answers)', () => {
     expect((await client.check()).warning).toBeUndefined();
   });
 
+  test('a cache written by version 1 keeps its key, and its revocation, though nothing in it was signed', async () => {
+    const { client, cacheDir } = setup();
+    const key = seller1.issue();
+    const license = { id: 'lic_1', productId: 'prod_1', features: ['pro'], status: 'revoked', issuedAt: T0, expiresAt: null };
+    const v1 = { version: 1, licenseKey: key, storedAt: T0, refreshedAt: T0, lastValidAt: null, license, machineBound: true, machineFingerprint: null, verdict: { valid: false, reason: 'revoked' }, serverTime: T0 };
+    writeFileSync(join(cacheDir, 'license.json'), JSON.stringify(v1));
+
+    expect(await client.getCachedLicenseKey()).toBe(key);
+    expect(await client.check()).toMatchObject({ valid: false, reason: 'revoked' });
+  });
+
   describe('an edited cache is worth no more than a deleted one', () => {
     /** Revoked online, then the host blocked: the file edited by `edit`, or deleted and the key typed in again. */
     async function revokedThen(edit: (file: any) => void) {
