@@ -134,7 +134,7 @@ export class LicenseClient {
 
   /**
    * The trial in two steps, for applications that ask for the code elsewhere (another screen, a later
-   * run): the code is e-mailed and the request named; `started` instead when the key is a secret key.
+   * run): the code is e-mailed and the request named; `started` when the service starts it at once.
    */
   async requestTrial(options: Omit<StartTrialOptions, 'code'>): Promise<{ trialRequestId: string; expiresIn: number } | { started: StartedTrial }> {
     return requestTrial(await this.trialContext(), options);
