@@ -1,4 +1,4 @@
-import type { LicenseCheckResult, LicenseClient, LicenseDetails } from '../client/index.ts';
+import { NEVER_VERIFIED_ONLINE, type LicenseCheckResult, type LicenseClient, type LicenseDetails } from '../client/index.ts';
 import { clientFor, keyClaims, productNameOf, publishableKey, rememberLicense, rememberPublishableKey, requirePublishableKey, sellerJwks } from './buyer-common.ts';
 import type { ActivatedLicense } from './config.ts';
 import type { Context } from './context.ts';
@@ -17,9 +17,10 @@ async function reachable(ctx: Context): Promise<boolean> {
 }
 
 /**
- * The library's check() for one stored license. With `refresh` (the default for this program) a
- * reachable API is asked even within the library's 24-hour cache: storing the key again makes the
- * next check go online. An unreachable API leaves the cache alone, so the last verdict stands.
+ * The library's check() for one stored license, as an application of the key's own product (the
+ * CLI has only the key). With `refresh` (the default for this program) a reachable API is asked
+ * even within the library's 24-hour cache (check({ online: true })). An unreachable API leaves the
+ * cache alone, so the last verdict stands.
  * `before` runs on the client just before the check (activate names the machine there).
  */
 export async function checkStored(
@@ -33,18 +34,23 @@ export async function checkStored(
   const jwks = await sellerJwks(ctx, stored.developerId, stored);
   const client = clientFor(ctx, productId, { publishableKey: key, jwks });
   const cached = await client.getCachedLicenseKey();
-  if (cached !== stored.licenseKey || (refresh && (await reachable(ctx)))) await client.storeLicenseKey(stored.licenseKey);
+  if (cached !== stored.licenseKey) await client.storeLicenseKey(stored.licenseKey);
+  // Storing the key again keeps the last verdict (a revocation stands), so a refresh asks for a new one.
+  const online = refresh && (await reachable(ctx));
   await before?.(client);
-  const result = await client.check();
+  const result = await client.check(online ? { online: true } : {});
   // What checking needs next time, even offline. A key the API refused (401/403) is not remembered.
   const { publishableKey: legacy, ...entry } = stored;
-  const refused = result.warning !== undefined;
+  const refused = refusedBy(result);
   // A renewal's key, verified by the library against the same seller and license, replaces the stored one.
   const licenseKey = result.valid && result.renewedLicenseKey ? result.renewedLicenseKey : entry.licenseKey;
   ctx.config.licenses![productId] = { ...entry, licenseKey, ...(refused && legacy ? { publishableKey: legacy } : {}), jwks };
   if (!refused) rememberPublishableKey(ctx, stored.developerId, key);
   return result;
 }
+
+/** The API refused the check itself (a wrong key, a wrong address): not "never confirmed", which only says it was unreachable so far. */
+const refusedBy = (result: LicenseCheckResult): boolean => result.warning !== undefined && result.warning.code !== NEVER_VERIFIED_ONLINE;
 
 /** True only when the API itself said valid for this machine's fingerprint: the license is bound here. */
 export const boundHere = (result: LicenseCheckResult): boolean => result.valid && !result.offlineVerified && result.warning === undefined;
@@ -67,7 +73,7 @@ export async function activateBought(ctx: Context, licenseKey: string, productNa
     const check = await checkStored(ctx, productId, entry, true, (client) => nameThisMachine(client, machineName(ctx), {}));
     ctx.save();
     if (boundHere(check)) return { activated: true, check };
-    return { activated: false, why: check.valid ? (check.offlineVerified && check.warning === undefined ? 'unreachable' : 'not_confirmed') : 'invalid', check };
+    return { activated: false, why: check.valid ? (check.offlineVerified && !refusedBy(check) ? 'unreachable' : 'not_confirmed') : 'invalid', check };
   } catch (error) {
     // The purchase stands whatever happens here: the key is saved, and `status` activates it later.
     if (!(error instanceof CliError)) throw error;

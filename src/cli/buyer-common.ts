@@ -1,4 +1,7 @@
-import { LicenseClient, type Jwks, type LicenseCheckResult } from '../client/index.ts';
+import { normalizeBaseUrl } from '../client/base-url.ts';
+import { Http } from '../client/http.ts';
+import { LicenseClient, machineFingerprint, type Jwks, type LicenseCheckResult } from '../client/index.ts';
+import { CustomerSession } from '../client/terminal.ts';
 import { parseLicenseKey } from '../domain/license-key.ts';
 import { cacheDirFor, type ActivatedLicense, type BuyerConfig } from './config.ts';
 import type { Context } from './context.ts';
@@ -84,14 +87,28 @@ export async function sellerJwks(ctx: Context, developerId: string, stored?: Act
   }
 }
 
-export function clientFor(ctx: Context, productId: string | null, options: { publishableKey?: string; jwks?: Jwks } = {}): LicenseClient {
+/**
+ * The library as an application of `productId` embeds it. The CLI holds keys of many products, one
+ * cache each, and checks each key as an application of the key's own product: the scope check
+ * then holds the key to the product it is stored under.
+ */
+export function clientFor(ctx: Context, productId: string, options: { publishableKey?: string; jwks?: Jwks } = {}): LicenseClient {
   return new LicenseClient({
     baseUrl: ctx.apiUrl,
-    // Login and terminal purchases need neither: the library still asks for both.
+    // Terminal purchases need neither: the library still asks for both.
     apiKey: options.publishableKey ?? 'pk_unset',
+    productId,
     publicKeys: options.jwks ?? { keys: [] },
     appName: APP_NAME,
-    cacheDir: cacheDirFor(ctx.configPath, productId ?? '_session'),
+    cacheDir: cacheDirFor(ctx.configPath, productId),
+  });
+}
+
+/** Sign-in and sign-out are no product's: the library's customer session alone, without a license cache. */
+export function sessionFor(ctx: Context): CustomerSession {
+  const http = new Http(normalizeBaseUrl(ctx.apiUrl), ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init)) as typeof fetch);
+  return new CustomerSession(http, () => machineFingerprint(), async () => {
+    throw new CliError('signing in stores no license key', 'internal');
   });
 }
 

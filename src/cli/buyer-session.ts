@@ -1,5 +1,5 @@
 import type { CustomerLicense } from '../client/index.ts';
-import { clientFor, requireBuyer, signInExpired } from './buyer-common.ts';
+import { requireBuyer, sessionFor, signInExpired } from './buyer-common.ts';
 import type { BuyerLicense } from './config.ts';
 import type { Command, Context } from './context.ts';
 import { HttpApiError, toCliError, UsageError } from './errors.ts';
@@ -55,7 +55,7 @@ the command ends (exit 0) telling how to finish: licensing login --email <email>
     const email = ctx.flags.string('email')?.trim() || (ctx.flags.has('otp') ? pending?.email : undefined) || (await valueOf(ctx, 'email', 'E-mail: '));
     let otpId = ctx.flags.string('otp-id') ?? (ctx.flags.has('otp') && pending?.email === email ? pending.otpId : undefined);
     if (ctx.flags.has('otp') && !otpId) throw new UsageError('--otp needs --otp-id, or a code sent by an earlier "licensing login --email …"');
-    const client = clientFor(ctx, null);
+    const client = sessionFor(ctx);
     if (!otpId) {
       const sent = await client.loginInit(email);
       otpId = sent.otpId;
@@ -130,7 +130,7 @@ const logout: Command = {
       ctx.result({ loggedOut: true }, 'Not logged in.');
       return;
     }
-    const client = clientFor(ctx, null);
+    const client = sessionFor(ctx);
     client.setIdentityToken(buyer.identityToken);
     await client.logout();
     delete ctx.config.buyer;

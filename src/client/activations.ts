@@ -5,6 +5,8 @@ import type { CacheRecord } from './cache.ts';
 import { ActivationLimitError, ApiError, type ActivationSlot } from './errors.ts';
 import { networkError, type Http } from './http.ts';
 import type { OfflineVerifier } from './offline.ts';
+import { scopeField } from './check.ts';
+import { condemns } from './verdict.ts';
 
 /** One machine holding a slot of the license (docs/activations.md). Times in ms. */
 export interface MachineActivation {
@@ -39,6 +41,8 @@ export interface MachineActivations {
 export interface HolderContext {
   http: Http;
   apiKey: string;
+  /** The application's products: sent with each call, so a key of another product is an unknown key. */
+  productIds: readonly string[];
   verifier: OfflineVerifier;
   fingerprint: string;
   load(): Promise<CacheRecord | null>;
@@ -53,19 +57,20 @@ export async function activateMachine(ctx: HolderContext, options: ActivateOptio
   const activation = ownActivation(ctx, answer);
   // Bound here now; a cached "bound elsewhere" verdict is stale, so the next check() asks the server.
   const stale = record.verdict?.valid === false && record.verdict.reason === 'machine_mismatch';
-  await ctx.save({ ...later(record, answer.serverTime), machineBound: true, machineFingerprint: ctx.fingerprint, ...(stale ? { verdict: null, refreshedAt: null } : {}) });
+  await ctx.save({ ...later(record, answer.serverTime), machineBound: true, machineFingerprint: ctx.fingerprint, ...(stale ? { answer: null } : {}) });
   return { activation, created: answer.status === 201 };
 }
 
 /**
  * POST /licenses/deactivate: frees this machine's slot. The key stays stored; the binding and the
- * last verdict are forgotten, so nothing cached says "valid here" any more.
+ * last verdict are forgotten, so nothing cached says "valid here" any more. A revocation or expiry
+ * on record stays: only a newer validation lifts it.
  */
 export async function deactivateMachine(ctx: HolderContext): Promise<MachineActivation> {
   const record = await storedKey(ctx);
   const answer = await signedCall(ctx, 'deactivate', { licenseKey: record.licenseKey, machineFingerprint: ctx.fingerprint }, ctx.fingerprint);
   const activation = ownActivation(ctx, answer);
-  await ctx.save({ ...later(record, answer.serverTime), machineBound: false, machineFingerprint: null, verdict: null, refreshedAt: null });
+  await ctx.save({ ...later(record, answer.serverTime), machineBound: false, machineFingerprint: null, answer: condemns(record.verdict) ? record.answer : null });
   return activation;
 }
 
@@ -96,7 +101,7 @@ type Signed = { status: number; body: unknown; serverTime: number };
  */
 async function signedCall(ctx: HolderContext, op: Exclude<AnswerOp, 'validate'>, body: Record<string, unknown>, machineFingerprint: string | undefined): Promise<Signed> {
   const nonce = newNonce();
-  const answer = await ctx.http.send('POST', `/licenses/${op}`, { apiKey: ctx.apiKey, headers: { [NONCE_HEADER]: nonce }, body });
+  const answer = await ctx.http.send('POST', `/licenses/${op}`, { apiKey: ctx.apiKey, headers: { [NONCE_HEADER]: nonce }, body: { ...body, productId: scopeField(ctx.productIds) } });
   if (answer.kind === 'unreachable') throw networkError(answer.cause);
   if (answer.kind === 'error') throw limitError(answer.error) ?? answer.error;
   const signed = await verifyAnswer(ctx.verifier, answer.headers.get(SIGNATURE_HEADER), answer.text, { op, nonce, machineFingerprint });

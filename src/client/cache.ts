@@ -1,25 +1,70 @@
+import { parseLicenseKey } from '../domain/license-key.ts';
 import { LICENSE_STATUSES } from '../domain/license.ts';
 import { isOneOf } from '../domain/vocabulary.ts';
 import type { InvalidReason, LicenseDetails } from './types.ts';
 
-/** The one record the client keeps: the key and what the server last said about it. */
+/**
+ * A signed validation answer exactly as it came (docs/signed-answers.md): the Licensing-Signature
+ * header, the body text it signs and the request's nonce. Kept whole so that it is verified again on
+ * every load: an edited verdict or server time no longer verifies, and counts as no answer at all.
+ */
+export interface StoredAnswer {
+  signature: string;
+  text: string;
+  nonce: string;
+  /** This machine's clock when it came; never believed past the answer's own signed serverTime. */
+  receivedAt: number;
+}
+
+/**
+ * What this machine remembers of one license, whichever of its keys is stored and however often:
+ * the first time it was stored (the offline allowance counts from there) and the server's last
+ * signed verdict about it (a revoked or expired one stands until a newer one says otherwise).
+ */
+export interface LicenseMemory {
+  firstStoredAt: number;
+  answer: StoredAnswer | null;
+  /** A revocation or expiry carried over from a cache of version 1, which kept no signature. */
+  condemned?: 'revoked' | 'expired';
+}
+
+/** The key in use and what the last calls learnt of its binding. */
+export interface CurrentKey {
+  licenseKey: string;
+  license: LicenseDetails | null;
+  machineBound: boolean;
+  machineFingerprint: string | null;
+}
+
+/** The file: the key in use (none after clearCache), the memory of every license stored here, the latest server time. */
+export interface CacheFile {
+  current: CurrentKey | null;
+  licenses: Record<string, LicenseMemory>;
+  /**
+   * The highest server time a signed answer carried (docs/signed-answers.md): a system clock far
+   * behind it was set back. Only ever raised, and kept when a new key is stored or the key cleared.
+   */
+  serverTime: number | null;
+}
+
+/** The record the checks work with: the current key with its license's memory, verified (memory.ts). */
 export interface CacheRecord {
   licenseKey: string;
-  /** When the key was stored (the offline allowance of a never-refreshed key counts from here). */
+  /** The license the key names (its claims' id); its memory is kept under it. */
+  licenseId: string;
+  /** The first time this license was stored on this machine (the offline allowance of a never-refreshed key counts from here). */
   storedAt: number;
-  /** Last time the server gave a verdict, valid or not; drives the 24-hour refresh. */
+  /** When the server last gave a verdict, valid or not (from the verified answer); drives the 24-hour refresh. */
   refreshedAt: number | null;
-  /** Last time the server said valid; bounds maxOfflineDays. */
+  /** When the server last said valid (from the verified answer); bounds maxOfflineDays. */
   lastValidAt: number | null;
   license: LicenseDetails | null;
   machineBound: boolean;
   machineFingerprint: string | null;
   /** The last online verdict: null before any, otherwise believed until the server says otherwise. */
   verdict: { valid: true } | { valid: false; reason: InvalidReason } | null;
-  /**
-   * The highest server time a signed answer carried (docs/signed-answers.md): a system clock far
-   * behind it was set back. Kept when a new key is stored.
-   */
+  /** The signed answer the verdict comes from; null = this license never had one here (or it did not verify). */
+  answer: StoredAnswer | null;
   serverTime: number | null;
 }
 
@@ -31,47 +76,79 @@ export interface CacheStore {
 }
 
 export const CACHE_FILE = 'license.json';
-const VERSION = 1;
+const VERSION = 2;
+/** Licenses remembered at most; past it the oldest that no revocation or expiry pins are forgotten. */
+export const MEMORY_LIMIT = 32;
 
-export function newRecord(licenseKey: string, now: number, license: LicenseDetails | null, serverTime: number | null = null): CacheRecord {
-  return { licenseKey, storedAt: now, refreshedAt: null, lastValidAt: null, license, machineBound: false, machineFingerprint: null, verdict: null, serverTime };
+export const EMPTY_FILE: CacheFile = { current: null, licenses: {}, serverTime: null };
+
+export function serialize(file: CacheFile): string {
+  return JSON.stringify({ version: VERSION, ...file }, null, 2);
 }
 
-export function serialize(record: CacheRecord): string {
-  return JSON.stringify({ version: VERSION, ...record }, null, 2);
-}
-
-/** Anything that is not a record this version wrote is an empty cache. */
-export function deserialize(text: string | null): CacheRecord | null {
-  if (!text) return null;
+/** Anything that is not a file this version (or version 1) wrote is an empty cache. */
+export function deserialize(text: string | null): CacheFile {
+  if (!text) return EMPTY_FILE;
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return null;
+    return EMPTY_FILE;
   }
-  if (!isObject(value) || value.version !== VERSION || typeof value.licenseKey !== 'string' || value.licenseKey === '') return null;
+  if (!isObject(value)) return EMPTY_FILE;
+  if (value.version === 1) return fromVersion1(value);
+  if (value.version !== VERSION) return EMPTY_FILE;
+  const licenses: Record<string, LicenseMemory> = {};
+  if (isObject(value.licenses)) {
+    for (const [id, memory] of Object.entries(value.licenses)) {
+      const read = memoryOf(memory);
+      if (read) licenses[id] = read;
+    }
+  }
+  return { current: currentOf(value.current), licenses, serverTime: num(value.serverTime) };
+}
+
+function currentOf(value: unknown): CurrentKey | null {
+  if (!isObject(value) || typeof value.licenseKey !== 'string' || value.licenseKey === '') return null;
   return {
     licenseKey: value.licenseKey,
-    storedAt: num(value.storedAt) ?? 0,
-    refreshedAt: num(value.refreshedAt),
-    lastValidAt: num(value.lastValidAt),
     license: isLicense(value.license) ? value.license : null,
     machineBound: value.machineBound === true,
     machineFingerprint: typeof value.machineFingerprint === 'string' ? value.machineFingerprint : null,
-    verdict: verdictOf(value.verdict),
-    serverTime: num(value.serverTime),
   };
 }
 
-function verdictOf(value: unknown): CacheRecord['verdict'] {
+function memoryOf(value: unknown): LicenseMemory | null {
   if (!isObject(value)) return null;
-  if (value.valid === true) return { valid: true };
-  if (value.valid === false && typeof value.reason === 'string') return { valid: false, reason: value.reason as InvalidReason };
-  return null;
+  const firstStoredAt = num(value.firstStoredAt);
+  if (firstStoredAt === null) return null;
+  const condemned = value.condemned === 'revoked' || value.condemned === 'expired' ? { condemned: value.condemned as 'revoked' | 'expired' } : {};
+  return { firstStoredAt, answer: answerOf(value.answer), ...condemned };
 }
 
-function isLicense(value: unknown): value is LicenseDetails {
+function answerOf(value: unknown): StoredAnswer | null {
+  if (!isObject(value)) return null;
+  const { signature, text, nonce } = value;
+  const receivedAt = num(value.receivedAt);
+  if (typeof signature !== 'string' || typeof text !== 'string' || typeof nonce !== 'string' || receivedAt === null) return null;
+  return { signature, text, nonce, receivedAt };
+}
+
+/**
+ * A version-1 file kept its verdict unsigned: the key stays, a revoked or expired verdict still
+ * counts against it, and anything else is asked again.
+ */
+function fromVersion1(value: Record<string, unknown>): CacheFile {
+  const current = currentOf(value);
+  const parsed = current && parseLicenseKey(current.licenseKey);
+  const id = parsed?.ok ? parsed.key.claims.id : null;
+  if (!current || !id) return { ...EMPTY_FILE, current, serverTime: num(value.serverTime) };
+  const verdict = isObject(value.verdict) && value.verdict.valid === false ? value.verdict.reason : null;
+  const condemned = verdict === 'revoked' || verdict === 'expired' ? { condemned: verdict as 'revoked' | 'expired' } : {};
+  return { current, licenses: { [id]: { firstStoredAt: num(value.storedAt) ?? 0, answer: null, ...condemned } }, serverTime: num(value.serverTime) };
+}
+
+export function isLicense(value: unknown): value is LicenseDetails {
   return (
     isObject(value) &&
     typeof value.id === 'string' &&

@@ -1,18 +1,21 @@
-import type { CacheRecord } from './cache.ts';
+import type { CacheRecord, StoredAnswer } from './cache.ts';
 import { NONCE_HEADER, newNonce, SIGNATURE_HEADER, verifyAnswer } from './answer.ts';
 import { ApiError } from './errors.ts';
 import { networkError, type Http } from './http.ts';
-import { detailsFromClaims, statusOf } from './license-details.ts';
+import { detailsFromClaims } from './license-details.ts';
 import type { OfflineVerifier } from './offline.ts';
 import { adoptOfferedKey } from './renewal.ts';
 import type { LicenseClaims } from '../domain/license-key.ts';
-import { LICENSE_STATUSES, VALIDATION_REASONS } from '../domain/license.ts';
+import { LICENSE_STATUSES } from '../domain/license.ts';
 import { isOneOf } from '../domain/vocabulary.ts';
-import { CACHE_REFRESH_MS, type CheckWarning, type InvalidReason, type LicenseCheckResult, type LicenseDetails } from './types.ts';
+import { CACHE_REFRESH_MS, NEVER_VERIFIED_ONLINE, type CheckWarning, type InvalidReason, type LicenseCheckResult, type LicenseDetails } from './types.ts';
+import { onlineVerdict, type OnlineVerdict } from './verdict.ts';
 
 export interface CheckContext {
   http: Http;
   apiKey: string;
+  /** The application's products: a key of any other is not_found, offline and online. */
+  productIds: readonly string[];
   verifier: OfflineVerifier;
   now: number;
   fingerprint: string;
@@ -39,6 +42,8 @@ export async function checkLicense(ctx: CheckContext): Promise<LicenseCheckResul
   //    the server is asked, and may hand over the current key.
   const offline = await ctx.verifier.verify(record.licenseKey, ctx.now);
   if (!offline.ok && (offline.reason !== 'expired' || !ctx.online)) return invalid(offline.reason, false);
+  // A genuine key of the seller's other product (a cheaper edition, a trial of another app) opens nothing here.
+  if (!ctx.productIds.includes(offline.claims.productId)) return invalid('not_found', false);
   const expired = !offline.ok;
   const elsewhere = boundElsewhere(record, ctx.fingerprint);
   if (elsewhere && !ctx.online) return elsewhere;
@@ -54,10 +59,31 @@ export async function checkLicense(ctx: CheckContext): Promise<LicenseCheckResul
   // 4. Online: any signed verdict (valid or not) is believed and cached.
   const answer = await askServer(ctx, record, offline.claims.id);
   if (answer.verdict) {
-    const seen = { ...record, serverTime: Math.max(record.serverTime ?? 0, answer.serverTime) };
+    // The newer signed answer replaces the last one: it alone lifts a revocation or expiry on record.
+    const seen = { ...record, answer: answer.signed, serverTime: Math.max(record.serverTime ?? 0, answer.serverTime) };
     if (answer.verdict.valid) return believeValid(ctx, seen, offline.claims, license, answer.verdict, expired);
     return believe(ctx, seen, license, answer.verdict);
   }
+  const result = offlineResult(ctx, record, license, answer, { expired, rolledBack, elsewhere });
+  // Never once confirmed by the service on this machine: still step 5's answer, but the application is told.
+  return result.warning || record.answer ? result : { ...result, warning: NEVER_CONFIRMED };
+}
+
+/** Set on a check whose license has never had a signed answer from the service on this machine. */
+export const NEVER_CONFIRMED: CheckWarning = {
+  status: 0,
+  code: NEVER_VERIFIED_ONLINE,
+  message: 'The licensing service has never confirmed this license on this machine: this result rests on the key alone (step 5).',
+};
+
+function offlineResult(
+  ctx: CheckContext,
+  record: CacheRecord,
+  license: LicenseDetails,
+  answer: Extract<ServerAnswer, { error: ApiError }>,
+  state: { expired: boolean; rolledBack: boolean; elsewhere: LicenseCheckResult | null },
+): LicenseCheckResult {
+  const { expired, rolledBack, elsewhere } = state;
 
   // 5. Unreachable, timed out, 5xx, 4xx (a wrong API key is not the buyer's fault) or nonsense:
   //    the offline result, left uncached so the next check asks again; a refusal is surfaced.
@@ -68,7 +94,7 @@ export async function checkLicense(ctx: CheckContext): Promise<LicenseCheckResul
   return answer.warning ? { ...result, warning: answer.warning } : result;
 }
 
-type ServerAnswer = { verdict: OnlineVerdict; serverTime: number; error?: undefined; warning?: undefined } | { verdict?: undefined; error: ApiError; warning?: CheckWarning };
+type ServerAnswer = { verdict: OnlineVerdict; serverTime: number; signed: StoredAnswer; error?: undefined; warning?: undefined } | { verdict?: undefined; error: ApiError; warning?: CheckWarning };
 
 /**
  * POST /licenses/validate with a fresh nonce, sorted into a verdict (signed by the seller for this
@@ -79,7 +105,7 @@ async function askServer(ctx: CheckContext, record: CacheRecord, licenseId: stri
   const answer = await ctx.http.send('POST', '/licenses/validate', {
     apiKey: ctx.apiKey,
     headers: { [NONCE_HEADER]: nonce },
-    body: { licenseKey: record.licenseKey, machineFingerprint: ctx.fingerprint },
+    body: { licenseKey: record.licenseKey, machineFingerprint: ctx.fingerprint, productId: scopeField(ctx.productIds) },
   });
   if (answer.kind === 'unreachable') return { error: networkError(answer.cause) };
   if (answer.kind === 'error') return { error: answer.error, warning: isRefusal(answer.error.status) ? warningOf(answer.error) : undefined };
@@ -88,7 +114,14 @@ async function askServer(ctx: CheckContext, record: CacheRecord, licenseId: stri
   if (!signed.ok) return refused(new ApiError(answer.status, 'unverified_answer', signed.message));
   const verdict = onlineVerdict(signed.body);
   if (!verdict || (verdict.valid && verdict.licenseId !== licenseId)) return refused(new ApiError(answer.status, 'unverified_answer', 'The signed answer is about another license.'));
-  return { verdict, serverTime: signed.serverTime };
+  // Kept as it came, so the cache can prove it again on every load (memory.ts).
+  const kept = { signature: answer.headers.get(SIGNATURE_HEADER)!, text: answer.text, nonce, receivedAt: ctx.now };
+  return { verdict, serverTime: signed.serverTime, signed: kept };
+}
+
+/** One product as a string, editions as a list: what the request's productId takes. */
+export function scopeField(productIds: readonly string[]): string | readonly string[] {
+  return productIds.length === 1 ? productIds[0]! : productIds;
 }
 
 function refused(error: ApiError): ServerAnswer {
@@ -185,18 +218,4 @@ function binding(record: CacheRecord): Pick<LicenseCheckResult, 'machineBound' |
 
 function invalid(reason: InvalidReason, offlineVerified: boolean): LicenseCheckResult {
   return { valid: false, reason, offlineVerified };
-}
-
-type OnlineVerdict = { valid: true; status: LicenseDetails['status']; licenseId: unknown; licenseKey?: string } | { valid: false; reason: InvalidReason };
-
-/** A 2xx that is not one of the spec's two answers counts as a failing server (step 5). */
-function onlineVerdict(body: unknown): OnlineVerdict | null {
-  if (typeof body !== 'object' || body === null) return null;
-  const b = body as { valid?: unknown; reason?: unknown; license?: { status?: unknown; id?: unknown; licenseKey?: unknown } };
-  if (b.valid === true) {
-    const offered = typeof b.license?.licenseKey === 'string' ? { licenseKey: b.license.licenseKey } : {};
-    return { valid: true, status: statusOf(b.license?.status), licenseId: b.license?.id, ...offered };
-  }
-  if (b.valid === false && isOneOf(VALIDATION_REASONS, b.reason)) return { valid: false, reason: b.reason };
-  return null;
 }

@@ -1,12 +1,15 @@
+import { API_KEY_PREFIX } from '../domain/developer.ts';
 import { parseLicenseKey } from '../domain/license-key.ts';
+import { PRODUCT_SCOPE_MESSAGE, productScope } from '../domain/product.ts';
 import { activateMachine, deactivateMachine, listMachines, type ActivateOptions, type ActivationResult, type HolderContext, type MachineActivation, type MachineActivations } from './activations.ts';
-import { deserialize, LocalStorageStore, MemoryStore, newRecord, serialize, type CacheRecord, type CacheStore } from './cache.ts';
+import { deserialize, LocalStorageStore, MemoryStore, serialize, type CacheFile, type CacheRecord, type CacheStore } from './cache.ts';
 import { normalizeBaseUrl } from './base-url.ts';
 import { defaultCacheDir, safeAppName } from './cache-location.ts';
 import { checkLicense } from './check.ts';
 import { realSleep, runCheckout, type CheckoutOptions } from './checkout.ts';
 import { FileStore } from './file-store.ts';
 import { machineFingerprint } from './fingerprint.ts';
+import { recall, remember, storeKey, withoutKey } from './memory.ts';
 import { Http } from './http.ts';
 import { extractLicenseInfo, OfflineVerifier } from './offline.ts';
 import { browserStorage, nodeModules } from './platform.ts';
@@ -19,6 +22,7 @@ const DEFAULT_APP_NAME = 'licensing-app';
 /** What an application embeds: offline-first license checks, checkout, and the terminal purchase flow. */
 export class LicenseClient {
   private readonly options: LicenseClientOptions;
+  private readonly productIds: readonly string[];
   private readonly verifier: OfflineVerifier;
   private readonly now: () => number;
   private readonly http: Http;
@@ -29,6 +33,12 @@ export class LicenseClient {
   constructor(options: LicenseClientOptions) {
     if (!options?.baseUrl) throw new TypeError('LicenseClient needs a baseUrl, e.g. https://licensing.example.com/v1');
     if (!options.apiKey) throw new TypeError('LicenseClient needs an apiKey (a publishable key, pk_…)');
+    if (typeof options.apiKey !== 'string' || options.apiKey.startsWith(API_KEY_PREFIX.secret)) {
+      throw new TypeError('LicenseClient was given a secret key (sk_…): it must never ship inside an application, where anyone can read it. Use the publishable key (pk_…, publishableKey at signup), and revoke this secret key if it was ever shipped.');
+    }
+    const productIds = productScope(options.productId);
+    if (!productIds) throw new TypeError(`LicenseClient needs the productId of this application (one id, or a list of its editions): ${PRODUCT_SCOPE_MESSAGE} A key of any other product of the seller is then not_found.`);
+    this.productIds = productIds;
     if (!Array.isArray(options.publicKeys?.keys)) throw new TypeError('LicenseClient needs publicKeys: the seller’s JWK Set ({ keys: [...] })');
     const fetchFn = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
     this.options = options;
@@ -43,6 +53,7 @@ export class LicenseClient {
     return checkLicense({
       http: this.http,
       apiKey: this.options.apiKey,
+      productIds: this.productIds,
       verifier: this.verifier,
       now: this.now(),
       fingerprint: await this.fingerprint(),
@@ -55,17 +66,30 @@ export class LicenseClient {
     });
   }
 
-  /** Stores a key (its structure checked, not its signature: check() does that) and forgets every earlier verdict. */
+  /**
+   * Stores a key (its structure and product checked, not its signature: check() does that). A key
+   * of another product is refused (TypeError) and the stored one kept. Storing a key again, or
+   * another key of the same license, keeps what this machine learnt of the license: a revocation
+   * stands, and the offline allowance counts from the first time it was stored here.
+   */
   async storeLicenseKey(key: string): Promise<void> {
-    await this.storeKey(typeof key === 'string' ? key.trim() : key, null);
+    const trimmed = typeof key === 'string' ? key.trim() : key;
+    const parsed = parseLicenseKey(trimmed);
+    if (parsed.ok && !this.productIds.includes(parsed.key.claims.productId)) {
+      throw new TypeError(`This license key is for another product (${parsed.key.claims.productId}); this application is ${this.productIds.join(', ')}.`);
+    }
+    await this.storeKey(trimmed, null);
   }
 
   async getCachedLicenseKey(): Promise<string | null> {
     return (await this.load())?.licenseKey ?? null;
   }
 
+  /** Forgets the stored key. What this machine learnt of its license (a revocation, when it was first stored) stays. */
   async clearCache(): Promise<void> {
-    await (await this.cache()).remove();
+    const file = await this.readFile();
+    if (file.current === null && Object.keys(file.licenses).length === 0) return (await this.cache()).remove();
+    await this.writeFile(withoutKey(file));
   }
 
   /** No verification: for display only. Null for anything that is not a license key. */
@@ -110,7 +134,7 @@ export class LicenseClient {
 
   /**
    * The trial in two steps, for applications that ask for the code elsewhere (another screen, a later
-   * run): the code is e-mailed and the request named; `started` instead when the key is a secret key.
+   * run): the code is e-mailed and the request named; `started` when the service starts it at once.
    */
   async requestTrial(options: Omit<StartTrialOptions, 'code'>): Promise<{ trialRequestId: string; expiresIn: number } | { started: StartedTrial }> {
     return requestTrial(await this.trialContext(), options);
@@ -164,23 +188,31 @@ export class LicenseClient {
 
   private async holder(): Promise<HolderContext> {
     const fingerprint = await this.fingerprint();
-    return { http: this.http, apiKey: this.options.apiKey, verifier: this.verifier, fingerprint, load: () => this.load(), save: (record) => this.save(record) };
+    return { http: this.http, apiKey: this.options.apiKey, productIds: this.productIds, verifier: this.verifier, fingerprint, load: () => this.load(), save: (record) => this.save(record) };
   }
 
   private async storeKey(key: string, license: LicenseDetails | null): Promise<void> {
     const parsed = parseLicenseKey(key);
     if (!parsed.ok) throw new TypeError(`Not a license key (${parsed.reason}).`);
-    // The latest server time survives a new key: storing one must not forgive a clock set back.
-    const previous = await this.load();
-    await this.save(newRecord(key, this.now(), license, previous?.serverTime ?? null));
+    // The latest server time and the license's memory survive a new key (memory.ts).
+    await this.writeFile(storeKey(await this.readFile(), key, parsed.key.claims.id, license, this.now()));
   }
 
+  /** The current key with its license's memory, the stored signed answer verified again. */
   private async load(): Promise<CacheRecord | null> {
-    return deserialize(await (await this.cache()).read());
+    return recall(await this.readFile(), this.verifier, await this.fingerprint(), this.options.clockToleranceMs ?? CLOCK_TOLERANCE_MS);
   }
 
   private async save(record: CacheRecord): Promise<void> {
-    await (await this.cache()).write(serialize(record));
+    await this.writeFile(remember(await this.readFile(), record));
+  }
+
+  private async readFile(): Promise<CacheFile> {
+    return deserialize(await (await this.cache()).read());
+  }
+
+  private async writeFile(file: CacheFile): Promise<void> {
+    await (await this.cache()).write(serialize(file));
   }
 
   private cache(): Promise<CacheStore> {

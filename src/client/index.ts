@@ -16,6 +16,7 @@ export {
   CHECKOUT_POLL_INTERVAL_MS,
   CHECKOUT_TIMEOUT_MS,
   CLOCK_TOLERANCE_MS,
+  NEVER_VERIFIED_ONLINE,
   type CheckOptions,
   type CheckWarning,
   type InvalidCheckResult,

@@ -59,8 +59,8 @@ function reached(answer: Answer): { status: number; body: unknown } {
 
 /**
  * POST /trials for this machine. With a publishable key the service mails a code first (202): the
- * answer names the request to confirm. A secret key's trial starts at once (201): it is stored and
- * returned as `started`.
+ * answer names the request to confirm. A trial the service starts at once (201, as it does for a
+ * secret key, which the client itself refuses) is stored and returned as `started`.
  */
 export async function requestTrial(ctx: TrialContext, options: Omit<StartTrialOptions, 'code'>): Promise<{ trialRequestId: string; expiresIn: number } | { started: StartedTrial }> {
   const { productId, email, name } = options;

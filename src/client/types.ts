@@ -26,7 +26,9 @@ interface CheckResultBase {
    * Set when the server refused the validation request itself (a wrong publishable key, a wrong
    * baseUrl…), or answered something not signed for this request (`unverified_answer`): the
    * answer is still the offline one, but the server will not bind or revoke anything until the
-   * configuration is fixed.
+   * configuration is fixed. Also set (status 0, code `never_verified_online`) on an offline answer
+   * for a license the service has never once confirmed on this machine: step 5 still answers from
+   * the key alone, and the application may decide how far to trust that.
    */
   warning?: CheckWarning;
   /**
@@ -57,6 +59,9 @@ export interface InvalidCheckResult extends CheckResultBase {
 
 /** `valid` tells which: with `valid: true` there is a `license`, with `valid: false` a `reason`. */
 export type LicenseCheckResult = ValidCheckResult | InvalidCheckResult;
+
+/** The warning code of an offline answer for a license the service has never confirmed on this machine. */
+export const NEVER_VERIFIED_ONLINE = 'never_verified_online';
 
 export interface CheckWarning {
   /** The HTTP status the service answered (401, 403, 404, …). */
@@ -93,8 +98,14 @@ export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 export interface LicenseClientOptions {
   /** e.g. https://licensing.example.com/v1; `/v1` is added when missing, a trailing slash is tolerated. */
   baseUrl: string;
-  /** A publishable key (pk_…): safe to ship inside an application. */
+  /** A publishable key (pk_…): safe to ship inside an application. A secret key (sk_…) is refused. */
   apiKey: string;
+  /**
+   * The product this application is (prod_…), or a list of its editions (at most 20). Required: a
+   * key of any other product of the seller (a cheaper edition, another app's trial) is then
+   * not_found, offline (the key's claims) and online (sent with every validation and activation).
+   */
+  productId: string | readonly string[];
   /** The seller's JWK Set, embedded in the application. */
   publicKeys: Jwks;
   /** Names the cache folder (default 'licensing-app'). */
@@ -110,8 +121,9 @@ export interface LicenseClientOptions {
   sleep?: Sleep;
   /**
    * Days a key may go on without the server confirming it (counted from the last valid online
-   * answer, or from storing the key); past that, check() answers `network_error`. Default: no
-   * limit, as the spec's step 5 says; 30 is the recommended setting (docs/client.md).
+   * answer, or from the first time its license was stored on this machine: storing it again does
+   * not start the count over); past that, check() answers `network_error`. Default: no limit, as
+   * the spec's step 5 says; 30 is the recommended setting (docs/client.md).
    */
   maxOfflineDays?: number;
   /**

@@ -8,7 +8,9 @@ export interface Developer {
 
 /** A new seller account as sign-up answers it, with its two keys. */
 export interface SignUpResult extends Developer {
-  /** Shown once: only its digest is stored. */
+  /** The secret key (sk_), shown once: only its digest is stored. */
+  secretKey: string;
+  /** The same secret key under its first name, kept so integrations written against it keep working. */
   apiKey: string;
   publishableKey: string;
 }

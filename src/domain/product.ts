@@ -134,3 +134,29 @@ export function onSale(product: Product | null): Product {
   if (!product.active) throw new ProductNotOnSaleError();
   return product;
 }
+
+/**
+ * The products a license check is for (docs/client.md, "Product scope"): an application names its
+ * product, or its editions, so that a key of the seller's other products opens nothing. Ids have the
+ * shape the service gives them; a list is bounded so no request carries more than a screenful.
+ */
+export const PRODUCT_SCOPE_LIMITS = { maxProducts: 20, idMax: 100 } as const;
+export const PRODUCT_ID_PATTERN = '^prod_[0-9A-Za-z]{1,95}$';
+const PRODUCT_ID = new RegExp(PRODUCT_ID_PATTERN);
+export const PRODUCT_SCOPE_MESSAGE = `productId must be a product id (prod_ followed by letters and digits, at most ${PRODUCT_SCOPE_LIMITS.idMax} characters) or a list of 1 to ${PRODUCT_SCOPE_LIMITS.maxProducts} of them.`;
+
+export function isProductId(value: unknown): value is string {
+  return typeof value === 'string' && PRODUCT_ID.test(value);
+}
+
+/** One id or a list of them, as a list; null when the value is no valid scope. */
+export function productScope(value: unknown): string[] | null {
+  const list = Array.isArray(value) ? value : [value];
+  if (list.length === 0 || list.length > PRODUCT_SCOPE_LIMITS.maxProducts || !list.every(isProductId)) return null;
+  return [...new Set(list as string[])];
+}
+
+/** No scope (an application from before product scope) is every product of the seller. */
+export function inProductScope(productId: string, scope: readonly string[] | undefined): boolean {
+  return scope === undefined || scope.includes(productId);
+}

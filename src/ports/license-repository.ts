@@ -6,6 +6,8 @@ import type { OutboxMail } from './mail-repository.ts';
 export interface LicenseState {
   id: string;
   developerId: string;
+  /** Read with the rest, so a check of the product scope costs no second query. */
+  productId: string;
   storedStatus: StoredLicenseStatus;
   features: string[];
   expiresAt: number | null;

@@ -39,12 +39,12 @@ describe('what is sent', () => {
     expect(call!.headers['licensing-nonce']).toMatch(/^[A-Za-z0-9_-]{24}$/);
   });
 
-  test('activations: the key alone; the answer marks this machine', async () => {
+  test('activations: the key and the application’s product; the answer marks this machine', async () => {
     const { client, net } = await setup((call) => seller.answer(call, LIST));
 
     const list = await client.activations();
 
-    expect(net.calls[0]!.body).toEqual({ licenseKey: await client.getCachedLicenseKey() });
+    expect(net.calls[0]!.body).toEqual({ licenseKey: await client.getCachedLicenseKey(), productId: 'prod_1' });
     expect(list.data.map((a) => [a.id, a.thisMachine])).toEqual([['act_1', true], ['act_2', false]]);
   });
 });

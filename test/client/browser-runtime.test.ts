@@ -37,12 +37,12 @@ describe('the client library in a browser, with nothing but the page', () => {
       const fetch = async () => {
         throw new TypeError('offline');
       };
-      const client = new LicenseClient({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'pk_test', publicKeys: jwks, appName: 'acme', fetch });
+      const client = new LicenseClient({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'pk_test', productId: 'prod_1', publicKeys: jwks, appName: 'acme', fetch });
       await client.storeLicenseKey(key);
-      const again = new LicenseClient({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'pk_test', publicKeys: jwks, appName: 'acme', fetch });
+      const again = new LicenseClient({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'pk_test', productId: 'prod_1', publicKeys: jwks, appName: 'acme', fetch });
       return {
         check: await again.check(),
-        stored: JSON.parse(localStorage.getItem('acme:license') ?? 'null')?.licenseKey,
+        stored: JSON.parse(localStorage.getItem('acme:license') ?? 'null')?.current?.licenseKey,
         vector: await machineFingerprint({ hostname: 'build-box.local', username: 'ada', os: 'linux', arch: 'amd64' }),
         own: await client.fingerprint(),
       };

@@ -18,13 +18,12 @@ describe('the cache file', () => {
     expect(readdirSync(dir)).toEqual(['license.json']);
     expect(mode(join(dir, 'license.json'))).toBe(0o600);
     expect(mode(dir)).toBe(0o700);
-    expect(JSON.parse(readFileSync(join(dir, 'license.json'), 'utf8'))).toMatchObject({
-      licenseKey: await client.getCachedLicenseKey(),
-      refreshedAt: T0,
-      machineBound: true,
-      machineFingerprint: await client.fingerprint(),
-      license: { id: 'lic_1', productId: 'prod_1' },
-      verdict: { valid: true },
+    const key = await client.getCachedLicenseKey();
+    expect(JSON.parse(readFileSync(join(dir, 'license.json'), 'utf8'))).toEqual({
+      version: 2,
+      current: { licenseKey: key, license: { id: 'lic_1', productId: 'prod_1', features: ['pro'], status: 'active', issuedAt: T0, expiresAt: null }, machineBound: true, machineFingerprint: await client.fingerprint() },
+      // The signed answer itself, verified again on every load (docs/client.md).
+      licenses: { lic_1: { firstStoredAt: T0, answer: { signature: expect.stringMatching(/^[\w-]+\.\.[\w-]+$/), text: expect.any(String), nonce: expect.any(String), receivedAt: T0 } } },
       serverTime: T0,
     });
   });
@@ -41,7 +40,7 @@ describe('the cache file', () => {
     let writing = true;
     const reader = (async () => {
       while (writing) {
-        seen.push(JSON.parse(readFileSync(join(dir, 'license.json'), 'utf8')).licenseKey);
+        seen.push(JSON.parse(readFileSync(join(dir, 'license.json'), 'utf8')).current.licenseKey);
         await new Promise((resolve) => setImmediate(resolve));
       }
     })();
@@ -74,7 +73,7 @@ describe('the cache file', () => {
     expect(await newClient({ publicKeys: seller.jwks, cacheDir: dir }).getCachedLicenseKey()).toBeNull();
   });
 
-  test('clearCache removes the key; a second clear is harmless', async () => {
+  test('clearCache removes the key, keeps what this machine learnt of its license; a second clear is harmless', async () => {
     const dir = tempDir();
     const client = newClient({ publicKeys: seller.jwks, cacheDir: dir });
     await client.storeLicenseKey(seller.issue());
@@ -83,7 +82,7 @@ describe('the cache file', () => {
     await client.clearCache();
 
     expect(await client.getCachedLicenseKey()).toBeNull();
-    expect(readdirSync(dir)).toEqual([]);
+    expect(JSON.parse(readFileSync(join(dir, 'license.json'), 'utf8'))).toMatchObject({ current: null, licenses: { lic_1: { firstStoredAt: expect.any(Number) } } });
   });
 });
 
@@ -133,7 +132,7 @@ describe('manual license management', () => {
     expect(await client.getCachedLicenseKey()).toBe(key);
   });
 
-  test('storing a key forgets the earlier verdict: the next check asks the server', async () => {
+  test('storing a key of another license starts with no verdict: the next check asks the server', async () => {
     const net = fakeFetch((call) => seller.answer(call, { valid: false, reason: 'revoked' }));
     const client = newClient({ publicKeys: seller.jwks, cacheDir: tempDir(), fetch: net.fetch, now: clock().now });
     await client.storeLicenseKey(seller.issue());

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { ApiError, type LicenseDetails } from '../../src/client/index.ts';
 import { normalizeBaseUrl } from '../../src/client/base-url.ts';
-import { clock, DAY, fakeFetch, FINGERPRINT, json, newClient, sellerKey, tempDirs, unreachable, type Call } from './support.ts';
+import { clock, DAY, fakeFetch, FINGERPRINT, json, NEVER_CONFIRMED, newClient, sellerKey, tempDirs, unreachable, type Call } from './support.ts';
 
 const tempDir = tempDirs();
 const seller = sellerKey();
@@ -49,7 +49,7 @@ describe('misconfiguration is not silence: a refused validation warns, the offli
     expect((await client.check()).warning).toEqual({ status: 401, code: 'unauthorized', message: 'Unknown API key.' });
   });
 
-  test('passing failures (unreachable, 503, 429) call onError but add no warning', async () => {
+  test('passing failures (unreachable, 503, 429) call onError and add no refusal: only the note that the service never confirmed the license', async () => {
     const { client, errors, answer } = await setup();
     const results = [];
     for (const failure of [unreachable, () => json({ error: { code: 'unavailable', message: 'down' } }, 503), () => json({ error: { code: 'rate_limited', message: 'later' } }, 429)]) {
@@ -57,7 +57,8 @@ describe('misconfiguration is not silence: a refused validation warns, the offli
       results.push(await client.check());
     }
 
-    expect(results).toEqual([OFFLINE_VALID, OFFLINE_VALID, OFFLINE_VALID]);
+    const never = { ...OFFLINE_VALID, warning: NEVER_CONFIRMED };
+    expect(results).toEqual([never, never, never]);
     expect(errors.map((e) => `${e.status} ${e.code}`)).toEqual(['0 network_error', '503 unavailable', '429 rate_limited']);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import type { LicenseDetails } from '../../src/client/index.ts';
-import { BASE_URL, clock, DAY, fakeFetch, FINGERPRINT, HOUR, json, newClient, sellerKey, T0, tempDirs, unreachable, type Call } from './support.ts';
+import { BASE_URL, clock, DAY, fakeFetch, FINGERPRINT, HOUR, json, NEVER_CONFIRMED, newClient, sellerKey, T0, tempDirs, unreachable, type Call } from './support.ts';
 
 const tempDir = tempDirs();
 const seller = sellerKey();
@@ -100,8 +100,8 @@ describe('check(), step 5: when the server cannot answer, the offline result sta
 
       const result = await client.check();
 
-      // No warning: these pass by themselves (check-misconfigured.test.ts has the ones that do not).
-      expect(result).toEqual({ valid: true, license: LICENSE, offlineVerified: true, machineBound: false });
+      // Not a refusal (check-misconfigured.test.ts has those): only the note that the service never confirmed it here.
+      expect(result).toEqual({ valid: true, license: LICENSE, offlineVerified: true, machineBound: false, warning: NEVER_CONFIRMED });
       expect(await client.needsRefresh()).toBe(true);
     });
   }
@@ -147,7 +147,7 @@ describe('maxOfflineDays bounds the fallback', () => {
     answer(unreachable);
     time.advance(DAY + HOUR);
 
-    expect(await client.check()).toEqual({ valid: false, reason: 'network_error', offlineVerified: false });
+    expect(await client.check()).toEqual({ valid: false, reason: 'network_error', offlineVerified: false, warning: NEVER_CONFIRMED });
   });
 
   test('once the server answers again the license is valid again', async () => {

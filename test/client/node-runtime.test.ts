@@ -41,7 +41,7 @@ describe('the client library on Node ≥ 20', () => {
       const { LicenseClient, machineFingerprint } = await import(process.env.BUNDLE);
       const { jwks, key, forged, cacheDir } = JSON.parse(process.env.INPUT);
       const fetch = async () => { throw new TypeError('fetch failed'); };
-      const client = new LicenseClient({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'pk_test', publicKeys: jwks, cacheDir, fetch });
+      const client = new LicenseClient({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'pk_test', productId: 'prod_1', publicKeys: jwks, cacheDir, fetch });
       await client.storeLicenseKey(key);
       const valid = await client.check();
       await client.storeLicenseKey(forged);
@@ -78,13 +78,13 @@ describe('the client library on Node ≥ 20', () => {
     const script = `
       const { LicenseClient } = await import(process.env.BUNDLE);
       const { jwks, key, cacheDir, baseUrl } = JSON.parse(process.env.INPUT);
-      const client = new LicenseClient({ baseUrl, apiKey: 'pk_test', publicKeys: jwks, cacheDir, fingerprint: 'f'.repeat(64) });
+      const client = new LicenseClient({ baseUrl, apiKey: 'pk_test', productId: 'prod_1', publicKeys: jwks, cacheDir, fingerprint: 'f'.repeat(64) });
       await client.storeLicenseKey(key);
       console.log(JSON.stringify(await client.check()));`;
 
     const result = await node(script, input).finally(() => server.stop(true));
 
     expect(result).toMatchObject({ valid: true, offlineVerified: false, machineBound: true, machineFingerprint: 'f'.repeat(64) });
-    expect(requests).toEqual([{ path: '/v1/licenses/validate', apiKey: 'pk_test', body: { licenseKey: input.key, machineFingerprint: 'f'.repeat(64) } }]);
+    expect(requests).toEqual([{ path: '/v1/licenses/validate', apiKey: 'pk_test', body: { licenseKey: input.key, machineFingerprint: 'f'.repeat(64), productId: 'prod_1' } }]);
   });
 });

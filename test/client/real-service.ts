@@ -26,7 +26,7 @@ export async function connectedSeller(call: Call, page: Page): Promise<Connected
 
 /** An application embedding the client, as the README shows, with its own cache folder and clock. */
 export function appClient(url: string, seller: ConnectedSeller, options: Partial<LicenseClientOptions> & { cacheDir: string }): LicenseClient {
-  return new LicenseClient({ baseUrl: `${url}/v1/`, apiKey: seller.publishableKey, publicKeys: seller.jwks, appName: 'acme-editor', ...options });
+  return new LicenseClient({ baseUrl: `${url}/v1/`, apiKey: seller.publishableKey, productId: seller.productId, publicKeys: seller.jwks, appName: 'acme-editor', ...options });
 }
 
 /** client.checkout() with the buyer paying on the sandbox page in Chromium. */

@@ -44,7 +44,7 @@ async function grantedFor30Days() {
   expect(grant.status).toBe(201);
   const jwks = (await call('GET', `/developers/${developerId}/jwks.json`)).body;
   const deps = { ...depsFor(store, undefined, { issuer: server.url }), signer: new NodeSigner(new Uint8Array(Buffer.from(masterKey, 'base64'))) };
-  return { publishableKey, jwks, licenseId: grant.body.license.id as string, licenseKey: grant.body.licenseKey as string, expiresAt, deps };
+  return { publishableKey, productId: product.body.id as string, jwks, licenseId: grant.body.license.id as string, licenseKey: grant.body.licenseKey as string, expiresAt, deps };
 }
 
 describe('a renewed license reaches the client on its next online check (real server, PostgreSQL)', () => {
@@ -53,7 +53,7 @@ describe('a renewed license reaches the client on its next online check (real se
     const cacheDir = tempDir();
     let now = Date.now();
     const app = (baseUrl: string) =>
-      new LicenseClient({ baseUrl, apiKey: seller.publishableKey, publicKeys: seller.jwks, cacheDir, fingerprint: 'f'.repeat(64), now: () => now });
+      new LicenseClient({ baseUrl, apiKey: seller.publishableKey, productId: seller.productId, publicKeys: seller.jwks, cacheDir, fingerprint: 'f'.repeat(64), now: () => now });
     const client = app(server.url);
     await client.storeLicenseKey(seller.licenseKey);
     expect((await client.check()).valid).toBe(true);
@@ -63,7 +63,7 @@ describe('a renewed license reaches the client on its next online check (real se
 
     expect(online).toMatchObject({ valid: true, offlineVerified: false, renewedLicenseKey: renewed.licenseKey, license: { id: seller.licenseId, expiresAt: renewed.expiresAt } });
     const [file] = readdirSync(cacheDir);
-    expect(JSON.parse(readFileSync(join(cacheDir, file!), 'utf8')).licenseKey).toBe(renewed.licenseKey);
+    expect(JSON.parse(readFileSync(join(cacheDir, file!), 'utf8')).current.licenseKey).toBe(renewed.licenseKey);
 
     // Past the old key's end, with the service out of reach: the new key alone answers.
     now = seller.expiresAt + DAY;
@@ -75,7 +75,7 @@ describe('a renewed license reaches the client on its next online check (real se
   test('a client whose key already expired gets the renewed key from an online check', async () => {
     const seller = await grantedFor30Days();
     let now = Date.now();
-    const client = new LicenseClient({ baseUrl: server.url, apiKey: seller.publishableKey, publicKeys: seller.jwks, cacheDir: tempDir(), fingerprint: 'e'.repeat(64), now: () => now });
+    const client = new LicenseClient({ baseUrl: server.url, apiKey: seller.publishableKey, productId: seller.productId, publicKeys: seller.jwks, cacheDir: tempDir(), fingerprint: 'e'.repeat(64), now: () => now });
     await client.storeLicenseKey(seller.licenseKey);
     const renewed = await renewLicense(seller.deps, seller.licenseId, seller.expiresAt + 30 * DAY);
     now = seller.expiresAt + DAY;
@@ -87,7 +87,7 @@ describe('a renewed license reaches the client on its next online check (real se
 
   test('a revoked license: the old key gets revoked, and no key', async () => {
     const seller = await grantedFor30Days();
-    const client = new LicenseClient({ baseUrl: server.url, apiKey: seller.publishableKey, publicKeys: seller.jwks, cacheDir: tempDir(), fingerprint: 'd'.repeat(64) });
+    const client = new LicenseClient({ baseUrl: server.url, apiKey: seller.publishableKey, productId: seller.productId, publicKeys: seller.jwks, cacheDir: tempDir(), fingerprint: 'd'.repeat(64) });
     await client.storeLicenseKey(seller.licenseKey);
     await renewLicense(seller.deps, seller.licenseId, seller.expiresAt + 30 * DAY);
     await store.licenses.update(seller.licenseId, { storedStatus: 'revoked' });

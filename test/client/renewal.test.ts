@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { clock, DAY, fakeFetch, FINGERPRINT, newClient, sellerKey, T0, tempDirs, unreachable, type Call } from './support.ts';
+import { clock, DAY, fakeFetch, FINGERPRINT, NEVER_CONFIRMED, newClient, sellerKey, T0, tempDirs, unreachable, type Call } from './support.ts';
 
 const tempDir = tempDirs();
 const seller = sellerKey();
@@ -39,7 +39,8 @@ describe('check() picks up a renewed key handed over by the signed answer', () =
   });
 
   test('an expired key is expired without asking anyone (SPEC step 2), unless the check is online', async () => {
-    const { client, net } = await holding((call) => seller.answer(call, validWith(renewed)), OLD_END);
+    // Signed at the server's time, which is this client's: the cached verdict is as old as that.
+    const { client, net } = await holding((call) => seller.answer(call, validWith(renewed), { serverTime: OLD_END }), OLD_END);
 
     const offline = await client.check();
     const online = await client.check({ online: true });
@@ -78,7 +79,7 @@ describe('check() picks up a renewed key handed over by the signed answer', () =
   test('an expired key checked online with the server unreachable is expired, as before', async () => {
     const { client } = await holding(unreachable, OLD_END);
 
-    expect(await client.check({ online: true })).toEqual({ valid: false, reason: 'expired', offlineVerified: false });
+    expect(await client.check({ online: true })).toEqual({ valid: false, reason: 'expired', offlineVerified: false, warning: NEVER_CONFIRMED });
   });
 });
 

@@ -1,4 +1,4 @@
-import { afterAll } from 'bun:test';
+import { afterAll, expect } from 'bun:test';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -105,5 +105,8 @@ export function clock(start = T0) {
 }
 
 export function newClient(options: Partial<LicenseClientOptions> & Pick<LicenseClientOptions, 'publicKeys' | 'cacheDir'>): LicenseClient {
-  return new LicenseClient({ baseUrl: BASE_URL, apiKey: 'pk_test', fingerprint: FINGERPRINT, ...options });
+  return new LicenseClient({ baseUrl: BASE_URL, apiKey: 'pk_test', productId: 'prod_1', fingerprint: FINGERPRINT, ...options });
 }
+
+/** The warning of an offline answer for a license the service has never confirmed on this machine. */
+export const NEVER_CONFIRMED = { status: 0, code: 'never_verified_online', message: expect.any(String) };

@@ -5,8 +5,8 @@ import { aLicense, givenLicense, givenLicenseParties, unique } from './builders.
 import { freshStorePerTest, type StoreFactory } from './stores.ts';
 
 function stateOf(license: License): LicenseState {
-  const { id, developerId, storedStatus, features, expiresAt, maxMachines } = license;
-  return { id, developerId, storedStatus, features, expiresAt, maxMachines, activations: [] };
+  const { id, developerId, productId, storedStatus, features, expiresAt, maxMachines } = license;
+  return { id, developerId, productId, storedStatus, features, expiresAt, maxMachines, activations: [] };
 }
 
 export function licenseRepositoryContract(factory: StoreFactory): void {

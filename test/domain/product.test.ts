@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { applyProductChanges, normalizeCurrency, normalizeFeatures, onSale, productProblem, ProductNotOnSaleError, type Product } from '../../src/domain/product.ts';
+import { applyProductChanges, inProductScope, normalizeCurrency, normalizeFeatures, onSale, productProblem, ProductNotOnSaleError, productScope, type Product } from '../../src/domain/product.ts';
 import { NotFoundError } from '../../src/domain/errors.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -154,5 +154,21 @@ describe('onSale', () => {
     expect(() => onSale(aProduct({ active: false }))).toThrow(ProductNotOnSaleError);
     expect(() => onSale(aProduct({ active: false }))).toThrow(/not on sale/);
     expect(() => onSale(null)).toThrow(NotFoundError);
+  });
+});
+
+describe('product scope', () => {
+  test('one id or a list of 1 to 20 product ids, duplicates folded; anything else is no scope', () => {
+    expect(productScope('prod_1')).toEqual(['prod_1']);
+    expect(productScope(['prod_1', 'prod_2', 'prod_1'])).toEqual(['prod_1', 'prod_2']);
+    for (const bad of [undefined, null, '', 'pro', 'prod_', 'prod_a-b', `prod_${'a'.repeat(96)}`, [], ['prod_1', 7], Array.from({ length: 21 }, (_, i) => `prod_${i}`)]) {
+      expect(productScope(bad)).toBeNull();
+    }
+  });
+
+  test('no scope (an application from before it) takes every product; a scope only its own', () => {
+    expect(inProductScope('prod_1', undefined)).toBe(true);
+    expect(inProductScope('prod_1', ['prod_2', 'prod_1'])).toBe(true);
+    expect(inProductScope('prod_3', ['prod_2', 'prod_1'])).toBe(false);
   });
 });

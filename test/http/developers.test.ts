@@ -6,7 +6,7 @@ const signup = (api = testApi(), body: unknown = { email: 'ann@example.com', nam
   api.call('POST', '/developers/signup', { body });
 
 describe('POST /developers/signup', () => {
-  test('creates an account: 201 {id, email, name, apiKey sk_…, publishableKey pk_…, createdAt}', async () => {
+  test('creates an account: 201 {id, email, name, secretKey sk_… (also as apiKey, its earlier name), publishableKey pk_…, createdAt}', async () => {
     const api = testApi();
     const reply = await signup(api);
     expect(reply.status).toBe(201);
@@ -14,7 +14,8 @@ describe('POST /developers/signup', () => {
       id: expect.stringMatching(/^dev_/),
       email: 'ann@example.com',
       name: 'Ann',
-      apiKey: expect.stringMatching(/^sk_[A-Za-z0-9]{20,}$/),
+      secretKey: expect.stringMatching(/^sk_[A-Za-z0-9]{20,}$/),
+      apiKey: reply.body.secretKey,
       publishableKey: expect.stringMatching(/^pk_[A-Za-z0-9]{20,}$/),
       createdAt: api.clock.now(),
     });

@@ -82,7 +82,7 @@ describe('@licensing/client, packed and installed', () => {
 
   test('the example runs unchanged on Node 20: a wrong key warns and binds nothing, the right one binds this machine', async () => {
     const dir = project({ 'app.js': EXAMPLE! });
-    const env = { LICENSING_URL: `${service.url}/v1`, XDG_DATA_HOME: join(dir, 'data') };
+    const env = { LICENSING_URL: `${service.url}/v1`, LICENSING_PRODUCT_ID: seller.productId, XDG_DATA_HOME: join(dir, 'data') };
 
     const version = run(['node', '--version'], dir).stdout;
     const wrong = run(['node', 'app.js', seller.licenseKey], dir, { ...env, LICENSING_PUBLISHABLE_KEY: 'pk_wrong' });
@@ -105,7 +105,7 @@ describe('@licensing/client, packed and installed', () => {
   test('the example exits 1 with the reason when there is no license', () => {
     const dir = project({ 'app.js': EXAMPLE! });
 
-    const result = run(['node', 'app.js'], dir, { LICENSING_URL: `${service.url}/v1`, LICENSING_PUBLISHABLE_KEY: seller.publishableKey, XDG_DATA_HOME: join(dir, 'data') });
+    const result = run(['node', 'app.js'], dir, { LICENSING_URL: `${service.url}/v1`, LICENSING_PRODUCT_ID: seller.productId, LICENSING_PUBLISHABLE_KEY: seller.publishableKey, XDG_DATA_HOME: join(dir, 'data') });
 
     expect(result).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('No valid license (not_found).') });
   });
@@ -118,7 +118,7 @@ describe('@licensing/client, packed and installed', () => {
 
   test('the declarations are real types: misuse is a compile error', () => {
     const misuse = `import { LicenseClient } from '@licensing/client';
-const client = new LicenseClient({ baseUrl: 'https://licensing.example.com', apiKey: 'pk_x', publicKeys: { keys: [] } });
+const client = new LicenseClient({ baseUrl: 'https://licensing.example.com', apiKey: 'pk_x', productId: 'prod_x', publicKeys: { keys: [] } });
 const result = await client.check({ online: 'yes' });
 export const features: string[] = result.license.features;
 new LicenseClient({ baseUrl: 'https://licensing.example.com' });
@@ -129,12 +129,12 @@ new LicenseClient({ baseUrl: 'https://licensing.example.com' });
 
     expect(output).toMatch(/misuse\.ts\(3,\d+\): error TS2322: .*'boolean \| undefined'/); // online is a boolean
     expect(output).toMatch(/misuse\.ts\(4,\d+\): error TS18048: 'result\.license' is possibly 'undefined'/); // until valid is checked
-    expect(output).toMatch(/misuse\.ts\(5,\d+\): error TS2739: .*apiKey, publicKeys/); // both required
+    expect(output).toMatch(/misuse\.ts\(5,\d+\): error TS2739: .*apiKey, productId, publicKeys/); // all three required
   });
 
   test('the declarations need no Node types: a browser project type-checks too', () => {
     const app = `import { LicenseClient, type LicenseCheckResult } from '@licensing/client';
-const client = new LicenseClient({ baseUrl: '/licensing', apiKey: 'pk_x', publicKeys: { keys: [] }, fingerprint: 'f'.repeat(64) });
+const client = new LicenseClient({ baseUrl: '/licensing', apiKey: 'pk_x', productId: ['prod_x', 'prod_y'], publicKeys: { keys: [] }, fingerprint: 'f'.repeat(64) });
 export const result: Promise<LicenseCheckResult> = client.check();
 `;
     const dir = typescriptProject({ 'app.ts': app }, { types: [], lib: ['es2022', 'dom'] });

@@ -16,7 +16,7 @@ async function trialApp() {
   const publicKeys = (await api.call('GET', `/developers/${s.id}/jwks.json`)).body;
   const fetch = (input: RequestInfo | URL, init?: RequestInit) => api.app.handle(new Request(input, init));
   const machine = (fingerprint: string, apiKey = s.publishableKey) =>
-    new LicenseClient({ baseUrl: 'http://localhost/v1', apiKey, publicKeys, fetch: fetch as typeof globalThis.fetch, fingerprint, cacheDir: tempDir(), now: () => api.clock.now() });
+    new LicenseClient({ baseUrl: 'http://localhost/v1', apiKey, productId: s.product.id, publicKeys, fetch: fetch as typeof globalThis.fetch, fingerprint, cacheDir: tempDir(), now: () => api.clock.now() });
   /** The buyer reads the mail and types the code in. */
   const fromMail = (asked: TrialCodeSent[] = []) => async (sent: TrialCodeSent) => {
     asked.push(sent);
@@ -75,13 +75,10 @@ describe('the client library’s startTrial()', () => {
     expect(await client.getCachedLicenseKey()).toBe(started.licenseKey);
   });
 
-  test('with a secret key (the seller’s own tooling) the trial starts at once: the code is never asked', async () => {
+  test('a secret key is refused before anything is sent: the seller’s own tooling starts trials with POST /trials itself', async () => {
     const { s, machine } = await trialApp();
-    const client = machine('a'.repeat(64), s.apiKey);
 
-    const started = await client.startTrial({ productId: s.product.id, email: 'ada@example.com', code: async () => { throw new Error('not asked'); } });
-
-    expect(await client.getCachedLicenseKey()).toBe(started.licenseKey);
+    expect(() => machine('a'.repeat(64), s.apiKey)).toThrow(/secret key/);
   });
 
   test('without a code callback: a TypeError saying why, before anything is sent', async () => {

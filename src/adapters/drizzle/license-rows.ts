@@ -45,7 +45,7 @@ export function licenseColumns<T extends LicenseTable>(licenses: T, firstMachine
   return Object.fromEntries(entries) as LicenseColumns<T>;
 }
 
-type StateColumns<T extends LicenseTable> = Pick<T, 'id' | 'developerId' | 'features' | 'expiresAt' | 'maxMachines'> & {
+type StateColumns<T extends LicenseTable> = Pick<T, 'id' | 'developerId' | 'productId' | 'features' | 'expiresAt' | 'maxMachines'> & {
   storedStatus: T['status'];
   activations: SQL<string>;
 };
@@ -55,6 +55,7 @@ export function licenseStateColumns<T extends LicenseTable>(licenses: T, activat
   return {
     id: licenses.id,
     developerId: licenses.developerId,
+    productId: licenses.productId,
     storedStatus: licenses.status,
     features: licenses.features,
     expiresAt: licenses.expiresAt,

@@ -32,5 +32,5 @@ export async function signUp(
     apiKeys: [secret.record, publishable.record],
     signingKey: newSigningKey(deps, developer.id),
   });
-  return { ...developer, apiKey: secret.key, publishableKey: publishable.key };
+  return { ...developer, secretKey: secret.key, apiKey: secret.key, publishableKey: publishable.key };
 }

@@ -1,6 +1,7 @@
 import { DEACTIVATION_WINDOW_MS, type Activation } from '../../domain/activation.ts';
 import { DomainError, ForbiddenError, NotFoundError, RateLimitedError } from '../../domain/errors.ts';
 import { licenseRefusal, type License } from '../../domain/license.ts';
+import { inProductScope } from '../../domain/product.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { ActivationSelector, LicenseState } from '../../ports/license-repository.ts';
 import { TrialAlreadyUsedError } from '../trials/start-trial.ts';
@@ -9,11 +10,22 @@ import { listActivations, type ActivationList } from './seller-activations.ts';
 
 type HolderDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'licenses' | 'products' | 'rateLimiter' | 'settings'>;
 
-/** The license whose key the holder presents, as proof they hold it. Counted like a validation. */
-async function heldLicense(deps: HolderDeps, developerId: string, licenseKey: string, clientAddress: string): Promise<LicenseState> {
+/** Who presents a key: the application's seller, its products (none = any of the seller's) and its address. */
+export interface HolderCall {
+  developerId: string;
+  clientAddress: string;
+  productIds?: readonly string[];
+}
+
+/**
+ * The license whose key the holder presents, as proof they hold it. Counted like a validation. A key
+ * of a product the application did not name is an unknown key: 404, counted per address.
+ */
+async function heldLicense(deps: HolderDeps, call: HolderCall, licenseKey: string): Promise<LicenseState> {
   // Keys this service issued are stored by digest: any other string, however well signed, names no license to activate.
   const state = await deps.licenses.findStateByKeyHash(deps.hashing.hash(licenseKey));
-  const license = state && state.developerId === developerId ? state : null;
+  const license = state && state.developerId === call.developerId && inProductScope(state.productId, call.productIds) ? state : null;
+  const clientAddress = call.clientAddress;
   await countValidation(deps, license ? { licenseId: license.id } : { address: clientAddress });
   if (!license) throw new NotFoundError('license with this key');
   return license;
@@ -38,12 +50,11 @@ export interface ActivateInput {
   licenseKey: string;
   machineFingerprint: string;
   name?: string | null;
-  clientAddress: string;
 }
 
 /** Takes a slot for this machine; the same machine again gets its activation back (`created` false). */
-export async function activateMachine(deps: HolderDeps, developerId: string, input: ActivateInput): Promise<{ activation: Activation; created: boolean }> {
-  const license = await heldLicense(deps, developerId, input.licenseKey, input.clientAddress);
+export async function activateMachine(deps: HolderDeps, call: HolderCall, input: ActivateInput): Promise<{ activation: Activation; created: boolean }> {
+  const license = await heldLicense(deps, call, input.licenseKey);
   const now = deps.clock.now();
   assertUsable(license, now);
   const outcome = await deps.licenses.activate(license.id, { id: deps.ids.next('act'), machineFingerprint: input.machineFingerprint, name: input.name ?? null, at: now });
@@ -59,10 +70,10 @@ export async function activateMachine(deps: HolderDeps, developerId: string, inp
  */
 export async function deactivateMachine(
   deps: HolderDeps,
-  developerId: string,
-  input: { licenseKey: string; machineFingerprint: string; clientAddress: string },
+  call: HolderCall,
+  input: { licenseKey: string; machineFingerprint: string },
 ): Promise<Activation> {
-  const license = await heldLicense(deps, developerId, input.licenseKey, input.clientAddress);
+  const license = await heldLicense(deps, call, input.licenseKey);
   const full = await deps.licenses.findById(license.id);
   if (!full) throw new NotFoundError('license with this key');
   return deactivateAsHolder(deps, full, { machineFingerprint: input.machineFingerprint });
@@ -91,7 +102,7 @@ export async function deactivateAsHolder(
 }
 
 /** The holder's own view of its license's machines (the key is the proof), counted like a validation. */
-export async function listHeldActivations(deps: HolderDeps, developerId: string, input: { licenseKey: string; clientAddress: string }): Promise<ActivationList> {
-  const license = await heldLicense(deps, developerId, input.licenseKey, input.clientAddress);
-  return listActivations(deps, developerId, license.id);
+export async function listHeldActivations(deps: HolderDeps, call: HolderCall, input: { licenseKey: string }): Promise<ActivationList> {
+  const license = await heldLicense(deps, call, input.licenseKey);
+  return listActivations(deps, call.developerId, license.id);
 }

@@ -1,6 +1,7 @@
 import { parseLicenseKey, type KeyProblem } from '../../domain/license-key.ts';
 import { LAST_SEEN_REFRESH_MS } from '../../domain/activation.ts';
 import { licenseStatus, type License, type LicenseStatus } from '../../domain/license.ts';
+import { inProductScope } from '../../domain/product.ts';
 import { judgeValidation, type ValidationVerdict } from '../../domain/validation.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { LicenseState } from '../../ports/license-repository.ts';
@@ -22,15 +23,17 @@ type ValidateDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signing
  * contract's precedence order (a genuine key a reissue replaced is one of those: valid, and the
  * answer carries the current key). Once the key is resolved, one rate-limit hit counts the call against
  * the license it names, or, when it names none of the caller's, against the client's address.
+ * `productIds` (the application's products) is compared after the same read: a key of another
+ * product names none of them, exactly as an unknown key (not_found, counted per address, binds nothing).
  */
 export async function validateLicense(
   deps: ValidateDeps,
   developerId: string,
-  input: { licenseKey: string; machineFingerprint: string; clientAddress: string },
+  input: { licenseKey: string; machineFingerprint: string; clientAddress: string; productIds?: readonly string[] },
 ): Promise<ValidationResult> {
   const known = await deps.licenses.findStateByKeyHash(deps.hashing.hash(input.licenseKey));
   const { problem, state, current } = known ? { problem: null, state: known, current: null } : await checkUnknownKey(deps, input.licenseKey);
-  const license = state && state.developerId === developerId ? state : null;
+  const license = state && state.developerId === developerId && inProductScope(state.productId, input.productIds) ? state : null;
   await countValidation(deps, license ? { licenseId: license.id } : { address: input.clientAddress });
   const now = deps.clock.now();
   const verdict = judgeValidation(problem, license, input.machineFingerprint, now);

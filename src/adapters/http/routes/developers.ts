@@ -21,11 +21,12 @@ const SignupResponse = t.Object({
   id: t.String(),
   email: t.String(),
   name: t.String(),
-  apiKey: t.String({ description: 'Secret key (sk_…). Shown once; keep it on your server.' }),
+  secretKey: t.String({ description: 'Secret key (sk_…). Shown once; keep it on your server: it can do everything, so it never goes into an application (the client library refuses it).' }),
+  apiKey: t.String({ description: 'The same secret key as secretKey (its earlier name, kept for compatibility). Not the key to ship in an application: that is publishableKey.' }),
   publishableKey: t.String({ description: 'Publishable key (pk_…): validation and checkout only, safe to ship in apps.' }),
   createdAt: Millis,
 }, {
-  examples: [{ id: EXAMPLE.developerId, email: EXAMPLE.sellerEmail, name: 'Ada Tools', apiKey: EXAMPLE.secretKey, publishableKey: EXAMPLE.publishableKey, createdAt: EXAMPLE.time }],
+  examples: [{ id: EXAMPLE.developerId, email: EXAMPLE.sellerEmail, name: 'Ada Tools', secretKey: EXAMPLE.secretKey, apiKey: EXAMPLE.secretKey, publishableKey: EXAMPLE.publishableKey, createdAt: EXAMPLE.time }],
 });
 
 const RotatedKey = t.Object({ kid: t.String(), publicKey: t.String({ description: 'Raw Ed25519 public key, base64url.' }) });

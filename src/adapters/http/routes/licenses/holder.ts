@@ -7,7 +7,7 @@ import { SECURITY, withAnyApiKey } from '../../auth.ts';
 import { clientAddress } from '../../client-address.ts';
 import { errorsOf } from '../../schemas.ts';
 import { readNonce, signedAnswer, SIGNED_ANSWER_DOC, SIGNED_ANSWER_PARAMETERS } from '../../signed-answer.ts';
-import { ActivateBody, ActivationList, ActivationReply, DeactivateBody, HeldActivationsBody, ValidateBody, ValidationResult } from './schemas.ts';
+import { ActivateBody, ActivationList, ActivationReply, DeactivateBody, HeldActivationsBody, scopeOf, ValidateBody, ValidationResult } from './schemas.ts';
 import { publicActivation, publicList } from './views.ts';
 
 /**
@@ -17,11 +17,12 @@ import { publicActivation, publicList } from './views.ts';
 export function licenseHolderRoutes(deps: Deps) {
   const sign = answerSigner(deps);
   const address = (request: Request) => clientAddress(request, deps.settings.trustedProxyHeader);
+  const holderCall = (developerId: string, request: Request, productId: string | string[] | undefined) => ({ developerId, clientAddress: address(request), productIds: scopeOf(productId) });
   const holder = withAnyApiKey(deps)
     .post('/licenses/validate', async ({ caller, body, request }) => {
       const nonce = readNonce(request);
-      const { licenseKey, machineFingerprint } = body;
-      const result = await validateLicense(deps, caller.developerId, { licenseKey, machineFingerprint, clientAddress: address(request) });
+      const { licenseKey, machineFingerprint, productId } = body;
+      const result = await validateLicense(deps, caller.developerId, { licenseKey, machineFingerprint, clientAddress: address(request), productIds: scopeOf(productId) });
       return signedAnswer(sign, request, caller.developerId, result, { op: 'validate', nonce, machineFingerprint });
     }, {
       body: ValidateBody,
@@ -30,15 +31,15 @@ export function licenseHolderRoutes(deps: Deps) {
         tags: ['Licenses'],
         summary: 'Validate a license online and bind it to a machine',
         description:
-          'An invalid license is a 200 with valid=false and a reason, checked in this order: invalid_format, invalid_signature, not_found, revoked, expired, machine_mismatch. A new machineFingerprint takes one of the license’s maxMachines slots (docs/activations.md); with none free the answer is machine_mismatch, and a known one never takes a second. Secret or publishable key. Each license may be validated at most VALIDATE_RATE_LIMIT_PER_MINUTE times a minute (default 600); keys that name none of your licenses (invalid_format, invalid_signature, not_found) are counted per client address instead (VALIDATE_INVALID_RATE_LIMIT_PER_MINUTE, default 120), so junk never uses up a valid license’s allowance. Counted across instances; past a limit, 429 rate_limited with Retry-After.' + SIGNED_ANSWER_DOC,
+          'An invalid license is a 200 with valid=false and a reason, checked in this order: invalid_format, invalid_signature, not_found, revoked, expired, machine_mismatch. A new machineFingerprint takes one of the license’s maxMachines slots (docs/activations.md); with none free the answer is machine_mismatch, and a known one never takes a second. Secret or publishable key. Each license may be validated at most VALIDATE_RATE_LIMIT_PER_MINUTE times a minute (default 600); keys that name none of your licenses (invalid_format, invalid_signature, not_found) are counted per client address instead (VALIDATE_INVALID_RATE_LIMIT_PER_MINUTE, default 120), so junk never uses up a valid license’s allowance. Counted across instances; past a limit, 429 rate_limited with Retry-After. productId (one id or a list) names the application’s products: a key of another product of yours is answered exactly as an unknown key (valid=false, not_found, same signature, nothing bound, counted per address).' + SIGNED_ANSWER_DOC,
         parameters: SIGNED_ANSWER_PARAMETERS,
         security: SECURITY.any,
       },
     })
     .post('/licenses/activate', async ({ caller, body, request }) => {
-      const { licenseKey, machineFingerprint, name } = body;
+      const { licenseKey, machineFingerprint, name, productId } = body;
       const nonce = readNonce(request);
-      const { activation, created } = await activateMachine(deps, caller.developerId, { licenseKey, machineFingerprint, name, clientAddress: address(request) });
+      const { activation, created } = await activateMachine(deps, holderCall(caller.developerId, request, productId), { licenseKey, machineFingerprint, name });
       const answer = { activation: publicActivation(activation) };
       return signedAnswer(sign, request, caller.developerId, answer, { op: 'activate', nonce, machineFingerprint }, created ? 201 : 200);
     }, {
@@ -48,15 +49,15 @@ export function licenseHolderRoutes(deps: Deps) {
         tags: ['Activations'],
         summary: 'Activate this machine',
         description:
-          'Takes one of the license’s maxMachines slots for machineFingerprint: 201 with the new activation, or 200 with the existing one when this machine already holds a slot. Full: 409 activation_limit, details.activations lists the current machines’ ids and names. An unknown key or another seller’s: 404 not_found; a revoked or expired license: 409 conflict with details.reason. Counted like a validation. Publishable or secret key.' + SIGNED_ANSWER_DOC,
+          'Takes one of the license’s maxMachines slots for machineFingerprint: 201 with the new activation, or 200 with the existing one when this machine already holds a slot. Full: 409 activation_limit, details.activations lists the current machines’ ids and names. An unknown key, another seller’s, or one of a product not in productId: 404 not_found; a revoked or expired license: 409 conflict with details.reason. Counted like a validation. Publishable or secret key.' + SIGNED_ANSWER_DOC,
         parameters: SIGNED_ANSWER_PARAMETERS,
         security: SECURITY.any,
       },
     })
     .post('/licenses/deactivate', async ({ caller, body, request }) => {
-      const { licenseKey, machineFingerprint } = body;
+      const { licenseKey, machineFingerprint, productId } = body;
       const nonce = readNonce(request);
-      const removed = await deactivateMachine(deps, caller.developerId, { licenseKey, machineFingerprint, clientAddress: address(request) });
+      const removed = await deactivateMachine(deps, holderCall(caller.developerId, request, productId), { licenseKey, machineFingerprint });
       return signedAnswer(sign, request, caller.developerId, { activation: publicActivation(removed) }, { op: 'deactivate', nonce, machineFingerprint });
     }, {
       body: DeactivateBody,
@@ -65,14 +66,14 @@ export function licenseHolderRoutes(deps: Deps) {
         tags: ['Activations'],
         summary: 'Deactivate this machine',
         description:
-          'Frees the slot of machineFingerprint (200 with the removed activation; no such activation: 404). At most the product’s deactivationsPer30Days (default 3) per license per rolling 30 days; past it 429 rate_limited with Retry-After (seconds until the next one is allowed) and a message pointing to the seller, who can remove machines at any time. A product with deactivationsPer30Days 0: 403 forbidden. Publishable or secret key.' + SIGNED_ANSWER_DOC,
+          'Frees the slot of machineFingerprint (200 with the removed activation; no such activation: 404; an unknown key or one of a product not in productId: 404). At most the product’s deactivationsPer30Days (default 3) per license per rolling 30 days; past it 429 rate_limited with Retry-After (seconds until the next one is allowed) and a message pointing to the seller, who can remove machines at any time. A product with deactivationsPer30Days 0: 403 forbidden. Publishable or secret key.' + SIGNED_ANSWER_DOC,
         parameters: SIGNED_ANSWER_PARAMETERS,
         security: SECURITY.any,
       },
     })
     .post('/licenses/activations', async ({ caller, body, request }) => {
       const nonce = readNonce(request);
-      const list = await listHeldActivations(deps, caller.developerId, { licenseKey: body.licenseKey, clientAddress: address(request) });
+      const list = await listHeldActivations(deps, holderCall(caller.developerId, request, body.productId), { licenseKey: body.licenseKey });
       return signedAnswer(sign, request, caller.developerId, publicList(list), { op: 'activations', nonce });
     }, {
       body: HeldActivationsBody,
@@ -81,7 +82,7 @@ export function licenseHolderRoutes(deps: Deps) {
         tags: ['Activations'],
         summary: 'This license’s machines (holder)',
         description:
-          'The machines of the license whose key is sent, oldest first, with its maxMachines: what a client shows before the buyer deactivates one. An unknown key or another seller’s: 404 not_found. Counted like a validation. Publishable or secret key. The signed header carries no machineFingerprint (the request names none).' + SIGNED_ANSWER_DOC,
+          'The machines of the license whose key is sent, oldest first, with its maxMachines: what a client shows before the buyer deactivates one. An unknown key, another seller’s, or one of a product not in productId: 404 not_found. Counted like a validation. Publishable or secret key. The signed header carries no machineFingerprint (the request names none).' + SIGNED_ANSWER_DOC,
         parameters: SIGNED_ANSWER_PARAMETERS,
         security: SECURITY.any,
       },

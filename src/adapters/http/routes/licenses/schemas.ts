@@ -3,6 +3,7 @@ import { MAX_EXPIRY } from '../../../../app/licenses/grant-license.ts';
 import { LICENSE_LIST_LIMIT } from '../../../../app/licenses/list-licenses.ts';
 import { ACTIVATION_LIMITS, ACTIVATION_MESSAGES } from '../../../../domain/activation.ts';
 import { EMAIL_MAX_LENGTH } from '../../../../domain/developer.ts';
+import { PRODUCT_ID_PATTERN, PRODUCT_SCOPE_LIMITS, PRODUCT_SCOPE_MESSAGE } from '../../../../domain/product.ts';
 import { LICENSE_STATUSES, VALIDATION_REASONS } from '../../../../domain/license.ts';
 import { MAX_KEY_LENGTH } from '../../../../domain/license-key.ts';
 import { EXAMPLE, LICENSE_EXAMPLE } from '../../examples.ts';
@@ -49,8 +50,26 @@ export const IssuedLicense = t.Object({
 const FINGERPRINT_PROBLEM =
   'machineFingerprint must be 1 to 256 visible ASCII characters, no spaces: the client library sends 64 lower-case hex digits. "3f…" in an example is a placeholder, not a fingerprint.';
 
+const ProductIdOfScope = t.String({ maxLength: PRODUCT_SCOPE_LIMITS.idMax, pattern: PRODUCT_ID_PATTERN, error: PRODUCT_SCOPE_MESSAGE });
+
+/**
+ * The application's product, or its editions: a key of any other product of the seller answers
+ * exactly as an unknown key does. Optional, so applications from before it keep working.
+ */
+export const ProductScope = t.Optional(
+  t.Union([ProductIdOfScope, t.Array(ProductIdOfScope, { minItems: 1, maxItems: PRODUCT_SCOPE_LIMITS.maxProducts })], {
+    description: `The product this application is (prod_…), or a list of 1 to ${PRODUCT_SCOPE_LIMITS.maxProducts} (its editions). A key of any other product of yours is answered exactly as an unknown key: not_found, nothing bound, counted per client address. Absent: any of your products (older applications). The client library always sends it.`,
+    examples: [EXAMPLE.productId],
+    error: PRODUCT_SCOPE_MESSAGE,
+  }),
+);
+
+/** One id or a list, as the use cases take it. */
+export const scopeOf = (productId: string | string[] | undefined): string[] | undefined => (productId === undefined ? undefined : Array.isArray(productId) ? productId : [productId]);
+
 export const ValidateBody = Input({
   licenseKey: t.String({ maxLength: MAX_KEY_LENGTH }),
+  productId: ProductScope,
   machineFingerprint: t.String({
     minLength: 1,
     maxLength: 256,
@@ -58,7 +77,7 @@ export const ValidateBody = Input({
     description: 'What the license binds to. The client library sends 64 lower-case hex digits (SHA-256, docs/api-rules.md); any 1 to 256 visible ASCII characters are accepted.',
     error: FINGERPRINT_PROBLEM,
   }),
-}, { examples: [{ licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint }] });
+}, { examples: [{ licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint, productId: EXAMPLE.productId }, { licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint }] });
 
 /**
  * The hot path's answer. Documented, and checked by the HTTP tests for every outcome, but not
@@ -148,18 +167,20 @@ export const Activation = t.Object({
 export const ActivateBody = Input({
   licenseKey: LicenseKey,
   machineFingerprint: MachineFingerprint,
+  productId: ProductScope,
   name: t.Optional(t.Union([t.String({ minLength: 1, maxLength: ACTIVATION_LIMITS.nameMax, pattern: '^[^\\u0000-\\u001f\\u007f]+$', error: 'name must be 1 to 100 characters without control characters, or null.' }), t.Null()], {
     description: 'A human name for the machine, e.g. its host name (1 to 100 characters).',
   })),
-}, { examples: [{ licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint, name: 'ada-laptop' }] });
+}, { examples: [{ licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint, name: 'ada-laptop', productId: EXAMPLE.productId }] });
 
 export const DeactivateBody = Input({
   licenseKey: LicenseKey,
   machineFingerprint: MachineFingerprint,
-}, { examples: [{ licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint }] });
+  productId: ProductScope,
+}, { examples: [{ licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint, productId: EXAMPLE.productId }] });
 
 /** The holder lists its license's machines: the license key is the proof. */
-export const HeldActivationsBody = Input({ licenseKey: LicenseKey }, { examples: [{ licenseKey: EXAMPLE.licenseKey }] });
+export const HeldActivationsBody = Input({ licenseKey: LicenseKey, productId: ProductScope }, { examples: [{ licenseKey: EXAMPLE.licenseKey, productId: EXAMPLE.productId }] });
 
 export const ActivationReply = t.Object({ activation: Activation }, {
   examples: [{ activation: ACTIVATION_EXAMPLE }],
