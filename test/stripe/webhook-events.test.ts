@@ -64,7 +64,7 @@ describe('Stripe events the service acts on', () => {
   test('charge.refunded reverses the payment it refunds', async () => {
     const { event, eventId } = await deliver('charge.refunded', { id: 'ch_1', object: 'charge', payment_intent: 'pi_Paid', refunded: true });
 
-    expect(event).toEqual({ eventId, type: 'charge.refunded', kind: 'payment_reversed', paymentId: 'pi_Paid' });
+    expect(event).toEqual({ eventId, type: 'charge.refunded', kind: 'payment_reversed', accountId: null, paymentId: 'pi_Paid', invoiceId: null, refunded: 'all' });
   });
 
   test('a dispute closed as lost reverses the payment', async () => {

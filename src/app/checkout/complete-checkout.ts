@@ -1,4 +1,5 @@
 import { newCustomer } from '../../domain/customer.ts';
+import { NEW_ORDER } from '../../domain/order.ts';
 import type { CheckoutSession, Completion } from '../../domain/checkout-session.ts';
 import { normalizeEmail } from '../../domain/developer.ts';
 import { DomainError, InvalidRequestError, NotFoundError } from '../../domain/errors.ts';
@@ -123,9 +124,8 @@ async function recordOrder(deps: CompleteDeps, session: CheckoutSession, license
     processor: session.processor,
     paymentId: completion.paymentId,
     processorReference: session.processorSessionId,
-    status: 'paid',
+    ...NEW_ORDER,
     createdAt: now,
-    refundedAt: null,
   });
 }
 
