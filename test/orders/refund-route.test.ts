@@ -3,7 +3,7 @@ import { openPostgresTestStore } from '../contracts/stores.ts';
 import { aPayment, connectedShop, deliver, type Shop } from '../checkout/shop.ts';
 import { depsFor } from '../support/deps.ts';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe.ts';
-import { seller, testApi, type TestApi } from '../support/http.ts';
+import { seller, testApi, type Reply, type TestApi } from '../support/http.ts';
 import { DAY, startSubscriptionFake } from '../subscriptions/stripe-shop.ts';
 
 const GRACE = 3 * DAY;
@@ -29,7 +29,7 @@ async function sandboxSale(api: TestApi, apiKey: string, productId: string, emai
 
 describe('POST /developers/orders/:id/refund in the sandbox', () => {
   let shop: Shop;
-  let refund: (id: string, body?: Record<string, unknown>, key?: string) => ReturnType<TestApi['call']>;
+  let refund: (id: string, body?: Record<string, unknown>, key?: string) => Promise<Reply>;
   beforeAll(async () => {
     shop = await connectedShop();
     refund = (id, body, key = shop.dev.apiKey) => shop.api.call('POST', `/developers/orders/${id}/refund`, { key, ...(body ? { body } : {}) });
@@ -39,7 +39,7 @@ describe('POST /developers/orders/:id/refund in the sandbox', () => {
   test('no amount: all of it goes back at once, the license is revoked; asking again answers the order as it is', async () => {
     const { order, licenseId } = await sandboxSale(shop.api, shop.dev.apiKey, shop.dev.product.id);
 
-    let reply: Awaited<ReturnType<typeof refund>> | undefined;
+    let reply: Reply | undefined;
     const events = await eventsOf(shop.api, shop.dev.id, async () => (reply = await refund(order.id)));
 
     expect(reply!.status).toBe(200);
@@ -131,7 +131,7 @@ describe('POST /developers/orders/:id/refund with Stripe (the local fake, throug
   test('20 concurrent refunds of one order: Stripe refunds once, one order.refunded, every caller gets the refunded order', async () => {
     const { order, payment } = await stripeSale();
 
-    let replies: Awaited<ReturnType<typeof refund>>[] = [];
+    let replies: Reply[] = [];
     const events = await eventsOf(shop.api, shop.dev.id, async () => (replies = await Promise.all(Array.from({ length: 20 }, () => refund(order.id)))));
 
     expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200));
@@ -189,7 +189,7 @@ describe('on PostgreSQL', () => {
       await api.call('GET', `/connect/callback?${new URLSearchParams({ code: 'sbx_code_abcdefgh12345678', state })}`);
       const { order, licenseId } = await sandboxSale(api, dev.apiKey, dev.product.id);
 
-      let replies: Awaited<ReturnType<TestApi['call']>>[] = [];
+      let replies: Reply[] = [];
       const events = await eventsOf(api, dev.id, async () => {
         replies = await Promise.all(Array.from({ length: 200 }, () => api.call('POST', `/developers/orders/${order.id}/refund`, { key: dev.apiKey })));
       });
