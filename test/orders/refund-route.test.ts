@@ -154,6 +154,10 @@ describe('POST /developers/orders/:id/refund with Stripe (the local fake, throug
     expect([down.status, down.body.error.code]).toEqual([502, 'processor_error']);
     expect((await shop.api.deps.orders.findById(order.id))!.amountRefunded).toBe(0);
     expect((await shop.api.deps.orders.findById(other.order.id))!.amountRefunded).toBe(0);
+    // A payment Stripe does not know on this account (another account connected since): 409, nothing changed.
+    const unknown = await shop.api.deps.orders.record({ ...other.order, id: 'ord_elsewhere', sourceId: 'cs_elsewhere', paymentId: 'pi_elsewhere' });
+    const elsewhere = await refund(unknown.id);
+    expect([elsewhere.status, elsewhere.body.error.code]).toEqual([409, 'conflict']);
   });
 });
 

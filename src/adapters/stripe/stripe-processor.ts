@@ -190,6 +190,9 @@ function refundConflict(error: unknown): ConflictError | null {
   if (code === 'charge_already_refunded' || code === 'amount_too_large' || code === 'charge_disputed') {
     return new ConflictError('conflict', `Stripe refused the refund (${code}): less of the payment is left to refund than asked.`);
   }
+  if (code === 'resource_missing') {
+    return new ConflictError('conflict', 'Stripe does not know this payment on your connected account (connected another account since?); refund it in the dashboard of the account it was paid on.');
+  }
   return null;
 }
 
