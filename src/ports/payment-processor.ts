@@ -115,6 +115,8 @@ export interface PaymentProcessor {
    * (Stripe's API since 2025-03-31 lists an invoice's payments apart); null when it has none.
    */
   invoicePaymentId(invoiceId: string, accountId: string): Promise<string | null>;
+  /** The other way round: the invoice a payment on the seller's account paid, or null (not an invoice's). */
+  invoiceOfPayment(paymentId: string, accountId: string): Promise<string | null>;
   /** Verifies the signature over the raw body; throws DomainError `invalid_signature` otherwise. */
   parseWebhook(rawBody: string, signatureHeader: string | null): Promise<PaymentEvent>;
 }

@@ -50,6 +50,17 @@ describe('a renewal refunded or lost in a dispute takes back its period', () => 
     });
   }
 
+  test('a renewal recorded without its payment (before payments were looked up) is found through Stripe by the refunded payment', async () => {
+    const r = await renewed('current-unlisted');
+    r.shop.store.sqlite.query('UPDATE orders SET payment_id = NULL WHERE source_id = ?').run(r.renewal.invoiceId);
+
+    await r.send(fake.refundInDashboard(r.renewal.paymentIntentId));
+
+    expect(await r.order()).toMatchObject({ status: 'refunded', paymentId: null });
+    expect((await stateOf(r.shop, r.licenseId)).expiresAt).toBe(r.firstEnd + GRACE);
+    expect(fake.requests.some((q) => q.path === '/v1/invoice_payments' && (q.query.payment as any)?.payment_intent === r.renewal.paymentIntentId)).toBe(true);
+  });
+
   test('a lost dispute of the renewal rolls it back as a refund does; a won one changes nothing', async () => {
     const r = await renewed();
 

@@ -180,7 +180,7 @@ export async function startFakeStripe(options: { now?: () => number } = {}) {
     }
     if (req.method === 'POST' && req.path === '/v1/payment_intents') return paymentIntent(req, account);
     if (req.method === 'POST' && req.path === '/v1/refunds') return replayed(req, account, () => refund(req.body, account, req.headers['idempotency-key'] ?? null));
-    if (req.method === 'GET' && req.path === '/v1/invoice_payments') return invoicePayments(String(req.query.invoice ?? ''), account);
+    if (req.method === 'GET' && req.path === '/v1/invoice_payments') return invoicePayments(req.query, account);
     const subMatch = /^\/v1\/subscriptions\/([^/]+)$/.exec(req.path);
     if (req.method === 'POST' && subMatch) {
       const updated = subs.update(subMatch[1]!, account, req.body);
@@ -235,11 +235,12 @@ export async function startFakeStripe(options: { now?: () => number } = {}) {
     return { status: 200, body: { id, object: 'refund', amount, charge: charge.id, payment_intent: body.payment_intent, status: 'succeeded', metadata: body.metadata ?? {} } };
   }
 
-  /** GET /v1/invoice_payments?invoice=…: how the current API tells an invoice's payment. */
-  function invoicePayments(invoiceId: string, account: string | null): Response {
+  /** GET /v1/invoice_payments?invoice=… or ?payment[payment_intent]=…: how the current API ties invoices and payments. */
+  function invoicePayments(query: Record<string, FormValue>, account: string | null): Response {
+    const byPayment = (query.payment as Record<string, FormValue> | undefined)?.payment_intent;
     const data = [...charges.entries()]
-      .filter(([, c]) => c.invoice === invoiceId && c.account === account)
-      .map(([pi]) => ({ id: `inpay_${uid()}`, object: 'invoice_payment', invoice: invoiceId, status: 'paid', payment: { type: 'payment_intent', payment_intent: pi } }));
+      .filter(([pi, c]) => c.invoice !== null && c.account === account && (byPayment === undefined ? c.invoice === query.invoice : pi === byPayment))
+      .map(([pi, c]) => ({ id: `inpay_${uid()}`, object: 'invoice_payment', invoice: c.invoice, status: 'paid', payment: { type: 'payment_intent', payment_intent: pi } }));
     return json(200, { object: 'list', data, has_more: false, url: '/v1/invoice_payments' });
   }
 

@@ -71,6 +71,11 @@ export class SandboxProcessor implements PaymentProcessor {
     return null;
   }
 
+  /** Sandbox payments are never reported by events: nothing to look up. */
+  async invoiceOfPayment(): Promise<string | null> {
+    return null;
+  }
+
   /** No webhooks in sandbox mode: the endpoint is 404 as when no webhook secret is configured. */
   async parseWebhook(): Promise<PaymentEvent> {
     throw new DomainError('not_found', 'No webhook secret is configured.');

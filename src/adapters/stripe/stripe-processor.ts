@@ -141,6 +141,16 @@ export class StripeProcessor implements PaymentProcessor {
     }
   }
 
+  async invoiceOfPayment(paymentId: string, accountId: string): Promise<string | null> {
+    try {
+      const payments = await this.stripe.invoicePayments.list({ payment: { type: 'payment_intent', payment_intent: paymentId }, limit: 1 }, { stripeAccount: accountId });
+      const invoice = payments.data[0]?.invoice;
+      return (typeof invoice === 'string' ? invoice : invoice?.id) ?? null;
+    } catch (error) {
+      throw processorError(error, 'look up the payment’s invoice');
+    }
+  }
+
   async parseWebhook(rawBody: string, signatureHeader: string | null): Promise<PaymentEvent> {
     const secret = this.webhookSecret;
     if (!secret) throw new DomainError('not_found', 'No webhook secret is configured.');

@@ -42,15 +42,17 @@ export async function takeBack(deps: TakeBackDeps, order: Order): Promise<void> 
 }
 
 /**
- * A processor's refund or lost dispute: the orders its payment paid (found by the payment, or by
- * the invoice an older API version's charge names) record it, and give back what they paid for.
- * A payment of none of ours (a seller's own sale on their account), or an event from an account that
- * is not the order's seller's, changes nothing.
+ * A processor's refund or lost dispute: the orders its payment paid record it, and give back what
+ * they paid for. They are found by the payment, or else by its invoice: the one an older API
+ * version's charge names, or the one the processor says it paid (a renewal recorded without its
+ * payment). A payment of none of ours (a seller's own sale on their account), or an event from an
+ * account that is not the order's seller's, changes nothing.
  */
-export async function reversePayment(deps: TakeBackDeps, reversal: PaymentReversal): Promise<void> {
+export async function reversePayment(deps: TakeBackDeps & Pick<Deps, 'processor'>, reversal: PaymentReversal): Promise<void> {
   let orders = await deps.orders.findByPayment(reversal.paymentId);
-  if (orders.length === 0 && reversal.invoiceId) {
-    const byInvoice = await deps.orders.findBySource(reversal.invoiceId);
+  if (orders.length === 0) {
+    const invoiceId = reversal.invoiceId ?? (reversal.accountId ? await deps.processor.invoiceOfPayment(reversal.paymentId, reversal.accountId) : null);
+    const byInvoice = invoiceId ? await deps.orders.findBySource(invoiceId) : null;
     orders = byInvoice?.source === 'renewal' ? [byInvoice] : [];
   }
   for (const order of orders) {
