@@ -194,7 +194,8 @@ function isStripeType(error: unknown, ...types: string[]): boolean {
  */
 function refundConflict(error: unknown): ConflictError | null {
   const code = (error as { code?: unknown } | null)?.code;
-  if (isStripeType(error, 'StripeIdempotencyError', 'idempotency_error')) {
+  // A key reused with another amount, or still in use by a concurrent request (the SDK retries that 409 first).
+  if (isStripeType(error, 'StripeIdempotencyError', 'idempotency_error') || code === 'idempotency_key_in_use') {
     return new ConflictError('conflict', 'Another refund of this order was being made at the same time; list the order and try again.');
   }
   if (code === 'charge_already_refunded' || code === 'amount_too_large' || code === 'charge_disputed') {
