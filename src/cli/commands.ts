@@ -9,7 +9,7 @@ import { sellerApiKeyCommands } from './seller-api-keys.ts';
 import { sellerAuthCommands } from './seller-auth.ts';
 import { customerList } from './seller-customer-list.ts';
 import { sellerLicenseCommands } from './seller-licenses.ts';
-import { orderList } from './seller-order-list.ts';
+import { orderList, orderRefund } from './seller-order-list.ts';
 import { sellerProductCommands } from './seller-products.ts';
 
 /** Every command, in the order the help lists them. */
@@ -24,6 +24,7 @@ export const COMMANDS: readonly Command[] = [
   ...sellerLicenseCommands,
   customerList,
   orderList,
+  orderRefund,
   ...sellerApiKeyCommands,
   ...fingerprintCommands,
 ];

@@ -36,8 +36,9 @@ export function licenseCreated(license: LicenseSubject): DomainEvent {
 }
 
 /**
- * What a change to a license announces, if anything: a revocation, a trial converted, or a paid
- * license's term extended (in that order of precedence; at most one event per change). `now` is
+ * What a change to a license announces, if anything: a revocation, a trial converted, a paid
+ * license's term extended, or shortened (a refunded renewal taken back), in that order of
+ * precedence; at most one event per change. `now` is
  * when the change is written, for the status the payload reports.
  */
 export function licenseChanged(before: License, after: LicenseSubject, now: number): DomainEvent | null {
@@ -50,6 +51,8 @@ function licenseChangeType(before: License, after: License): WebhookEventType | 
   if (before.trial && !after.trial) return 'license.converted';
   const extended = before.expiresAt !== null && after.expiresAt !== null && after.expiresAt > before.expiresAt;
   if (!before.trial && !after.trial && extended) return 'license.renewed';
+  const shortened = before.expiresAt !== after.expiresAt && after.expiresAt !== null && (before.expiresAt === null || after.expiresAt < before.expiresAt);
+  if (!before.trial && !after.trial && shortened) return 'license.updated';
   return null;
 }
 
@@ -76,17 +79,22 @@ export function activationDeleted(activation: Activation, owner: ActivationOwner
 export type OrderSubject = Order & { customerEmail: string };
 
 function orderData(order: OrderSubject) {
-  const { id, productId, customerId, customerEmail, licenseId, source, amount, currency, processor, paymentId, processorReference, status, createdAt, refundedAt } = order;
-  return { order: { id, productId, customerId, customerEmail, licenseId, source, amount, currency, processor, paymentId, processorReference, status, createdAt, refundedAt } };
+  const { id, productId, customerId, customerEmail, licenseId, source, amount, currency, processor, paymentId, processorReference, status, createdAt, amountRefunded, refundedAt, periodStart, periodEnd } = order;
+  return {
+    order: { id, productId, customerId, customerEmail, licenseId, source, amount, currency, processor, paymentId, processorReference, status, createdAt, amountRefunded, refundedAt, periodStart, periodEnd },
+  };
 }
 
 export function orderCompleted(order: OrderSubject): DomainEvent {
   return { developerId: order.developerId, type: 'order.completed', data: orderData(order) };
 }
 
-/** A paid order refunded; any other change announces nothing. */
-export function orderChanged(before: Pick<Order, 'status'>, after: OrderSubject): DomainEvent | null {
-  if (before.status !== 'paid' || after.status !== 'refunded') return null;
+/**
+ * Money went back on an order (a refund, partial or full, or a lost dispute): its `status` says
+ * whether all of it did. Any other change announces nothing.
+ */
+export function orderChanged(before: Pick<Order, 'amountRefunded'>, after: OrderSubject): DomainEvent | null {
+  if (after.amountRefunded <= before.amountRefunded) return null;
   return { developerId: after.developerId, type: 'order.refunded', data: orderData(after) };
 }
 

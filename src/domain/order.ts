@@ -23,7 +23,43 @@ export interface Order {
   paymentId: string | null;
   /** The processor's checkout session id, or invoice id. */
   processorReference: string | null;
+  /** `refunded` once all of `amount` went back (a full refund or a lost dispute); a partial refund leaves it `paid`. */
   status: OrderStatus;
   createdAt: number;
+  /** How much of `amount` went back to the buyer so far (0 ≤ amountRefunded ≤ amount). */
+  amountRefunded: number;
+  /** When money last went back (a partial refund included); null = never. */
   refundedAt: number | null;
+  /** A renewal: the subscription period its invoice paid for; null for other orders (and renewals recorded before periods were kept). */
+  periodStart: number | null;
+  periodEnd: number | null;
+}
+
+/** What a new paid order starts with: nothing refunded, no period. */
+export const NEW_ORDER = { status: 'paid', amountRefunded: 0, refundedAt: null, periodStart: null, periodEnd: null } as const satisfies Partial<Order>;
+
+/** How much of the order can still go back. */
+export function refundableAmount(order: Pick<Order, 'amount' | 'amountRefunded'>): number {
+  return Math.max(0, order.amount - order.amountRefunded);
+}
+
+/** Why `amount` cannot be refunded of this order now, or null: a positive whole number up to what is left. */
+export function refundAmountProblem(order: Pick<Order, 'amount' | 'amountRefunded'>, amount: number): string | null {
+  const left = refundableAmount(order);
+  if (!Number.isSafeInteger(amount) || amount < 1) return 'amount must be a positive whole number of the currency’s minor unit.';
+  if (amount > left) return `amount must be at most ${left}, what is left to refund of this order.`;
+  return null;
+}
+
+/**
+ * What a license keeps once a renewal is refunded in full: the end of the latest period still paid
+ * for. That is the latest end of its other renewals still paid, or else the end of the period its
+ * first payment paid (where its earliest renewal starts): for the latest renewal, what was paid
+ * before its invoice. null when the refunded renewal has no period recorded.
+ */
+export function paidEndAfterRefund(refunded: Pick<Order, 'periodStart'>, otherRenewals: Pick<Order, 'status' | 'periodStart' | 'periodEnd'>[]): number | null {
+  if (refunded.periodStart === null) return null;
+  const firstPaidEnd = Math.min(refunded.periodStart, ...otherRenewals.flatMap((o) => (o.periodStart === null ? [] : [o.periodStart])));
+  const stillPaid = otherRenewals.flatMap((o) => (o.status === 'paid' && o.periodEnd !== null ? [o.periodEnd] : []));
+  return Math.max(firstPaidEnd, ...stillPaid);
 }

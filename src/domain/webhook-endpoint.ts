@@ -10,6 +10,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'license.expired',
   'license.renewed',
   'license.converted',
+  'license.updated',
   'activation.created',
   'activation.deleted',
   'order.completed',

@@ -6,9 +6,21 @@ export interface OrderRepository {
    * writes nothing and returns the order stored first. Writing it emits `order.completed`.
    */
   record(order: Order): Promise<Order>;
-  /** Marks every paid order of this payment refunded at `at` (emits `order.refunded`); returns how many changed. */
-  markRefundedByPayment(paymentId: string, at: number): Promise<number>;
+  /**
+   * Records money gone back on an order, in one conditional statement with its `order.refunded`:
+   * `amountRefunded` becomes `total` (at most the amount) only while it is lower, so a repeated or
+   * late report changes nothing; with `expectRefunded`, only while it is exactly that (the refund
+   * route's compare-and-swap: of concurrent refunds from one state, one is recorded). The status
+   * becomes `refunded` when all of the amount went back. The order as updated, or null when nothing changed.
+   */
+  refund(id: string, total: number, at: number, expectRefunded?: number): Promise<Order | null>;
   findById(id: string): Promise<Order | null>;
+  /** The orders a processor payment paid (one, in practice), oldest first. */
+  findByPayment(paymentId: string): Promise<Order[]>;
+  /** The order of a checkout session, purchase or invoice. */
+  findBySource(sourceId: string): Promise<Order | null>;
+  /** The orders of one license (its purchase or checkout, its renewals), oldest first. */
+  findByLicense(licenseId: string): Promise<Order[]>;
   /**
    * One developer's orders, newest first (createdAt, then id, both descending), each with its
    * customer's e-mail. Another developer's orders are never in it.

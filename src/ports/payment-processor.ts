@@ -12,8 +12,8 @@ export type ProcessorCheckout =
 export type PaymentEvent = { eventId: string; type: string } & (
   | { kind: 'checkout_completed'; accountId: string | null; processorSessionId: string; sessionId: string | null }
   | { kind: 'checkout_expired'; processorSessionId: string; sessionId: string | null }
-  /** A refund or a lost dispute: the license this payment bought is revoked. */
-  | { kind: 'payment_reversed'; paymentId: string }
+  /** Money of a payment went back: a refund (partial or full) or a lost dispute. */
+  | ({ kind: 'payment_reversed' } & PaymentReversal)
   | { kind: 'account_deauthorized'; accountId: string }
   | ({ kind: 'invoice_paid'; invoice: PaidInvoice } & SubscriptionRef)
   | ({ kind: 'invoice_failed' } & SubscriptionRef)
@@ -30,9 +30,22 @@ export interface SubscriptionRef {
   at: number;
 }
 
-/** A paid subscription invoice: it pays the period ending at `periodEnd` (null = not stated). */
+/**
+ * A payment's money going back, as the processor reports it: the payment, the invoice it paid when
+ * the event names one (older Stripe API versions do), and the total gone back so far.
+ */
+export interface PaymentReversal {
+  accountId: string | null;
+  paymentId: string;
+  invoiceId: string | null;
+  /** The total refunded of the payment so far (a cumulative figure: repeats and late events agree); 'all' = a lost dispute or a full refund. */
+  refunded: number | 'all';
+}
+
+/** A paid subscription invoice: it pays the period [periodStart, periodEnd) (null = not stated). */
 export interface PaidInvoice {
   id: string;
+  periodStart: number | null;
   periodEnd: number | null;
   /** The subscription's first invoice, paid by its checkout (which records that order itself). */
   first: boolean;
@@ -50,6 +63,17 @@ export interface SavedCardCharge {
   /** Derived from the purchase id and attempt: retries of one attempt never charge twice. */
   idempotencyKey: string;
   description: string;
+  metadata: Record<string, string>;
+}
+
+/** Money back to the buyer, on the seller's account. */
+export interface RefundRequest {
+  paymentId: string;
+  accountId: string;
+  /** In the currency's minor unit. */
+  amount: number;
+  /** The same key never refunds twice; the same key with another amount is refused (conflict). */
+  idempotencyKey: string;
   metadata: Record<string, string>;
 }
 
@@ -81,6 +105,18 @@ export interface PaymentProcessor {
   chargeSavedCard(input: SavedCardCharge): Promise<{ paymentId: string }>;
   /** Cancels the subscription at the end of its current period, on the seller's account. */
   cancelSubscriptionAtPeriodEnd(processorSubscriptionId: string, accountId: string): Promise<void>;
+  /**
+   * Refunds part or all of a payment on the seller's account. A payment with less left to refund
+   * than asked, or a key reused for another amount, throws ConflictError `conflict`.
+   */
+  refund(input: RefundRequest): Promise<{ refundId: string }>;
+  /**
+   * The payment of a paid invoice on the seller's account, for invoices whose event does not say
+   * (Stripe's API since 2025-03-31 lists an invoice's payments apart); null when it has none.
+   */
+  invoicePaymentId(invoiceId: string, accountId: string): Promise<string | null>;
+  /** The other way round: the invoice a payment on the seller's account paid, or null (not an invoice's). */
+  invoiceOfPayment(paymentId: string, accountId: string): Promise<string | null>;
   /** Verifies the signature over the raw body; throws DomainError `invalid_signature` otherwise. */
   parseWebhook(rawBody: string, signatureHeader: string | null): Promise<PaymentEvent>;
 }

@@ -150,3 +150,25 @@ describe('licensing seller orders list', () => {
     expect(date.code).toBe(2);
   });
 });
+
+describe('licensing seller orders refund', () => {
+  test('part, then the rest: the list shows what went back; the full refund revokes the license; bad amounts are usage errors', async () => {
+    const shop = await sellerWithProduct(world);
+    await connectSandbox(world, shop.apiKey);
+    await buyInSandbox(world, shop.publishableKey, shop.productId, 'ann@example.com');
+    const [order] = (await world.cli(shop.config, ['seller', 'orders', 'list', '--json'])).json().data as { id: string; licenseId: string }[];
+
+    const part = await world.cli(shop.config, ['seller', 'orders', 'refund', order!.id, '--amount', '499', '--yes']);
+    const listed = await world.cli(shop.config, ['seller', 'orders', 'list']);
+    const rest = await world.cli(shop.config, ['seller', 'orders', 'refund', order!.id, '--yes', '--json']);
+    const zero = await world.cli(shop.config, ['seller', 'orders', 'refund', order!.id, '--amount', '0', '--yes']);
+    const license = await world.api('GET', `/licenses/${order!.licenseId}`, { key: shop.apiKey });
+
+    expect(part.code).toBe(0);
+    expect(part.stdout).toMatch(/refunded:\s+\$4\.99/);
+    expect(listed.stdout).toContain('paid (refunded $4.99)');
+    expect(rest.json()).toMatchObject({ id: order!.id, status: 'refunded', amountRefunded: 1999 });
+    expect(((await license.json()) as { status: string }).status).toBe('revoked');
+    expect(zero.code).toBe(2);
+  });
+});

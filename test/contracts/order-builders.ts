@@ -1,4 +1,4 @@
-import type { Order } from '../../src/domain/order.ts';
+import { NEW_ORDER, type Order } from '../../src/domain/order.ts';
 import type { Store } from '../../src/ports/deps.ts';
 import { aCustomer, aLicense, aProduct, givenLicenseParties, T0, unique } from './builders.ts';
 
@@ -14,9 +14,8 @@ export function anOrder(parties: { developerId: string; productId: string; custo
     processor: 'stripe',
     paymentId: `pi_${id}`,
     processorReference: `cs_test_${id}`,
-    status: 'paid',
+    ...NEW_ORDER,
     createdAt: T0,
-    refundedAt: null,
     ...overrides,
   };
 }

@@ -56,29 +56,53 @@ export function orderRepositoryContract(factory: StoreFactory): void {
       expect(await store.orders.listByDeveloper(parties.developerId, { limit: 10 })).toEqual({ data: [], hasMore: false });
     });
 
-    test('markRefundedByPayment refunds the paid orders of that payment once, and nothing else', async () => {
+    test('refund raises the refunded total, never past the amount nor down; refunded once all of it went back', async () => {
       const { store } = opened();
       const { order } = await givenOrderShop(store);
-      const paid = await order({ paymentId: 'pi_refund' });
-      const untouched = await order({ paymentId: 'pi_other' });
+      const paid = await order({ amount: 900 });
+      const untouched = await order();
 
-      expect(await store.orders.markRefundedByPayment('pi_refund', T0 + DAY)).toBe(1);
-      expect(await store.orders.markRefundedByPayment('pi_refund', T0 + 2 * DAY)).toBe(0);
-      expect(await store.orders.markRefundedByPayment('pi_unknown', T0)).toBe(0);
+      expect(await store.orders.refund(paid.id, 300, T0 + DAY)).toEqual({ ...paid, amountRefunded: 300, refundedAt: T0 + DAY });
+      expect(await store.orders.refund(paid.id, 200, T0 + 2 * DAY)).toBeNull(); // a late, lower report
+      expect(await store.orders.refund(paid.id, 300, T0 + 2 * DAY)).toBeNull(); // a repeat
+      expect(await store.orders.refund(paid.id, 5_000, T0 + 3 * DAY)).toEqual({ ...paid, amountRefunded: 900, status: 'refunded', refundedAt: T0 + 3 * DAY });
+      expect(await store.orders.refund(paid.id, 9_000, T0 + 4 * DAY)).toBeNull();
+      expect(await store.orders.refund('ord_unknown', 100, T0)).toBeNull();
 
-      expect(await store.orders.findById(paid.id)).toEqual({ ...paid, status: 'refunded', refundedAt: T0 + DAY });
       expect(await store.orders.findById(untouched.id)).toEqual(untouched);
     });
 
-    test('concurrent refunds of one payment change it exactly once', async () => {
+    test('with expectRefunded, a refund is recorded only from that state', async () => {
+      const { store } = opened();
+      const { order } = await givenOrderShop(store);
+      const paid = await order({ amount: 900 });
+
+      expect(await store.orders.refund(paid.id, 400, T0, 100)).toBeNull();
+      expect(await store.orders.refund(paid.id, 400, T0, 0)).toMatchObject({ amountRefunded: 400, status: 'paid' });
+      expect(await store.orders.refund(paid.id, 900, T0, 0)).toBeNull();
+    });
+
+    test('concurrent refunds of one order from one state: exactly one is recorded', async () => {
       const { store, connectAgain } = opened();
       const { order } = await givenOrderShop(store);
       const other = await connectAgain();
-      await order({ paymentId: 'pi_race' });
+      const paid = await order({ paymentId: 'pi_race' });
 
-      const counts = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? other : store).orders.markRefundedByPayment('pi_race', T0 + i)));
+      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? other : store).orders.refund(paid.id, paid.amount, T0 + i, 0)));
 
-      expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
+      expect(results.filter((r) => r !== null)).toHaveLength(1);
+    });
+
+    test('an order is found by its payment, its source and its license', async () => {
+      const { store } = opened();
+      const { order, license } = await givenOrderShop(store);
+      const first = await order({ paymentId: 'pi_found', createdAt: T0 });
+      const second = await order({ paymentId: null, createdAt: T0 + DAY });
+
+      expect(await store.orders.findByPayment('pi_found')).toEqual([first]);
+      expect(await store.orders.findByPayment('pi_unknown')).toEqual([]);
+      expect(await store.orders.findBySource(second.sourceId)).toEqual(second);
+      expect(await store.orders.findByLicense(license.id)).toEqual([first, second]);
     });
 
     test("a seller's orders come newest first, ties by id descending, each with its customer's e-mail", async () => {

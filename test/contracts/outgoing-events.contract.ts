@@ -57,7 +57,7 @@ export function outgoingEventsContract(factory: StoreFactory): void {
       expect(await written(() => store.licenses.update(license.id, { storedStatus: 'active' }))).toEqual([]);
     });
 
-    test('a reissue with a later expiry writes license.renewed; the same or an earlier one, or a lost compare-and-swap, nothing', async () => {
+    test('a reissue with a later expiry writes license.renewed, an earlier one license.updated; the same one, or a lost compare-and-swap, nothing', async () => {
       const { store } = opened();
       const { license, keyHash, written } = await givenSeller(store);
       const later = renewal(keyHash, license.expiresAt! + DAY);
@@ -67,7 +67,7 @@ export function outgoingEventsContract(factory: StoreFactory): void {
       expect(await written(() => store.licenses.reissue(license.id, later))).toEqual([{ type: 'license.renewed', subject: license.id }]);
       expect(await written(() => store.licenses.reissue(license.id, renewal(keyHash, license.expiresAt! + 9 * DAY)))).toEqual([]);
       expect(await written(() => store.licenses.reissue(license.id, same))).toEqual([]);
-      expect(await written(() => store.licenses.reissue(license.id, earlier))).toEqual([]);
+      expect(await written(() => store.licenses.reissue(license.id, earlier))).toEqual([{ type: 'license.updated', subject: license.id }]);
     });
 
     test('a trial converted writes license.converted, not license.renewed', async () => {
@@ -129,15 +129,16 @@ export function outgoingEventsContract(factory: StoreFactory): void {
       expect(await written(async () => undefined)).toEqual([]);
     });
 
-    test('an order recorded writes order.completed once; a refund order.refunded once', async () => {
+    test('an order recorded writes order.completed once; each refund (partial or full) order.refunded once', async () => {
       const { store } = opened();
       const { parties, license, written } = await givenSeller(store);
       const order = anOrder({ ...parties, licenseId: license.id });
 
       expect(await written(() => store.orders.record(order))).toEqual([{ type: 'order.completed', subject: order.id }]);
       expect(await written(() => store.orders.record({ ...order, id: `ord_${unique()}` }))).toEqual([]);
-      expect(await written(() => store.orders.markRefundedByPayment(order.paymentId!, T0 + 1))).toEqual([{ type: 'order.refunded', subject: order.id }]);
-      expect(await written(() => store.orders.markRefundedByPayment(order.paymentId!, T0 + 2))).toEqual([]);
+      expect(await written(() => store.orders.refund(order.id, 100, T0 + 1))).toEqual([{ type: 'order.refunded', subject: order.id }]);
+      expect(await written(() => store.orders.refund(order.id, order.amount, T0 + 2))).toEqual([{ type: 'order.refunded', subject: order.id }]);
+      expect(await written(() => store.orders.refund(order.id, order.amount, T0 + 3))).toEqual([]);
     });
 
     test('a pending checkout expired writes checkout.expired once; a completed one nothing', async () => {

@@ -38,6 +38,8 @@ export async function world(api: TestApi = testApi(), options: { customer?: bool
   await connectInSandbox(api, mine.apiKey);
   // A buyer subscribed to a monthly product of `mine`, for the subscription routes.
   const subscriptionId = await aSandboxSubscription(api, mine.apiKey);
+  // The order its checkout recorded, for the refund route.
+  const orderId = (await api.deps.orders.listByDeveloper(mine.id, { limit: 1 })).data[0]!.id;
   const checkout = await api.call('POST', '/checkout/init', { key: mine.apiKey, body: { productId: mine.product.id } });
   if (checkout.status !== 201) throw new Error(`checkout init failed: ${JSON.stringify(checkout.body)}`);
   // A second secret key of `mine`, so its revocation route can succeed without locking anyone out.
@@ -60,7 +62,7 @@ export async function world(api: TestApi = testApi(), options: { customer?: bool
   return {
     api, mine, other, customer, license: issued.license, trialRequest, licenseKey: issued.licenseKey, sessionId: checkout.body.sessionId as string, spareKeyId: spareKey.body.id as string,
     activationId: activated.body.activation.id as string,
-    webhookEndpointId: hook.body.id as string, webhookDeliveryId: hookTest.body.id as string, subscriptionId,
+    webhookEndpointId: hook.body.id as string, webhookDeliveryId: hookTest.body.id as string, subscriptionId, orderId,
   };
 }
 
@@ -177,6 +179,7 @@ export function routeTable(w: World): Route[] {
     { name: 'GET /developers/licenses', method: 'GET', path: () => '/developers/licenses', auth: 'secret' },
     { name: 'GET /developers/customers', method: 'GET', path: () => '/developers/customers', auth: 'secret' },
     { name: 'GET /developers/orders', method: 'GET', path: () => '/developers/orders', auth: 'secret' },
+    { name: 'POST /developers/orders/:id/refund', method: 'POST', path: (id = w.orderId) => `/developers/orders/${id}/refund`, auth: 'secret', hasIdParam: true },
     { name: 'GET /developers/subscriptions', method: 'GET', path: () => '/developers/subscriptions', auth: 'secret' },
     { name: 'GET /developers/subscriptions/:id', method: 'GET', path: (id = w.subscriptionId) => `/developers/subscriptions/${id}`, auth: 'secret', hasIdParam: true },
     { name: 'POST /developers/subscriptions/:id/cancel', method: 'POST', path: (id = w.subscriptionId) => `/developers/subscriptions/${id}/cancel`, auth: 'secret', hasIdParam: true },

@@ -85,6 +85,12 @@ const subscribeMonthly = async (replay: Replay): Promise<Extra> => {
   await fetch(`${replay.base}/v1/sandbox/checkout/${checkout.sessionId}/pay`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form, redirect: 'manual' });
   return { query: { productId: product.id } };
 };
+/** The subscription's checkout recorded an order: the refund example gives part of it back. */
+const aPaidOrder = async (replay: Replay): Promise<Extra> => {
+  const orders = await fetch(`${replay.base}/v1/developers/orders`, { headers: { 'x-api-key': replay.credentials.secretKey! } }).then((r) => r.json());
+  replay.capture('orderId', orders.data[0].id);
+  return {};
+};
 const captureCustomerMachine = (reply: Reply, replay: Replay) => {
   const license = reply.body.data.find((l: { id: string }) => l.id === replay.real(EXAMPLE.licenseId));
   replay.capture('activationId', license.activations[0].id);
@@ -168,6 +174,7 @@ const STEPS: Step[] = [
   { name: 'GET /v1/developers/subscriptions/{id}' },
   { name: 'POST /v1/developers/subscriptions/{id}/cancel' },
   { name: 'POST /v1/sandbox/clock' },
+  { name: 'POST /v1/developers/orders/{id}/refund', extra: aPaidOrder },
   { name: 'POST /v1/auth/login/init', after: codeMailed(EXAMPLE.buyerEmail) },
   { name: 'GET /v1/sandbox/outbox' },
   { name: 'GET /v1/sandbox/outbox/view' },

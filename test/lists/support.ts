@@ -1,5 +1,5 @@
 import { afterEach } from 'bun:test';
-import type { Order } from '../../src/domain/order.ts';
+import { NEW_ORDER, type Order } from '../../src/domain/order.ts';
 import type { StoreFactory, TestStore } from '../contracts/stores.ts';
 import { depsFor } from '../support/deps.ts';
 import { seller, testApi, type TestApi } from '../support/http.ts';
@@ -41,9 +41,8 @@ export async function givenOrder(api: TestApi, license: { id: string; productId:
     processor: 'sandbox',
     paymentId: `pi_${id}`,
     processorReference: `cs_${id}`,
-    status: 'paid',
+    ...NEW_ORDER,
     createdAt: api.clock.now(),
-    refundedAt: null,
     ...overrides,
   });
 }

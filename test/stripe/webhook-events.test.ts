@@ -64,13 +64,21 @@ describe('Stripe events the service acts on', () => {
   test('charge.refunded reverses the payment it refunds', async () => {
     const { event, eventId } = await deliver('charge.refunded', { id: 'ch_1', object: 'charge', payment_intent: 'pi_Paid', refunded: true });
 
-    expect(event).toEqual({ eventId, type: 'charge.refunded', kind: 'payment_reversed', paymentId: 'pi_Paid' });
+    expect(event).toEqual({ eventId, type: 'charge.refunded', kind: 'payment_reversed', accountId: null, paymentId: 'pi_Paid', invoiceId: null, refunded: 'all' });
+  });
+
+  test('a partial refund carries the cumulative amount; an older API version’s charge names its invoice; nothing refunded is ignored', async () => {
+    const partial = await deliver('charge.refunded', { id: 'ch_1', object: 'charge', payment_intent: 'pi_Paid', amount: 900, amount_refunded: 300, refunded: false, invoice: 'in_Old' }, 'acct_Seller');
+    const nothing = await deliver('charge.refunded', { id: 'ch_2', object: 'charge', payment_intent: 'pi_Paid', amount: 900, amount_refunded: 0, refunded: false });
+
+    expect(partial.event).toMatchObject({ kind: 'payment_reversed', accountId: 'acct_Seller', paymentId: 'pi_Paid', invoiceId: 'in_Old', refunded: 300 });
+    expect(nothing.event).toMatchObject({ kind: 'ignored' });
   });
 
   test('a dispute closed as lost reverses the payment', async () => {
     const { event } = await deliver('charge.dispute.closed', { id: 'dp_1', object: 'dispute', status: 'lost', payment_intent: 'pi_Paid' });
 
-    expect(event).toMatchObject({ kind: 'payment_reversed', paymentId: 'pi_Paid' });
+    expect(event).toMatchObject({ kind: 'payment_reversed', paymentId: 'pi_Paid', refunded: 'all' });
   });
 
   test('a dispute closed as won leaves the license alone', async () => {

@@ -17,7 +17,23 @@ export interface FakeSubscription {
 type Now = () => number;
 const secs = (ms: number) => Math.floor(ms / 1000);
 
-export function fakeSubscriptions(now: Now, uid: () => string) {
+/**
+ * How an invoice reads in an event: `current` (since 2025-03-31: parent.subscription_details,
+ * payments), `current-unlisted` (the same without its payments, which events leave out unless
+ * included), or `legacy` (top-level subscription and payment_intent).
+ */
+export type InvoiceShape = 'current' | 'current-unlisted' | 'legacy';
+
+export function invoiceAs(invoice: Record<string, any>, shape: InvoiceShape): Record<string, any> {
+  if (shape === 'current') return invoice;
+  const { payments, parent, ...rest } = invoice;
+  if (shape === 'current-unlisted') return { ...rest, parent };
+  const details = parent.subscription_details;
+  return { ...rest, subscription: details.subscription, subscription_details: { metadata: details.metadata }, payment_intent: payments.data[0]?.payment.payment_intent ?? null };
+}
+
+/** `held`: a payment the fake now holds (so it can be refunded), on this account. */
+export function fakeSubscriptions(now: Now, uid: () => string, held: (paymentIntentId: string, amount: number, account: string | null, invoiceId: string) => void = () => {}) {
   const subscriptions = new Map<string, FakeSubscription>();
 
   function invoice(sub: FakeSubscription, billingReason: string, periodStart: number, periodEnd: number, paid: boolean) {
@@ -36,6 +52,8 @@ export function fakeSubscriptions(now: Now, uid: () => string) {
       payments: { object: 'list', data: paid ? [{ payment: { type: 'payment_intent', payment_intent: `pi_test_${uid()}` } }] : [] },
     };
     sub.invoices.push(object);
+    const payment = object.payments.data[0];
+    if (payment) held(payment.payment.payment_intent, object.amount_paid, sub.account, id);
     return object;
   }
 

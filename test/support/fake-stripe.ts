@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { fakeSubscriptions } from './fake-stripe-subscriptions.ts';
+import { fakeSubscriptions, invoiceAs, type InvoiceShape } from './fake-stripe-subscriptions.ts';
 
 /**
  * A local stand-in for api.stripe.com and connect.stripe.com that the official SDK talks to:
@@ -7,7 +7,9 @@ import { fakeSubscriptions } from './fake-stripe-subscriptions.ts';
  * Stripe-Account and `expand`), and off-session PaymentIntents (Idempotency-Key replayed per account,
  * errors included; test hooks make a payment method decline or need authentication), and
  * subscriptions: a paid subscription-mode session starts one (fake-stripe-subscriptions.ts), which
- * the test renews, fails, or ends, and whose events it signs and delivers.
+ * the test renews, fails, or ends, and whose events it signs and delivers; refunds of any payment it
+ * holds (Idempotency-Key replayed per account, amounts bounded by what is left), answered with the
+ * charge.refunded Stripe sends, in either API shape.
  * Every request is recorded, body form-decoded into nested objects.
  */
 
@@ -88,7 +90,13 @@ export async function startFakeStripe(options: { now?: () => number } = {}) {
   const cards = new Map<string, string>();
   const replays = new Map<string, { params: string; response: { status: number; body: unknown } }>();
   const uid = () => `${++counter}${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
-  const subs = fakeSubscriptions(now, uid);
+  /** Every payment the fake holds: what it paid and what went back, the invoice it paid (if any). */
+  const charges = new Map<string, { id: string; amount: number; refunded: number; account: string | null; invoice: string | null }>();
+  const hold = (paymentIntentId: string, amount: number, account: string | null, invoice: string | null = null) =>
+    charges.set(paymentIntentId, { id: `ch_test_${uid()}`, amount, refunded: 0, account, invoice });
+  /** Every refund made, in order (replays of an idempotency key make none). */
+  const refunds: { id: string; paymentIntentId: string; amount: number; account: string | null; idempotencyKey: string | null }[] = [];
+  const subs = fakeSubscriptions(now, uid, (pi, amount, account, invoice) => hold(pi, amount, account, invoice));
   /** An event of the fake's own making, stamped with its clock. */
   const event = (type: string, object: Record<string, unknown>, account: string | null) =>
     stripeEvent(type, structuredClone(object), account ?? undefined, Math.floor(now() / 1000));
@@ -171,6 +179,8 @@ export async function startFakeStripe(options: { now?: () => number } = {}) {
       return json(200, created);
     }
     if (req.method === 'POST' && req.path === '/v1/payment_intents') return paymentIntent(req, account);
+    if (req.method === 'POST' && req.path === '/v1/refunds') return replayed(req, account, () => refund(req.body, account, req.headers['idempotency-key'] ?? null));
+    if (req.method === 'GET' && req.path === '/v1/invoice_payments') return invoicePayments(req.query, account);
     const subMatch = /^\/v1\/subscriptions\/([^/]+)$/.exec(req.path);
     if (req.method === 'POST' && subMatch) {
       const updated = subs.update(subMatch[1]!, account, req.body);
@@ -193,16 +203,45 @@ export async function startFakeStripe(options: { now?: () => number } = {}) {
    * Stripe scopes keys to the account and replays the first answer, card errors included (a request
    * refused as invalid is not kept); the same key with other parameters is an idempotency_error.
    */
-  function paymentIntent(req: RecordedRequest, account: string | null): Response {
+  function replayed(req: RecordedRequest, account: string | null, answer: () => { status: number; body: unknown }): Response {
     const key = req.headers['idempotency-key'] ?? null;
-    const params = JSON.stringify(req.body);
+    const params = JSON.stringify({ path: req.path, body: req.body });
     const replay = key ? replays.get(`${account} ${key}`) : undefined;
     if (replay && replay.params !== params) {
       return json(400, { error: { type: 'idempotency_error', message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}'.` } });
     }
-    const response = replay?.response ?? confirmIntent(req.body, account, key);
+    const response = replay?.response ?? answer();
     if (key && !replay && response.status !== 400) replays.set(`${account} ${key}`, { params, response });
     return json(response.status, response.body);
+  }
+
+  function paymentIntent(req: RecordedRequest, account: string | null): Response {
+    return replayed(req, account, () => confirmIntent(req.body, account, req.headers['idempotency-key'] ?? null));
+  }
+
+  /** A refund of a payment on this account: all that is left, or `amount`, never more than is left. */
+  function refund(body: Record<string, FormValue>, account: string | null, idempotencyKey: string | null) {
+    const charge = charges.get(String(body.payment_intent));
+    if (!charge || charge.account !== account) {
+      return { status: 404, body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${String(body.payment_intent)}'` } } };
+    }
+    const left = charge.amount - charge.refunded;
+    const amount = body.amount === undefined ? left : Number(body.amount);
+    if (left === 0) return { status: 400, body: { error: { type: 'invalid_request_error', code: 'charge_already_refunded', message: 'Charge has already been refunded.' } } };
+    if (amount > left) return { status: 400, body: { error: { type: 'invalid_request_error', code: 'amount_too_large', message: 'Refund amount is greater than unrefunded amount on charge.' } } };
+    charge.refunded += amount;
+    const id = `re_test_${uid()}`;
+    refunds.push({ id, paymentIntentId: String(body.payment_intent), amount, account, idempotencyKey });
+    return { status: 200, body: { id, object: 'refund', amount, charge: charge.id, payment_intent: body.payment_intent, status: 'succeeded', metadata: body.metadata ?? {} } };
+  }
+
+  /** GET /v1/invoice_payments?invoice=… or ?payment[payment_intent]=…: how the current API ties invoices and payments. */
+  function invoicePayments(query: Record<string, FormValue>, account: string | null): Response {
+    const byPayment = (query.payment as Record<string, FormValue> | undefined)?.payment_intent;
+    const data = [...charges.entries()]
+      .filter(([pi, c]) => c.invoice !== null && c.account === account && (byPayment === undefined ? c.invoice === query.invoice : pi === byPayment))
+      .map(([pi, c]) => ({ id: `inpay_${uid()}`, object: 'invoice_payment', invoice: c.invoice, status: 'paid', payment: { type: 'payment_intent', payment_intent: pi } }));
+    return json(200, { object: 'list', data, has_more: false, url: '/v1/invoice_payments' });
   }
 
   function confirmIntent(body: Record<string, FormValue>, account: string | null, idempotencyKey: string | null) {
@@ -217,6 +256,7 @@ export async function startFakeStripe(options: { now?: () => number } = {}) {
       payment_method: body.payment_method, metadata: body.metadata ?? {}, client_secret: `${id}_secret_${uid()}`, livemode: false,
     };
     intents.push({ id, account, idempotencyKey, status, params: body });
+    if (!failing) hold(id, Number(body.amount), account);
     if (!failing || failing === 'requires_action') return { status: 200, body: intent };
     const code = failing === 'authentication_required' || failing === 'expired_card' ? failing : 'card_declined';
     const error = { type: 'card_error', code, decline_code: failing, message: `Your card was declined (${failing}).`, charge: `ch_test_${uid()}` };
@@ -250,6 +290,7 @@ export async function startFakeStripe(options: { now?: () => number } = {}) {
       const session = sessions.get(id);
       if (!session) throw new Error(`fake Stripe has no session ${id}`);
       session.paid = details;
+      if (session.object.mode !== 'subscription') hold(details.paymentIntentId, Number((session.body.line_items as any)?.[0]?.price_data?.unit_amount ?? 0), session.account);
       if (session.object.mode === 'subscription' && !session.subscription) {
         const card = details.card ?? null;
         const method = card ? { id: card.id, object: 'payment_method', type: 'card', card: { brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear } } : null;
@@ -270,16 +311,43 @@ export async function startFakeStripe(options: { now?: () => number } = {}) {
       return event('checkout.session.completed', { ...session.object, status: 'complete', payment_status: 'paid' }, session.account);
     },
     /** invoice.paid of the subscription's first invoice (the checkout's). */
-    firstInvoicePaidEvent(subscriptionId: string): string {
+    firstInvoicePaidEvent(subscriptionId: string, shape: InvoiceShape = 'current'): string {
       const sub = subs.get(subscriptionId);
-      return event('invoice.paid', sub.invoices[0]!, sub.account);
+      return event('invoice.paid', invoiceAs(sub.invoices[0]!, shape), sub.account);
     },
-    /** A period passes: its invoice is paid (or fails); returns the events Stripe sends, in its order. */
-    renew(subscriptionId: string, outcome: 'paid' | 'failed' = 'paid'): { invoiceId: string; events: string[] } {
+    /** A period passes: its invoice is paid (or fails); returns the events Stripe sends, in its order, the invoice in `shape`. */
+    renew(subscriptionId: string, outcome: 'paid' | 'failed' = 'paid', shape: InvoiceShape = 'current'): { invoiceId: string; paymentIntentId: string | null; events: string[] } {
       const sub = subs.get(subscriptionId);
       const invoice = subs.renew(subscriptionId, outcome === 'paid');
-      const invoiceEvent = event(outcome === 'paid' ? 'invoice.paid' : 'invoice.payment_failed', invoice, sub.account);
-      return { invoiceId: invoice.id, events: [event('customer.subscription.updated', sub.object, sub.account), invoiceEvent] };
+      const invoiceEvent = event(outcome === 'paid' ? 'invoice.paid' : 'invoice.payment_failed', invoiceAs(invoice, shape), sub.account);
+      const paymentIntentId = (invoice.payments.data[0]?.payment.payment_intent as string | undefined) ?? null;
+      return { invoiceId: invoice.id, paymentIntentId, events: [event('customer.subscription.updated', sub.object, sub.account), invoiceEvent] };
+    },
+    /** Every refund made through the API, in order. */
+    refunds,
+    /**
+     * A refund made outside the API (the seller's dashboard): all that is left, or `amount`. The
+     * charge.refunded Stripe sends then, with its cumulative figures; `legacy` charges name their invoice.
+     */
+    refundInDashboard(paymentIntentId: string, amount?: number, shape: 'current' | 'legacy' = 'current'): string {
+      const charge = charges.get(paymentIntentId);
+      if (!charge) throw new Error(`fake Stripe holds no payment ${paymentIntentId}`);
+      charge.refunded = Math.min(charge.amount, charge.refunded + (amount ?? charge.amount - charge.refunded));
+      return this.chargeRefundedEvent(paymentIntentId, shape);
+    },
+    /** charge.refunded as Stripe sends it for the payment as it stands. */
+    chargeRefundedEvent(paymentIntentId: string, shape: 'current' | 'legacy' = 'current'): string {
+      const c = charges.get(paymentIntentId)!;
+      const object = {
+        id: c.id, object: 'charge', amount: c.amount, amount_refunded: c.refunded, refunded: c.refunded >= c.amount, payment_intent: paymentIntentId,
+        ...(shape === 'legacy' ? { invoice: c.invoice } : {}),
+      };
+      return event('charge.refunded', object, c.account);
+    },
+    /** charge.dispute.closed of the payment: the buyer's bank decided (`lost`: the money is gone). */
+    disputeClosedEvent(paymentIntentId: string, status: 'lost' | 'won' = 'lost'): string {
+      const c = charges.get(paymentIntentId)!;
+      return event('charge.dispute.closed', { id: `dp_${uid()}`, object: 'dispute', amount: c.amount, charge: c.id, payment_intent: paymentIntentId, status }, c.account);
     },
     /** customer.subscription.updated with the subscription as it is now. */
     subscriptionUpdatedEvent(subscriptionId: string): string {

@@ -3,6 +3,7 @@ import type { Database } from 'bun:sqlite';
 import type { SQL } from 'bun';
 import { sweepOutbox, OUTBOX_TIMES } from '../../src/app/outgoing-webhooks/sweep-outbox.ts';
 import type { Store } from '../../src/ports/deps.ts';
+import { NEW_ORDER } from '../../src/domain/order.ts';
 import { freshStorePerTest, postgresStores, sqliteStores } from '../contracts/stores.ts';
 import { seller } from '../support/http.ts';
 import { SANDBOX_CODE } from '../checkout/shop.ts';
@@ -110,15 +111,15 @@ describe.each([sqliteStores, postgresStores].map((f) => [f.name, f] as const))('
     const { a, change } = await setUp();
     const { license } = await a.grant();
     const store = current().store;
-    const order = { id: 'ord_emission', developerId: a.id, customerId: license.customerId, productId: a.product.id, licenseId: license.id, source: 'checkout', sourceId: 'cs_emission', amount: 1999, currency: 'usd', processor: 'sandbox', paymentId: 'pi_emission', processorReference: null, status: 'paid', createdAt: 1, refundedAt: null } as const;
+    const order = { id: 'ord_emission', developerId: a.id, customerId: license.customerId, productId: a.product.id, licenseId: license.id, source: 'checkout', sourceId: 'cs_emission', amount: 1999, currency: 'usd', processor: 'sandbox', paymentId: 'pi_emission', processorReference: null, ...NEW_ORDER, createdAt: 1 } as const;
 
     const paid = await change(() => store.orders.record(order));
     expect(paid.events).toEqual([{ type: 'order.completed', data: { order: expect.objectContaining({ id: 'ord_emission', amount: 1999, currency: 'usd', status: 'paid', licenseId: license.id, customerEmail: 'buyer@example.com' }) } }]);
     expect((await change(() => store.orders.record(order))).events).toEqual([]); // recorded once
 
-    const refunded = await change(() => store.orders.markRefundedByPayment('pi_emission', 2));
-    expect(refunded.events).toEqual([{ type: 'order.refunded', data: { order: expect.objectContaining({ id: 'ord_emission', status: 'refunded', refundedAt: 2 }) } }]);
-    expect((await change(() => store.orders.markRefundedByPayment('pi_emission', 3))).events).toEqual([]); // refunded once
+    const refunded = await change(() => store.orders.refund('ord_emission', 1999, 2));
+    expect(refunded.events).toEqual([{ type: 'order.refunded', data: { order: expect.objectContaining({ id: 'ord_emission', status: 'refunded', amountRefunded: 1999, refundedAt: 2 }) } }]);
+    expect((await change(() => store.orders.refund('ord_emission', 1999, 3))).events).toEqual([]); // refunded once
   });
 
   test('a checkout nobody came back to is expired by the sweep an hour after its expiry: checkout.expired, once', async () => {

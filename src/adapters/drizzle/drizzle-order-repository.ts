@@ -1,5 +1,5 @@
-import { and, desc, eq, gte, lte, or, lt, sql } from 'drizzle-orm';
-import type { Order } from '../../domain/order.ts';
+import { and, asc, desc, eq, gte, lte, or, lt, sql, type Column } from 'drizzle-orm';
+import type { Order, OrderStatus } from '../../domain/order.ts';
 import type { OrderListQuery, OrderPage, OrderRepository } from '../../ports/order-repository.ts';
 import { oneOrNull, type SqlStore } from './sql-store.ts';
 
@@ -7,12 +7,27 @@ import { oneOrNull, type SqlStore } from './sql-store.ts';
  * What the two order repositories share: the reads. Each dialect's repository adds the writes,
  * which announce their orders in its own transactions.
  */
-export abstract class DrizzleOrderRepository implements Omit<OrderRepository, 'record' | 'markRefundedByPayment'> {
+export abstract class DrizzleOrderRepository implements Omit<OrderRepository, 'record' | 'refund'> {
   constructor(protected readonly store: SqlStore) {}
 
   async findById(id: string): Promise<Order | null> {
     const { orders } = this.store.tables;
     return oneOrNull(this.store.db.select().from(orders).where(eq(orders.id, id)));
+  }
+
+  async findByPayment(paymentId: string): Promise<Order[]> {
+    const { orders } = this.store.tables;
+    return this.store.db.select().from(orders).where(eq(orders.paymentId, paymentId)).orderBy(asc(orders.createdAt), asc(orders.id));
+  }
+
+  async findBySource(sourceId: string): Promise<Order | null> {
+    const { orders } = this.store.tables;
+    return oneOrNull(this.store.db.select().from(orders).where(eq(orders.sourceId, sourceId)));
+  }
+
+  async findByLicense(licenseId: string): Promise<Order[]> {
+    const { orders } = this.store.tables;
+    return this.store.db.select().from(orders).where(eq(orders.licenseId, licenseId)).orderBy(asc(orders.createdAt), asc(orders.id));
   }
 
   async listByDeveloper(developerId: string, query: OrderListQuery): Promise<OrderPage> {
@@ -60,4 +75,23 @@ export function orderListQuery(store: SqlStore, developerId: string, query: Orde
     )
     .orderBy(desc(orders.createdAt), desc(id))
     .limit(query.limit + 1);
+}
+
+/** The order columns a refund statement reads, in either schema. */
+interface RefundColumns {
+  id: Column;
+  amount: Column;
+  amountRefunded: Column;
+}
+
+/**
+ * The one conditional statement of a refund, in both dialects: the refunded total rises to `total`
+ * (never past the amount, never down), the status follows it.
+ */
+export function refundStatement(orders: RefundColumns, id: string, total: number, at: number, expectRefunded?: number) {
+  const capped = sql<number>`CASE WHEN ${total} < ${orders.amount} THEN ${total} ELSE ${orders.amount} END`;
+  return {
+    set: { amountRefunded: capped, status: sql<OrderStatus>`CASE WHEN ${total} >= ${orders.amount} THEN 'refunded' ELSE 'paid' END`, refundedAt: at },
+    where: and(eq(orders.id, id), lt(orders.amountRefunded, capped), expectRefunded === undefined ? undefined : eq(orders.amountRefunded, expectRefunded)),
+  };
 }

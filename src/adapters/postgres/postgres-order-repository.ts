@@ -1,15 +1,15 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { orderChanged, orderCompleted } from '../../domain/events.ts';
 import type { Order } from '../../domain/order.ts';
 import type { OrderRepository } from '../../ports/order-repository.ts';
-import { DrizzleOrderRepository } from '../drizzle/drizzle-order-repository.ts';
+import { DrizzleOrderRepository, refundStatement } from '../drizzle/drizzle-order-repository.ts';
 import { postgresSqlStore } from '../drizzle/sql-store.ts';
 import { changeWithPostgresEvent, emitPostgresEvent, postgresCustomerEmail } from './postgres-events.ts';
 import type { PostgresDb } from './postgres-store.ts';
 import { customers, orders } from './schema.ts';
 
 // Exactly once per source by the unique source_id (INSERT … ON CONFLICT DO NOTHING, then read back:
-// the loser of a race sees the winner's committed row, and writes no event); refunds are one conditional UPDATE.
+// the loser of a race sees the winner's committed row, and writes no event); a refund is one conditional UPDATE of the locked row (the refunded total only rises).
 export class PostgresOrderRepository extends DrizzleOrderRepository implements OrderRepository {
   constructor(private readonly db: PostgresDb) {
     super(postgresSqlStore(db));
@@ -27,18 +27,16 @@ export class PostgresOrderRepository extends DrizzleOrderRepository implements O
     return stored;
   }
 
-  async markRefundedByPayment(paymentId: string, at: number): Promise<number> {
+  async refund(id: string, total: number, at: number, expectRefunded?: number): Promise<Order | null> {
+    const { set, where } = refundStatement(orders, id, total, at, expectRefunded);
     return this.db.transaction(async (tx) => {
-      const changed = await tx
-        .update(orders)
-        .set({ status: 'refunded', refundedAt: at })
-        .where(and(eq(orders.paymentId, paymentId), eq(orders.status, 'paid')))
-        .returning();
-      for (const order of changed) {
-        const customerEmail = await postgresCustomerEmail(tx, order.customerId);
-        if (customerEmail !== null) await emitPostgresEvent(tx, orderChanged({ status: 'paid' }, { ...order, customerEmail }));
-      }
-      return changed.length;
+      // The row is locked first, so `before` is the state the update replaces.
+      const [before] = await tx.select({ amountRefunded: orders.amountRefunded }).from(orders).where(eq(orders.id, id)).for('update');
+      const [changed] = await tx.update(orders).set(set).where(where).returning();
+      if (!before || !changed) return null;
+      const customerEmail = await postgresCustomerEmail(tx, changed.customerId);
+      if (customerEmail !== null) await emitPostgresEvent(tx, orderChanged(before, { ...changed, customerEmail }));
+      return changed;
     });
   }
 }

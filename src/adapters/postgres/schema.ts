@@ -212,7 +212,13 @@ export const orders = pgTable(
     processorReference: text('processor_reference'),
     status: text('status', { enum: ORDER_STATUSES }).notNull(),
     createdAt: millis('created_at').notNull(),
+    /** How much of amount went back (refunds, a lost dispute); status becomes refunded when all of it did. */
+    amountRefunded: integer('amount_refunded').notNull().default(0),
+    /** When money last went back. */
     refundedAt: millis('refunded_at'),
+    /** A renewal's paid period (null for other orders). */
+    periodStart: millis('period_start'),
+    periodEnd: millis('period_end'),
   },
   (t) => [
     index('orders_developer_order').on(t.developerId, t.createdAt, ID),

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DomainError, InvalidRequestError } from '../../domain/errors.ts';
-import type { NewProcessorCheckout, PaymentEvent, PaymentProcessor, ProcessorCheckout, SavedCardCharge } from '../../ports/payment-processor.ts';
+import type { NewProcessorCheckout, PaymentEvent, PaymentProcessor, ProcessorCheckout, RefundRequest, SavedCardCharge } from '../../ports/payment-processor.ts';
 import { savedCardBehaviour } from './sandbox-payment.ts';
 
 export const SANDBOX_CODE_PREFIX = 'sbx_code_';
@@ -60,6 +60,21 @@ export class SandboxProcessor implements PaymentProcessor {
 
   /** Sandbox subscriptions live in the store only: cancelling them is the store's update. */
   async cancelSubscriptionAtPeriodEnd(): Promise<void> {}
+
+  /** Sandbox money goes back at once; the refund id derives from the key, so a retry names the same refund. */
+  async refund({ idempotencyKey }: RefundRequest): Promise<{ refundId: string }> {
+    return { refundId: `re_sandbox_${sha16(idempotencyKey)}` };
+  }
+
+  /** Sandbox invoices always name their payment. */
+  async invoicePaymentId(): Promise<string | null> {
+    return null;
+  }
+
+  /** Sandbox payments are never reported by events: nothing to look up. */
+  async invoiceOfPayment(): Promise<string | null> {
+    return null;
+  }
 
   /** No webhooks in sandbox mode: the endpoint is 404 as when no webhook secret is configured. */
   async parseWebhook(): Promise<PaymentEvent> {

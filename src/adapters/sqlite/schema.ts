@@ -188,7 +188,13 @@ export const orders = sqliteTable(
     processorReference: text('processor_reference'),
     status: text('status', { enum: ORDER_STATUSES }).notNull(),
     createdAt: integer('created_at').notNull(),
+    /** How much of amount went back (refunds, a lost dispute); status becomes refunded when all of it did. */
+    amountRefunded: integer('amount_refunded').notNull().default(0),
+    /** When money last went back. */
     refundedAt: integer('refunded_at'),
+    /** A renewal's paid period (null for other orders). */
+    periodStart: integer('period_start'),
+    periodEnd: integer('period_end'),
   },
   (t) => [
     index('orders_developer_order').on(t.developerId, t.createdAt, t.id),

@@ -1,15 +1,15 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { orderChanged, orderCompleted } from '../../domain/events.ts';
 import type { Order } from '../../domain/order.ts';
 import type { OrderRepository } from '../../ports/order-repository.ts';
-import { DrizzleOrderRepository } from '../drizzle/drizzle-order-repository.ts';
+import { DrizzleOrderRepository, refundStatement } from '../drizzle/drizzle-order-repository.ts';
 import { sqliteSqlStore } from '../drizzle/sql-store.ts';
 import { orders } from './schema.ts';
 import { emitSqliteEvent, sqliteCustomerEmail } from './sqlite-events.ts';
 import type { SqliteDb } from './sqlite-store.ts';
 
 // Exactly once per source by the unique source_id (INSERT … ON CONFLICT DO NOTHING, then read back);
-// refunds are one conditional UPDATE, so a replayed refund changes nothing.
+// a refund is one conditional UPDATE (the refunded total only rises), so a replayed refund changes nothing.
 export class SqliteOrderRepository extends DrizzleOrderRepository implements OrderRepository {
   constructor(private readonly db: SqliteDb) {
     super(sqliteSqlStore(db));
@@ -26,19 +26,18 @@ export class SqliteOrderRepository extends DrizzleOrderRepository implements Ord
     return stored;
   }
 
-  async markRefundedByPayment(paymentId: string, at: number): Promise<number> {
-    return this.db.transaction((tx) => {
-      const changed = tx
-        .update(orders)
-        .set({ status: 'refunded', refundedAt: at })
-        .where(and(eq(orders.paymentId, paymentId), eq(orders.status, 'paid')))
-        .returning()
-        .all();
-      for (const order of changed) {
-        const customerEmail = sqliteCustomerEmail(tx, order.customerId);
-        if (customerEmail !== null) emitSqliteEvent(tx, orderChanged({ status: 'paid' }, { ...order, customerEmail }));
-      }
-      return changed.length;
-    });
+  async refund(id: string, total: number, at: number, expectRefunded?: number): Promise<Order | null> {
+    const { set, where } = refundStatement(orders, id, total, at, expectRefunded);
+    return this.db.transaction(
+      (tx) => {
+        const before = tx.select({ amountRefunded: orders.amountRefunded }).from(orders).where(eq(orders.id, id)).get();
+        const [changed] = tx.update(orders).set(set).where(where).returning().all();
+        if (!before || !changed) return null;
+        const customerEmail = sqliteCustomerEmail(tx, changed.customerId);
+        if (customerEmail !== null) emitSqliteEvent(tx, orderChanged(before, { ...changed, customerEmail }));
+        return changed;
+      },
+      { behavior: 'immediate' },
+    );
   }
 }

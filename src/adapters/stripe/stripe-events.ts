@@ -1,4 +1,4 @@
-import type { PaymentEvent } from '../../ports/payment-processor.ts';
+import type { PaymentEvent, PaymentReversal } from '../../ports/payment-processor.ts';
 import { toSubscriptionEvent } from './stripe-subscription-events.ts';
 
 /**
@@ -38,10 +38,9 @@ export function toPaymentEvent(verified: object): PaymentEvent {
     }
     case 'charge.refunded':
     case 'charge.dispute.closed': {
-      if (type === 'charge.dispute.closed' && object.status !== 'lost') break;
-      const paymentId = idOf(object.payment_intent);
-      if (!paymentId) break;
-      return { ...base, kind: 'payment_reversed', paymentId };
+      const reversal = type === 'charge.refunded' ? refundOf(object, account) : lostDisputeOf(object, account);
+      if (!reversal) break;
+      return { ...base, kind: 'payment_reversed', ...reversal };
     }
     case 'account.application.deauthorized':
       if (!account) break;
@@ -52,6 +51,27 @@ export function toPaymentEvent(verified: object): PaymentEvent {
     }
   }
   return { ...base, kind: 'ignored' };
+}
+
+/**
+ * A Charge's refunds so far (`amount_refunded` is cumulative, `refunded` says all of it). Before
+ * 2025-03-31 a charge of an invoice names it (`invoice`); since, only its payment does.
+ */
+function refundOf(charge: Record<string, unknown>, account: string | null): PaymentReversal | null {
+  const paymentId = idOf(charge.payment_intent);
+  const amount = charge.amount_refunded;
+  if (!paymentId) return null;
+  const refunded = charge.refunded === true ? 'all' : typeof amount === 'number' && Number.isSafeInteger(amount) && amount > 0 ? amount : null;
+  if (refunded === null) return null;
+  return { accountId: account, paymentId, invoiceId: idOf(charge.invoice), refunded };
+}
+
+/** A closed dispute the seller lost: all of the payment went back. Won, warning_closed and the rest change nothing. */
+function lostDisputeOf(dispute: Record<string, unknown>, account: string | null): PaymentReversal | null {
+  const charge = dispute.charge && typeof dispute.charge === 'object' ? (dispute.charge as Record<string, unknown>) : null;
+  const paymentId = idOf(dispute.payment_intent) ?? idOf(charge?.payment_intent);
+  if (dispute.status !== 'lost' || !paymentId) return null;
+  return { accountId: account, paymentId, invoiceId: idOf(charge?.invoice), refunded: 'all' };
 }
 
 function ourSessionId(object: Record<string, unknown>): string | null {

@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
-import { DomainError, InvalidRequestError } from '../../domain/errors.ts';
+import { ConflictError, DomainError, InvalidRequestError } from '../../domain/errors.ts';
 import type { Clock } from '../../ports/clock.ts';
-import type { NewProcessorCheckout, PaymentEvent, PaymentProcessor, ProcessorCheckout, SavedCardCharge } from '../../ports/payment-processor.ts';
+import type { NewProcessorCheckout, PaymentEvent, PaymentProcessor, ProcessorCheckout, RefundRequest, SavedCardCharge } from '../../ports/payment-processor.ts';
 import { systemClock } from '../system/system-clock.ts';
 import { cardError, chargeOutcome, chargeParams } from './stripe-charge.ts';
 import { checkoutParams, toProcessorCheckout } from './stripe-checkout.ts';
@@ -117,6 +117,40 @@ export class StripeProcessor implements PaymentProcessor {
     }
   }
 
+  /** Refunds the PaymentIntent; the SDK retries under the caller's idempotency key, so a retry is the same refund. */
+  async refund(input: RefundRequest): Promise<{ refundId: string }> {
+    try {
+      const refund = await this.stripe.refunds.create(
+        { payment_intent: input.paymentId, amount: input.amount, metadata: input.metadata },
+        { stripeAccount: input.accountId, idempotencyKey: input.idempotencyKey },
+      );
+      return { refundId: refund.id };
+    } catch (error) {
+      throw refundConflict(error) ?? processorError(error, 'refund the payment');
+    }
+  }
+
+  async invoicePaymentId(invoiceId: string, accountId: string): Promise<string | null> {
+    try {
+      const payments = await this.stripe.invoicePayments.list({ invoice: invoiceId, status: 'paid', limit: 10 }, { stripeAccount: accountId });
+      const paid = payments.data.find((p) => p.payment.type === 'payment_intent' && p.payment.payment_intent);
+      const intent = paid?.payment.payment_intent;
+      return (typeof intent === 'string' ? intent : intent?.id) ?? null;
+    } catch (error) {
+      throw processorError(error, 'look up the invoice’s payment');
+    }
+  }
+
+  async invoiceOfPayment(paymentId: string, accountId: string): Promise<string | null> {
+    try {
+      const payments = await this.stripe.invoicePayments.list({ payment: { type: 'payment_intent', payment_intent: paymentId }, limit: 1 }, { stripeAccount: accountId });
+      const invoice = payments.data[0]?.invoice;
+      return (typeof invoice === 'string' ? invoice : invoice?.id) ?? null;
+    } catch (error) {
+      throw processorError(error, 'look up the payment’s invoice');
+    }
+  }
+
   async parseWebhook(rawBody: string, signatureHeader: string | null): Promise<PaymentEvent> {
     const secret = this.webhookSecret;
     if (!secret) throw new DomainError('not_found', 'No webhook secret is configured.');
@@ -152,6 +186,25 @@ function parseApiBase(apiBase: string): { origin: string; sdk: { host: string; p
 function isStripeType(error: unknown, ...types: string[]): boolean {
   const type = (error as { type?: unknown } | null)?.type;
   return error instanceof Error && typeof type === 'string' && types.includes(type);
+}
+
+/**
+ * What Stripe refuses about the refund itself (nothing left to refund, more than is left, a key
+ * reused with another amount) is a conflict with the payment's state, not an outage.
+ */
+function refundConflict(error: unknown): ConflictError | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  // A key reused with another amount, or still in use by a concurrent request (the SDK retries that 409 first).
+  if (isStripeType(error, 'StripeIdempotencyError', 'idempotency_error') || code === 'idempotency_key_in_use') {
+    return new ConflictError('conflict', 'Another refund of this order was being made at the same time; list the order and try again.');
+  }
+  if (code === 'charge_already_refunded' || code === 'amount_too_large' || code === 'charge_disputed') {
+    return new ConflictError('conflict', `Stripe refused the refund (${code}): less of the payment is left to refund than asked.`);
+  }
+  if (code === 'resource_missing') {
+    return new ConflictError('conflict', 'Stripe does not know this payment on your connected account (connected another account since?); refund it in the dashboard of the account it was paid on.');
+  }
+  return null;
 }
 
 /** Stripe's own messages can quote request details; ours name only what failed and Stripe's error class. */

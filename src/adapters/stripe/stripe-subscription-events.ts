@@ -33,6 +33,7 @@ function invoicePaid(object: Obj, account: string | null, at: number): Reduced {
   if (!ref || !id) return null;
   const lines = (record(object.lines)?.data as unknown[] | undefined) ?? [];
   const ends = lines.map((line) => seconds(record(record(line)?.period)?.end)).filter((end): end is number => end !== null);
+  const starts = lines.map((line) => seconds(record(record(line)?.period)?.start)).filter((start): start is number => start !== null);
   const payments = (record(object.payments)?.data as unknown[] | undefined) ?? [];
   const paymentId = idOf(object.payment_intent) ?? idOf(record(record(payments[0])?.payment)?.payment_intent);
   return {
@@ -42,6 +43,7 @@ function invoicePaid(object: Obj, account: string | null, at: number): Reduced {
     ...ref,
     invoice: {
       id,
+      periodStart: starts.length ? Math.min(...starts) : null,
       periodEnd: ends.length ? Math.max(...ends) : null,
       first: object.billing_reason === 'subscription_create',
       amount: typeof object.amount_paid === 'number' ? object.amount_paid : 0,

@@ -1,5 +1,6 @@
 import type { SavedCard } from '../../domain/card.ts';
 import { newCustomer, signInPhone } from '../../domain/customer.ts';
+import { NEW_ORDER } from '../../domain/order.ts';
 import { maskPhone } from '../../domain/phone.ts';
 import { phoneLinkUrl } from '../customers/phone-link.ts';
 import type { CheckoutSession, Completion } from '../../domain/checkout-session.ts';
@@ -131,9 +132,8 @@ async function recordOrder(deps: CompleteDeps, session: CheckoutSession, license
     processor: session.processor,
     paymentId: completion.paymentId,
     processorReference: session.processorSessionId,
-    status: 'paid',
+    ...NEW_ORDER,
     createdAt: now,
-    refundedAt: null,
   });
 }
 

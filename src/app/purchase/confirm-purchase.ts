@@ -1,4 +1,5 @@
 import { cardUsableWith, type SavedCard } from '../../domain/card.ts';
+import { NEW_ORDER } from '../../domain/order.ts';
 import { DomainError, NotFoundError } from '../../domain/errors.ts';
 import { expiryFor, viewLicense, type License, type LicenseView } from '../../domain/license.ts';
 import { CHARGE_TAKEOVER_MS, type Purchase } from '../../domain/purchase.ts';
@@ -148,9 +149,8 @@ async function recordOrder(deps: ConfirmDeps, purchase: Purchase, license: Licen
     processor: deps.processor.kind,
     paymentId,
     processorReference: null,
-    status: 'paid',
+    ...NEW_ORDER,
     createdAt: deps.clock.now(),
-    refundedAt: null,
   });
 }
 

@@ -1,3 +1,4 @@
+import { NEW_ORDER, type Order } from '../../domain/order.ts';
 import { DEFAULT_GRACE_DAYS } from '../../domain/product.ts';
 import { paidThrough, type Subscription } from '../../domain/subscription.ts';
 import type { Deps } from '../../ports/deps.ts';
@@ -14,7 +15,7 @@ export type PayPeriodDeps = ReissueDeps & ReceiptDeps & Pick<Deps, 'ids' | 'prod
  * with a fresh key. Every step is idempotent and order-independent (a maximum, a keyed order), so
  * a repeated or late invoice changes nothing it should not. A renewal's receipt is queued with the
  * license's extension, so only the invoice that extends it mails one (the first invoice's receipt is
- * the checkout's).
+ * the checkout's). A renewal whose order was refunded in full extends nothing.
  */
 export async function payPeriod(deps: PayPeriodDeps, subscription: Subscription, invoice: PaidInvoice, asOf: number): Promise<void> {
   const periodEnd = invoice.periodEnd;
@@ -24,8 +25,9 @@ export async function payPeriod(deps: PayPeriodDeps, subscription: Subscription,
     ...(periodEnd !== null ? { currentPeriodEnd: periodEnd } : {}),
     asOf,
   });
-  if (!invoice.first) await recordRenewal(deps, updated ?? subscription, invoice);
-  if (periodEnd === null) return;
+  const order = invoice.first ? null : await recordRenewal(deps, updated ?? subscription, invoice);
+  // An invoice refunded before this (repeated, or late) report of its payment extends nothing.
+  if (periodEnd === null || order?.status === 'refunded') return;
   const product = await deps.products.get(subscription.developerId, subscription.productId);
   const receipt = invoice.first ? undefined : await renewalReceipt(deps, subscription, invoice);
   await renewLicense(deps, subscription.licenseId, paidThrough(periodEnd, product?.graceDays ?? DEFAULT_GRACE_DAYS), receipt);
@@ -38,8 +40,8 @@ async function renewalReceipt(deps: PayPeriodDeps, subscription: Subscription, i
   return receiptFor(deps, context, { kind: 'renewal', amount: invoice.amount, currency: invoice.currency });
 }
 
-async function recordRenewal(deps: PayPeriodDeps, subscription: Subscription, invoice: PaidInvoice): Promise<void> {
-  await deps.orders.record({
+async function recordRenewal(deps: PayPeriodDeps, subscription: Subscription, invoice: PaidInvoice): Promise<Order> {
+  return deps.orders.record({
     id: deps.ids.next('ord'),
     developerId: subscription.developerId,
     customerId: subscription.customerId,
@@ -52,8 +54,9 @@ async function recordRenewal(deps: PayPeriodDeps, subscription: Subscription, in
     processor: subscription.processor,
     paymentId: invoice.paymentId,
     processorReference: invoice.id,
-    status: 'paid',
+    ...NEW_ORDER,
     createdAt: deps.clock.now(),
-    refundedAt: null,
+    periodStart: invoice.periodStart,
+    periodEnd: invoice.periodEnd,
   });
 }

@@ -45,7 +45,7 @@ export async function runSandboxBilling(
       const invoiceId = `in_sandbox_${subscription.id}_${start}`;
       const periodEnd = periodEndAfter(start, subscription.interval);
       const product = await deps.products.get(subscription.developerId, subscription.productId);
-      const invoice = { id: invoiceId, periodEnd, first: false, amount: product?.price ?? 0, currency: product?.currency ?? 'usd', paymentId: `pi_${invoiceId}` };
+      const invoice = { id: invoiceId, periodStart: start, periodEnd, first: false, amount: product?.price ?? 0, currency: product?.currency ?? 'usd', paymentId: `pi_${invoiceId}` };
       await payPeriod(deps, subscription, invoice, start);
       subscription = (await deps.subscriptions.findByProcessorId(subscription.processorSubscriptionId)) ?? subscription;
       periods++;

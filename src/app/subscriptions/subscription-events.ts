@@ -1,7 +1,7 @@
 import { DomainError } from '../../domain/errors.ts';
 import type { Subscription } from '../../domain/subscription.ts';
 import type { Deps } from '../../ports/deps.ts';
-import type { PaymentEvent } from '../../ports/payment-processor.ts';
+import type { PaidInvoice, PaymentEvent } from '../../ports/payment-processor.ts';
 import { completeCheckout, type CompleteDeps } from '../checkout/complete-checkout.ts';
 import { payPeriod, type PayPeriodDeps } from './pay-period.ts';
 
@@ -18,7 +18,7 @@ export async function applySubscriptionEvent(deps: EventDeps, event: Subscriptio
   switch (event.kind) {
     case 'invoice_paid': {
       const subscription = await subscriptionOf(deps, event);
-      if (subscription) await payPeriod(deps, subscription, event.invoice, event.at);
+      if (subscription) await payPeriod(deps, subscription, await withPayment(deps, subscription, event), event.at);
       return;
     }
     case 'invoice_failed':
@@ -36,6 +36,18 @@ export async function applySubscriptionEvent(deps: EventDeps, event: Subscriptio
       return;
     }
   }
+}
+
+/**
+ * A renewal's invoice with its payment named, so a refund or dispute of that payment finds its
+ * order: Stripe's events before 2025-03-31 name it on the invoice, later ones only when the
+ * invoice's payments are included, and otherwise the processor is asked.
+ */
+async function withPayment(deps: EventDeps, subscription: Subscription, event: Extract<SubscriptionEvent, { kind: 'invoice_paid' }>): Promise<PaidInvoice> {
+  const invoice = event.invoice;
+  if (invoice.first || invoice.paymentId !== null || subscription.processor !== deps.processor.kind) return invoice;
+  const accountId = event.accountId ?? (await deps.connections.accountOf(subscription.developerId))?.accountId;
+  return accountId ? { ...invoice, paymentId: await deps.processor.invoicePaymentId(invoice.id, accountId) } : invoice;
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { Deps } from '../../ports/deps.ts';
 import type { PaymentEvent } from '../../ports/payment-processor.ts';
 import { completeCheckout, type CompleteDeps } from '../checkout/complete-checkout.ts';
+import { reversePayment, type TakeBackDeps } from '../orders/take-back.ts';
 import { applySubscriptionEvent, type SubscriptionEvent } from '../subscriptions/subscription-events.ts';
 
-type WebhookDeps = CompleteDeps & Pick<Deps, 'processor' | 'connections' | 'webhookEvents' | 'purchases'>;
+type WebhookDeps = CompleteDeps & TakeBackDeps & Pick<Deps, 'processor' | 'connections' | 'webhookEvents'>;
 
 /**
  * A processor's event, verified against the raw body, acted on once per event id whatever the
@@ -30,8 +31,9 @@ async function apply(deps: WebhookDeps, event: PaymentEvent): Promise<void> {
     case 'checkout_completed': {
       const session = await sessionOf(deps, event.sessionId, event.processorSessionId);
       if (!session || session.licenseId) return;
-      const accountId = event.accountId ?? (await deps.connections.accountOf(session.developerId))?.accountId;
-      if (!accountId) return;
+      const accountId = (await deps.connections.accountOf(session.developerId))?.accountId;
+      // Only the session's seller's connected account speaks for it (as for subscription events).
+      if (!accountId || (event.accountId !== null && event.accountId !== accountId)) return;
       // The event says "paid"; the session's details (payer, card) come from the processor itself.
       const found = await deps.processor.retrieveCheckout(event.processorSessionId, accountId);
       if (found.state === 'paid') await completeCheckout(deps, session.id, found.completion);
@@ -42,15 +44,10 @@ async function apply(deps: WebhookDeps, event: PaymentEvent): Promise<void> {
       if (session) await deps.checkouts.update(session.id, { storedStatus: 'expired' }, { storedStatus: 'pending' });
       return;
     }
-    case 'payment_reversed': {
-      // Bought in the browser or in the terminal: either way the license that payment bought goes.
-      const session = await deps.checkouts.findByPaymentId(event.paymentId);
-      const purchase = session?.licenseId ? null : await deps.purchases.findByPaymentId(event.paymentId);
-      const licenseId = session?.licenseId ?? purchase?.licenseId;
-      if (licenseId) await deps.licenses.update(licenseId, { storedStatus: 'revoked' });
-      await deps.orders.markRefundedByPayment(event.paymentId, deps.clock.now());
+    case 'payment_reversed':
+      // Bought in the browser, in the terminal or renewed: what the money paid for goes back with it.
+      await reversePayment(deps, event);
       return;
-    }
     case 'account_deauthorized':
       await deps.connections.removeAccount(event.accountId);
       return;

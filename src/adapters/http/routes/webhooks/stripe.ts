@@ -18,7 +18,7 @@ export function stripeWebhookRoutes(deps: Deps) {
         tags: ['Webhooks'],
         summary: 'Stripe events',
         description:
-          'Verified with Stripe-Signature (HMAC-SHA256 over t.rawBody, 300 s tolerance): 400 invalid_signature otherwise; 404 when no webhook secret is configured. Each event id is acted on once: checkout completed/expired, refunds and lost disputes (revoke), deauthorized accounts (disconnect).',
+          'Verified with Stripe-Signature (HMAC-SHA256 over t.rawBody, 300 s tolerance): 400 invalid_signature otherwise; 404 when no webhook secret is configured. Each event id is acted on once: checkout completed/expired (only from the session’s seller’s connected account), invoices and subscriptions (docs/subscriptions.md), refunds (partial ones recorded; a full refund takes back what the payment bought: a purchase’s license revoked, a renewal’s rolled back to the period paid before it) and lost disputes (as a full refund), deauthorized accounts (disconnect).',
         security: [{ stripeSignature: [] }],
         // Read as text (no body schema to generate from): the event's shape is Stripe's.
         requestBody: {
