@@ -269,7 +269,7 @@ export function ownerHeaders(w: World, route: Route): Record<string, string> {
 
 /** A license key signed with the developer's real private key, over whatever claims the test wants. */
 export async function signAsDeveloper(api: TestApi, developerId: string, claims: Partial<LicenseClaims>): Promise<string> {
-  const key = await api.deps.signingKeys.active(developerId);
+  const key = await api.deps.signingKeys.active(developerId, api.deps.clock.now());
   if (!key) throw new Error('no active signing key');
   const input = signingInputFor(key.kid, fullClaims(developerId, claims));
   return assembleLicenseKey(input, api.deps.signer.sign(key.sealedPrivateKey, utf8.encode(input)));

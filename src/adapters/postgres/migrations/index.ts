@@ -7,6 +7,7 @@ import m0003 from './0003_business.sql' with { type: 'text' };
 import m0004 from './0004_list_indexes.sql' with { type: 'text' };
 import m0005 from './0005_events_from_app.sql' with { type: 'text' };
 import m0006 from './0006_email_identity.sql' with { type: 'text' };
+import m0007 from './0007_nice_dagger.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -18,4 +19,5 @@ export const POSTGRES_MIGRATION_LIST = embeddedMigrations(journal, {
   '0004_list_indexes': m0004,
   '0005_events_from_app': m0005,
   '0006_email_identity': m0006,
+  '0007_nice_dagger': m0007,
 });

@@ -9,6 +9,7 @@ import m0005 from './0005_business.sql' with { type: 'text' };
 import m0006 from './0006_list_indexes.sql' with { type: 'text' };
 import m0007 from './0007_events_from_app.sql' with { type: 'text' };
 import m0008 from './0008_email_identity.sql' with { type: 'text' };
+import m0009 from './0009_handy_captain_cross.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -22,4 +23,5 @@ export const SQLITE_MIGRATIONS = embeddedMigrations(journal, {
   '0006_list_indexes': m0006,
   '0007_events_from_app': m0007,
   '0008_email_identity': m0008,
+  '0009_handy_captain_cross': m0009,
 });
