@@ -12,7 +12,8 @@ export interface KeyRotation {
 export interface SigningKeyRepository {
   /**
    * The key that signs at `now`: of the keys started by then (notBefore ≤ now) and not compromised,
-   * the latest started (then the latest made). Null when there is none.
+   * the latest started (then the latest made); when none has started by this clock (one behind the
+   * instance that made the key), the first to start. Null when every key is compromised.
    */
   active(developerId: string, now: number): Promise<SigningKey | null>;
   byKid(kid: string): Promise<SigningKey | null>;

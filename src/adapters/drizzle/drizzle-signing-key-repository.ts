@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lte } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, lte } from 'drizzle-orm';
 import type { SigningKey } from '../../domain/developer.ts';
 import type { KeyRotation, SigningKeyRepository } from '../../ports/signing-key-repository.ts';
 import { oneOrNull, type SharedTables, type SqlStore } from './sql-store.ts';
@@ -18,14 +18,17 @@ export class DrizzleSigningKeyRepository implements SigningKeyRepository {
 
   async active(developerId: string, now: number): Promise<SigningKey | null> {
     const { db, tables: { signingKeys }, dialect } = this.store;
-    return oneOrNull(
+    const usable = and(eq(signingKeys.developerId, developerId), isNull(signingKeys.compromisedAt));
+    const started = await oneOrNull(
       db
         .select(this.columns)
         .from(signingKeys)
-        .where(and(eq(signingKeys.developerId, developerId), lte(signingKeys.notBefore, now), isNull(signingKeys.compromisedAt)))
+        .where(and(usable, lte(signingKeys.notBefore, now)))
         .orderBy(desc(signingKeys.notBefore), desc(signingKeys.createdAt), desc(dialect.insertionOrder(signingKeys)))
         .limit(1),
     );
+    // A clock behind the one that made the key (another instance, a test clock): the first to start.
+    return started ?? oneOrNull(db.select(this.columns).from(signingKeys).where(usable).orderBy(asc(signingKeys.notBefore), desc(signingKeys.createdAt)).limit(1));
   }
 
   async byKid(kid: string): Promise<SigningKey | null> {
