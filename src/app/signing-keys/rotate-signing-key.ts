@@ -14,7 +14,7 @@ import type { Deps } from '../../ports/deps.ts';
 import { newSigningKey } from './new-signing-key.ts';
 
 export interface RotationRequest {
-  /** When the new key starts signing (ms); default now + ROTATION_LEAD_MS. Not with `compromised`. */
+  /** When the new key starts signing (ms; a time past means now); default now + ROTATION_LEAD_MS. Not with `compromised`. */
   notBefore?: number;
   /** The signing key (and any key still waiting to start) is retired as compromised; the new key signs at once. */
   compromised?: boolean;
@@ -68,9 +68,10 @@ function stagedPlan(request: RotationRequest, head: SigningKey, now: number): Pl
   if (head.notBefore > now) {
     throw new ConflictError('conflict', `Key ${head.kid} is already waiting to start signing at ${new Date(head.notBefore).toISOString()}; rotate again after that, or rotate with compromised: true.`);
   }
-  const notBefore = request.notBefore ?? now + ROTATION_LEAD_MS;
-  if (!Number.isSafeInteger(notBefore) || notBefore < now || notBefore > now + MAX_ROTATION_LEAD_MS) {
-    throw new InvalidRequestError('notBefore must be a time in ms from now to 365 days ahead.', 'notBefore');
+  // A time already past starts the key now: it cannot have signed before it existed.
+  const notBefore = Math.max(now, request.notBefore ?? now + ROTATION_LEAD_MS);
+  if (!Number.isSafeInteger(notBefore) || notBefore > now + MAX_ROTATION_LEAD_MS) {
+    throw new InvalidRequestError('notBefore must be a time in ms at most 365 days ahead (one already past starts the key now).', 'notBefore');
   }
   return { notBefore, endorser: head, retire: [] };
 }
