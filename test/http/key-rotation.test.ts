@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { compactVerify, decodeProtectedHeader, importJWK } from 'jose';
 import { ACTIVE_KEY_TTL_MS } from '../../src/app/licenses/sign-answer.ts';
+import { utf8 } from '../../src/domain/base64url.ts';
 import { ROTATION_LEAD_MS } from '../../src/domain/key-statements.ts';
+import { assembleLicenseKey, signingInputFor, type LicenseClaims } from '../../src/domain/license-key.ts';
 import { seller, testApi, type TestApi } from '../support/http.ts';
 import { decodeKey, expectError } from './fixtures.ts';
 
@@ -107,6 +109,19 @@ describe('a compromised rotation', () => {
     const answer = await w.answer(w.licenseKey);
     expect(answer.kid).toBe(successor.kid);
     expect(answer.chain!.split(', ')).toEqual(expect.arrayContaining([successor.endorsement, byKid.get(w.first.kid)!.retirement]));
+  });
+
+  test('a license key the thief signs with the retired key after the retirement is invalid_signature online, even naming a genuine license', async () => {
+    const w = await aSeller();
+    await w.rotate({ compromised: true });
+    const stolen = (await api.deps.signingKeys.byKid(w.first.kid))!;
+    const genuine = decodeKey(w.licenseKey).claims as unknown as LicenseClaims;
+    const input = signingInputFor(stolen.kid, { ...genuine, features: ['pro', 'everything'], issuedAt: api.clock.now() });
+    const forged = assembleLicenseKey(input, api.deps.signer.sign(stolen.sealedPrivateKey, utf8.encode(input)));
+
+    const reply = await api.call('POST', '/licenses/validate', { key: w.s.publishableKey, body: { licenseKey: forged, machineFingerprint: 'm'.repeat(16) } });
+
+    expect(reply.body).toEqual({ valid: false, reason: 'invalid_signature' });
   });
 
   test('licenses sold before it keep validating online', async () => {
