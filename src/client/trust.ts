@@ -20,6 +20,7 @@ const VERSION = 1;
 const MAX_KEPT = 256;
 /** An unknown key makes the client fetch the seller's JWKS at most this often per seller. */
 const DISCOVERY_INTERVAL_MS = 300_000;
+const MAX_CHECKED = 4096;
 
 export interface TrustedKey {
   key: CryptoKey;
@@ -83,7 +84,7 @@ export class KeyTrust {
     await state;
     const kept = fresh.filter((s) => this.used.has(s));
     if (kept.length === 0) return;
-    this.learned = [...this.learned!, ...kept].slice(-MAX_KEPT);
+    this.learned = [...new Set([...this.learned!, ...kept])].slice(-MAX_KEPT);
     await this.save();
   }
 
@@ -183,6 +184,8 @@ export class KeyTrust {
     const id = `${signer.x} ${s.raw}`;
     let result = this.checked.get(id);
     if (!result) {
+      // Statements come from the network: whoever answers in the service's place may send many.
+      if (this.checked.size >= MAX_CHECKED) this.checked.clear();
       result = this.importKey(signer.x).then(async (key) => {
         if (!key) return false;
         try {
