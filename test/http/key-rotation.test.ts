@@ -152,3 +152,12 @@ describe('bad rotation requests are 400 invalid_request, and rotate nothing', ()
     });
   }
 });
+
+test('the OpenAPI document: the rotation body may be left out, answers name Licensing-Key-Chain, the JWKS its statuses', async () => {
+  const doc = (await testApi().call('GET', '/openapi.json')).body;
+  expect(doc.paths['/v1/developers/signing-keys/rotate'].post.requestBody.required).toBe(false);
+  expect(doc.paths['/v1/licenses/validate'].post.responses['200'].headers['Licensing-Key-Chain']).toBeDefined();
+  const jwk = doc.paths['/v1/developers/{id}/jwks.json'].get.responses['200'].content['application/json'].schema.properties.keys.items;
+  for (const status of ['current', 'next', 'retired', 'compromised']) expect(JSON.stringify(jwk.properties.status)).toContain(`"${status}"`);
+  expect(Object.keys(jwk.properties)).toEqual(expect.arrayContaining(['notBefore', 'endorsement', 'compromisedAt', 'retirement']));
+});

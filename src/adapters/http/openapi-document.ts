@@ -7,7 +7,7 @@ import { documentSignedAnswers } from './signed-answer.ts';
 type Schema = { examples?: unknown[] };
 type Media = { schema?: Schema; example?: unknown };
 type Parameter = { name: string; in: string; schema?: Schema; example?: unknown };
-type Operation = { responses?: Record<string, { content?: Record<string, Media> } | unknown>; requestBody?: { content?: Record<string, Media> }; parameters?: Parameter[] };
+type Operation = { responses?: Record<string, { content?: Record<string, Media> } | unknown>; requestBody?: { content?: Record<string, Media>; required?: boolean }; parameters?: Parameter[] };
 type Document = { paths?: Record<string, Record<string, Operation>> };
 /** What the document needs of a route: its body schema, when it declares one. */
 export type RouteInfo = { method: string; path: string; hooks?: { body?: unknown } };
@@ -32,10 +32,16 @@ function documentNulRefusal(document: Document): void {
 function documentJsonBodies(document: Document, routes: readonly RouteInfo[]): void {
   for (const route of routes) {
     const operation = document.paths?.[openApiPath(route.path)]?.[route.method.toLowerCase()];
+    // A body declared t.Optional (the signing-key rotation's) may be left out.
+    if (operation?.requestBody && isOptional(route.hooks?.body)) operation.requestBody.required = false;
     const content = operation?.requestBody?.content;
     if (!content || !route.hooks?.body || Object.keys(content).length > 0) continue;
     content['application/json'] = { schema: route.hooks.body as Schema };
   }
+}
+
+function isOptional(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && (schema as Record<symbol, unknown>)[Symbol.for('TypeBox.Optional')] === 'Optional';
 }
 
 /** A path parameter's example follows the resource it names. */
