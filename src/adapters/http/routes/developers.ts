@@ -33,12 +33,14 @@ const KeyStatus = literalUnion(KEY_STATUSES, {
   description: 'current: signs now; next: published, signs from notBefore; retired: replaced, still verifies what it signed; compromised: nothing it signed from compromisedAt on is to be believed.',
 });
 
-const RotateBody = t.Optional(
+// No body at all is the defaults; anything else must be this object (t.Optional would take any value).
+const RotateBody = t.Union([
   Input({
     notBefore: t.Optional(Int({ minimum: 0, description: 'When the new key starts signing (ms). Default: 7 days from now; at most 365 days ahead; 0 or any time past: at once. Not with compromised.' })),
     compromised: t.Optional(t.Boolean({ description: 'Retire the signing key (and any key waiting to start) as compromised: the new key signs at once and signs their retirement.' })),
   }, { examples: [{}, { notBefore: EXAMPLE.time }, { compromised: true }] }),
-);
+  t.Undefined(),
+]);
 
 const RotatedKey = t.Object({
   kid: t.String(),
