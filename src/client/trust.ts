@@ -43,6 +43,8 @@ type Item = Statement & { raw: string };
 export class KeyTrust {
   private io: TrustIo = {};
   private learned: string[] | undefined;
+  /** Statements heard in this run (kept or not): an unused one may be used once its signer is known. */
+  private heard: string[] = [];
   private loading: Promise<void> | undefined;
   private state: Promise<Map<string, Entry>> | undefined;
   private used = new Set<string>();
@@ -76,15 +78,17 @@ export class KeyTrust {
   /** Takes the statements that chain to a believed key and keeps them; the rest are ignored. */
   async learn(statements: readonly unknown[]): Promise<void> {
     await this.load();
-    const known = new Set([...shippedStatements(this.shipped), ...this.learned!]);
+    const known = new Set([...shippedStatements(this.shipped), ...this.learned!, ...this.heard]);
     const fresh = [...new Set(statements.filter((s): s is string => typeof s === 'string' && !known.has(s) && parseStatement(s) !== null))];
     if (fresh.length === 0) return;
-    const state = this.compute([...this.learned!, ...fresh]);
+    // Everything heard in this run counts, so two answers learned at once cannot hide each other's keys.
+    this.heard = [...this.heard, ...fresh].slice(-MAX_KEPT);
+    const state = this.compute([...this.learned!, ...this.heard]);
     this.state = state;
     await state;
-    const kept = fresh.filter((s) => this.used.has(s));
+    const kept = this.heard.filter((s) => this.used.has(s) && !this.learned!.includes(s));
     if (kept.length === 0) return;
-    this.learned = [...new Set([...this.learned!, ...kept])].slice(-MAX_KEPT);
+    this.learned = [...this.learned!, ...kept].slice(-MAX_KEPT);
     await this.save();
   }
 
@@ -104,7 +108,7 @@ export class KeyTrust {
 
   private async trusted(): Promise<Map<string, Entry>> {
     await this.load();
-    this.state ??= this.compute(this.learned!);
+    this.state ??= this.compute([...this.learned!, ...this.heard]);
     return this.state;
   }
 
