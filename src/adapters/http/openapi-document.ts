@@ -7,7 +7,7 @@ import { documentSignedAnswers } from './signed-answer.ts';
 type Schema = { examples?: unknown[] };
 type Media = { schema?: Schema; example?: unknown };
 type Parameter = { name: string; in: string; schema?: Schema; example?: unknown };
-type Operation = { responses?: Record<string, { content?: Record<string, Media> } | unknown>; requestBody?: { content?: Record<string, Media>; required?: boolean }; parameters?: Parameter[] };
+type Operation = { responses?: Record<string, { content?: Record<string, Media> } | unknown>; requestBody?: { content?: Record<string, Media> }; parameters?: Parameter[] };
 type Document = { paths?: Record<string, Record<string, Operation>> };
 /** What the document needs of a route: its body schema, when it declares one. */
 export type RouteInfo = { method: string; path: string; hooks?: { body?: unknown } };
@@ -32,25 +32,10 @@ function documentNulRefusal(document: Document): void {
 function documentJsonBodies(document: Document, routes: readonly RouteInfo[]): void {
   for (const route of routes) {
     const operation = document.paths?.[openApiPath(route.path)]?.[route.method.toLowerCase()];
-    // A body declared `t.Union([object, t.Undefined()])` (the signing-key rotation's) may be left out.
-    const sent = sentBody(route.hooks?.body);
-    if (operation?.requestBody && sent) {
-      operation.requestBody = { required: false, content: { 'application/json': { schema: sent as Schema } } };
-      continue;
-    }
     const content = operation?.requestBody?.content;
     if (!content || !route.hooks?.body || Object.keys(content).length > 0) continue;
     content['application/json'] = { schema: route.hooks.body as Schema };
   }
-}
-
-/** The object of a body that may be left out: `t.Union([object, t.Undefined()])`. */
-function sentBody(schema: unknown): unknown {
-  const kind = (s: unknown) => (typeof s === 'object' && s !== null ? (s as Record<symbol, unknown>)[Symbol.for('TypeBox.Kind')] : undefined);
-  if (kind(schema) !== 'Union') return undefined;
-  const members = (schema as { anyOf: unknown[] }).anyOf;
-  const sent = members.filter((m) => kind(m) !== 'Undefined');
-  return sent.length === 1 && members.length === 2 ? sent[0] : undefined;
 }
 
 /** A path parameter's example follows the resource it names. */

@@ -33,14 +33,12 @@ const KeyStatus = literalUnion(KEY_STATUSES, {
   description: 'current: signs now; next: published, signs from notBefore; retired: replaced, still verifies what it signed; compromised: nothing it signed from compromisedAt on is to be believed.',
 });
 
-// No body at all is the defaults; anything else must be this object (t.Optional would take any value).
-const RotateBody = t.Union([
-  Input({
+// The body may be left out (the defaults): the route's transform makes a missing body `{}`, so
+// anything sent must be this object (t.Optional would let any value through, a union names no field).
+const RotateBody = Input({
     notBefore: t.Optional(Int({ minimum: 0, description: 'When the new key starts signing (ms). Default: 7 days from now; at most 365 days ahead; 0 or any time past: at once. Not with compromised.' })),
     compromised: t.Optional(t.Boolean({ description: 'Retire the signing key (and any key waiting to start) as compromised: the new key signs at once and signs their retirement.' })),
-  }, { examples: [{}, { notBefore: EXAMPLE.time }, { compromised: true }] }),
-  t.Undefined(),
-]);
+}, { examples: [{}, { notBefore: EXAMPLE.time }, { compromised: true }] });
 
 const RotatedKey = t.Object({
   kid: t.String(),
@@ -131,14 +129,17 @@ function keyRoutes(deps: Deps) {
   return withSecretKey(deps)
     .post('/developers/signing-keys/rotate', async ({ caller, body, set }) => {
       set.status = 201;
-      return rotateSigningKey(deps, caller.developerId, { notBefore: body?.notBefore, compromised: body?.compromised });
+      return rotateSigningKey(deps, caller.developerId, { notBefore: body.notBefore, compromised: body.compromised });
     }, {
+      transform(context) {
+        if (context.body === undefined) context.body = {};
+      },
       body: RotateBody,
       response: { 201: RotatedKey, ...errorsOf(400, 401, 403, 409, 413) },
       detail: {
         tags, security, summary: 'Rotate the signing key',
         description:
-          'Makes the next signing key, endorsed by the newest key, and publishes it in the JWKS at once; it signs new licenses and answers from notBefore (default 7 days ahead; notBefore: 0 starts it at once). Keys signed before keep verifying, offline through the JWKS and online, and apps that trust only an older key follow the endorsements (docs/key-rotation.md). ' +
+          'The body may be left out. Makes the next signing key, endorsed by the newest key, and publishes it in the JWKS at once; it signs new licenses and answers from notBefore (default 7 days ahead; notBefore: 0 starts it at once). Keys signed before keep verifying, offline through the JWKS and online, and apps that trust only an older key follow the endorsements (docs/key-rotation.md). ' +
           'While a key waits to start, another rotation is 409 conflict. compromised: true retires the signing key (and a waiting key) as compromised and starts the new key now: apps refuse what the retired key signs from then on.',
       },
     })
