@@ -31,7 +31,7 @@ const COPIES: Copy[] = [
   { table: 'api_keys', columns: ['id', 'developer_id', 'scope', 'key_hash', 'created_at', 'revoked_at'], where: 'developer_id = $dev' },
   {
     table: 'signing_keys',
-    columns: ['kid', 'developer_id', 'public_key', 'sealed_private_key', 'created_at', 'active'],
+    columns: ['kid', 'developer_id', 'public_key', 'sealed_private_key', 'created_at', 'active', 'not_before'],
     where: 'developer_id = $dev',
     booleans: ['active'],
   },

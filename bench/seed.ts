@@ -84,7 +84,7 @@ async function seedFresh(dbPath: string, count: number): Promise<Meta> {
     const customer = await deps.customers.findOrCreate({ id: randomIds.next('cus'), email: `customer${i}@example.com`, phone: null, phoneVerifiedAt: null, createdAt: systemClock.now() });
     customerIds.push(customer.id);
   }
-  const signingKey = (await deps.signingKeys.active(developer.id))!;
+  const signingKey = (await deps.signingKeys.active(developer.id, systemClock.now()))!;
   const sign = (input: string) => deps.signer.sign(signingKey.sealedPrivateKey, utf8.encode(input));
   insertLicenses(store.sqlite, count, (i) => licenseRow(i, { kid: signingKey.kid, developerId: developer.id, productId: product.id, customerId: customerIds[i % CUSTOMERS]! }, sign));
   // Each license bound to its machine, as the activations migration turns a binding into an activation.

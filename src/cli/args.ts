@@ -1,7 +1,7 @@
 import { UsageError } from './errors.ts';
 
 /** Flags that never take a value; every other `--flag` takes one (`--flag value` or `--flag=value`). */
-export const BOOLEAN_FLAGS = new Set(['help', 'json', 'version', 'no-wait', 'browser', 'no-open', 'cached', 'yes']);
+export const BOOLEAN_FLAGS = new Set(['help', 'json', 'version', 'no-wait', 'browser', 'no-open', 'cached', 'yes', 'compromised']);
 /** Flags every command accepts. */
 export const GLOBAL_FLAGS = ['api-url', 'config', 'json', 'help'] as const;
 

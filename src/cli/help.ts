@@ -7,7 +7,7 @@ const GROUPS: Record<string, string> = {
   'seller customers': 'list your customers with their licenses; search by the start of an e-mail',
   'seller orders': 'list your orders: payments and refunds, by product, buyer, status or date',
   'seller api-keys': 'create, list and revoke API keys',
-  'seller keys': 'rotate the license signing key',
+  'seller keys': 'rotate the license signing key (staged; shipped apps follow it)',
 };
 
 const GLOBAL_OPTIONS = `Global options:

@@ -1,4 +1,5 @@
 import type { SignUpResult } from '../domain/developer.ts';
+import { ROTATION_LEAD_MS } from '../domain/key-statements.ts';
 import { CliError, NotConfiguredError, UsageError } from './errors.ts';
 import type { Command, Context } from './context.ts';
 import type { SellerConfig } from './config.ts';
@@ -127,15 +128,31 @@ authorization in the browser… m:ss" meanwhile. --no-wait prints the URL and en
 
 const rotate: Command = {
   path: 'seller keys rotate',
-  summary: 'rotate the license signing key (older keys keep verifying)',
-  usage: 'seller keys rotate',
-  flags: [],
+  summary: 'make the next license signing key (published now, signing in 7 days; older keys keep verifying)',
+  usage: 'seller keys rotate [--start now|<days>d|<ISO time>] [--compromised]',
+  flags: ['start', 'compromised'],
   async run(ctx) {
     const { apiKey } = requireSeller(ctx);
-    const key = await ctx.api.request<{ kid: string; publicKey: string }>('POST', '/developers/signing-keys/rotate', { apiKey });
-    ctx.result(key, `New signing key ${key.kid}. Ship the new JWKS (licensing seller jwks) with your next release.`);
+    const compromised = ctx.flags.bool('compromised');
+    const start = ctx.flags.string('start');
+    if (compromised && start !== undefined) throw new UsageError('--compromised starts the new key now: leave --start out');
+    const body = compromised ? { compromised: true } : { notBefore: startTime(start ?? `${ROTATION_LEAD_MS / 86_400_000}d`) };
+    const key = await ctx.api.request<{ kid: string; notBefore: number; status: string; compromised: string[] }>('POST', '/developers/signing-keys/rotate', { apiKey, body });
+    const when = key.status === 'current' ? 'signs from now on' : `signs from ${new Date(key.notBefore).toISOString()}`;
+    const retired = key.compromised.length > 0 ? ` Retired as compromised: ${key.compromised.join(', ')}.` : '';
+    ctx.result(key, `New signing key ${key.kid}: published now, ${when}.${retired} Apps already shipped follow it; no new build needed.`);
   },
 };
+
+/** `now`, a number of days (`7d`), or an ISO 8601 time. */
+function startTime(value: string): number {
+  if (value === 'now') return 0;
+  const days = /^(\d{1,3})d$/.exec(value);
+  if (days) return Date.now() + Number(days[1]) * 86_400_000;
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) throw new UsageError(`--start must be now, a number of days like 7d, or an ISO time, not "${value}"`);
+  return at;
+}
 
 const jwks: Command = {
   path: 'seller jwks',

@@ -1,6 +1,7 @@
 import { parseLicenseKey } from '../domain/license-key.ts';
 import type { AnswerOp } from '../domain/signed-answer.ts';
 import { NONCE_HEADER, newNonce, SIGNATURE_HEADER, verifyAnswer } from './answer.ts';
+import { KEY_CHAIN_HEADER } from './trust.ts';
 import type { CacheRecord } from './cache.ts';
 import { ActivationLimitError, ApiError, type ActivationSlot } from './errors.ts';
 import { networkError, type Http } from './http.ts';
@@ -104,6 +105,7 @@ async function signedCall(ctx: HolderContext, op: Exclude<AnswerOp, 'validate'>,
   const answer = await ctx.http.send('POST', `/licenses/${op}`, { apiKey: ctx.apiKey, headers: { [NONCE_HEADER]: nonce }, body: { ...body, productId: scopeField(ctx.productIds) } });
   if (answer.kind === 'unreachable') throw networkError(answer.cause);
   if (answer.kind === 'error') throw limitError(answer.error) ?? answer.error;
+  await ctx.verifier.trust.learnChain(answer.headers.get(KEY_CHAIN_HEADER)); // docs/key-rotation.md
   const signed = await verifyAnswer(ctx.verifier, answer.headers.get(SIGNATURE_HEADER), answer.text, { op, nonce, machineFingerprint });
   if (!signed.ok) throw unverified(answer.status, signed.message);
   return { status: answer.status, body: signed.body, serverTime: signed.serverTime };

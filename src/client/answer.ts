@@ -35,8 +35,9 @@ export async function verifyAnswer(
   if (header.op !== expected.op) return fail(`The answer is for another operation (${header.op}, not ${expected.op}): an answer to a different request.`);
   if (header.machineFingerprint !== expected.machineFingerprint) return fail('The answer is about another machine.');
   const checked = await verifier.verifyFor(header.kid, parsed.signature, parsed.signingInput);
-  if (checked === 'unknown_kid') return fail(`The answer is signed with key ${header.kid}, which publicKeys does not hold: ship the seller’s current JWKS.`);
+  if (checked === 'unknown_kid') return fail(`The answer is signed with key ${header.kid}, which neither publicKeys (the JWKS shipped with the app) nor the seller’s key endorsements vouch for.`);
   if (checked === 'bad_signature') return fail('The answer’s signature does not verify: it was altered or forged.');
+  if (checked === 'compromised_key') return fail(`The answer is signed with key ${header.kid}, which the seller retired as compromised.`);
   try {
     return { ok: true, body: JSON.parse(parsed.body), serverTime: header.serverTime };
   } catch {

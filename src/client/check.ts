@@ -5,6 +5,7 @@ import { networkError, type Http } from './http.ts';
 import { detailsFromClaims } from './license-details.ts';
 import type { OfflineVerifier } from './offline.ts';
 import { adoptOfferedKey } from './renewal.ts';
+import { KEY_CHAIN_HEADER } from './trust.ts';
 import type { LicenseClaims } from '../domain/license-key.ts';
 import { LICENSE_STATUSES } from '../domain/license.ts';
 import { isOneOf } from '../domain/vocabulary.ts';
@@ -110,6 +111,7 @@ async function askServer(ctx: CheckContext, record: CacheRecord, licenseId: stri
   if (answer.kind === 'unreachable') return { error: networkError(answer.cause) };
   if (answer.kind === 'error') return { error: answer.error, warning: isRefusal(answer.error.status) ? warningOf(answer.error) : undefined };
   if (!onlineVerdict(answer.body)) return refused(new ApiError(answer.status, 'invalid_response', `${answer.status} from the licensing service was not a validation result: is baseUrl the service's address?`));
+  await ctx.verifier.trust.learnChain(answer.headers.get(KEY_CHAIN_HEADER)); // docs/key-rotation.md
   const signed = await verifyAnswer(ctx.verifier, answer.headers.get(SIGNATURE_HEADER), answer.text, { op: 'validate', nonce, machineFingerprint: ctx.fingerprint });
   if (!signed.ok) return refused(new ApiError(answer.status, 'unverified_answer', signed.message));
   const verdict = onlineVerdict(signed.body);

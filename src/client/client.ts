@@ -2,7 +2,7 @@ import { API_KEY_PREFIX } from '../domain/developer.ts';
 import { parseLicenseKey } from '../domain/license-key.ts';
 import { PRODUCT_SCOPE_MESSAGE, productScope } from '../domain/product.ts';
 import { activateMachine, deactivateMachine, listMachines, type ActivateOptions, type ActivationResult, type HolderContext, type MachineActivation, type MachineActivations } from './activations.ts';
-import { deserialize, LocalStorageStore, MemoryStore, serialize, type CacheFile, type CacheRecord, type CacheStore } from './cache.ts';
+import { CACHE_FILE, deserialize, LocalStorageStore, MemoryStore, serialize, type CacheFile, type CacheRecord, type CacheStore } from './cache.ts';
 import { normalizeBaseUrl } from './base-url.ts';
 import { defaultCacheDir, safeAppName } from './cache-location.ts';
 import { checkLicense } from './check.ts';
@@ -14,6 +14,7 @@ import { Http } from './http.ts';
 import { extractLicenseInfo, OfflineVerifier } from './offline.ts';
 import { browserStorage, nodeModules } from './platform.ts';
 import { CustomerSession, type CodeSent, type CustomerLicense, type PurchaseOffer } from './terminal.ts';
+import { KEYS_FILE } from './trust.ts';
 import { confirmTrial, requestTrial, startTrial, type StartedTrial, type StartTrialOptions } from './trial.ts';
 import { CACHE_REFRESH_MS, CLOCK_TOLERANCE_MS, type CheckOptions, type LicenseCheckResult, type LicenseClientOptions, type LicenseDetails } from './types.ts';
 
@@ -46,6 +47,9 @@ export class LicenseClient {
     this.session = new CustomerSession(this.http, () => this.fingerprint(), (key, license) => this.storeKey(key, license));
     this.verifier = new OfflineVerifier(options.publicKeys);
     this.now = options.now ?? Date.now;
+    // docs/key-rotation.md: keys learned from the seller's endorsements, kept in their own file.
+    let keys: Promise<CacheStore> | undefined;
+    this.verifier.trust.attach({ store: () => (keys ??= openStore(options, KEYS_FILE)), fetchJwks: (developerId) => this.sellerJwks(developerId), now: this.now });
   }
 
   /** The spec's five steps; `{ online: true }` asks the server whatever the cache says. */
@@ -186,6 +190,12 @@ export class LicenseClient {
     return this.session.purchaseConfirm(input);
   }
 
+  /** GET /developers/:id/jwks.json: looked at only for a key the application does not know yet. */
+  private async sellerJwks(developerId: string): Promise<unknown> {
+    const answer = await this.http.send('GET', `/developers/${encodeURIComponent(developerId)}/jwks.json`);
+    return answer.kind === 'ok' ? answer.body : null;
+  }
+
   private async holder(): Promise<HolderContext> {
     const fingerprint = await this.fingerprint();
     return { http: this.http, apiKey: this.options.apiKey, productIds: this.productIds, verifier: this.verifier, fingerprint, load: () => this.load(), save: (record) => this.save(record) };
@@ -222,13 +232,13 @@ export class LicenseClient {
 }
 
 /** A file where Node's fs exists, else localStorage in a browser, else memory. */
-async function openStore(options: LicenseClientOptions): Promise<CacheStore> {
+async function openStore(options: LicenseClientOptions, file = CACHE_FILE): Promise<CacheStore> {
   const appName = safeAppName(options.appName ?? DEFAULT_APP_NAME);
   const node = await nodeModules();
   if (node) {
     const dir = options.cacheDir ?? defaultCacheDir({ appName, platform: node.platform, home: node.os.homedir(), env: node.env, join: node.path.join });
-    return new FileStore(node, dir);
+    return new FileStore(node, dir, file);
   }
   const storage = browserStorage();
-  return storage ? new LocalStorageStore(storage, `${appName}:license`) : new MemoryStore();
+  return storage ? new LocalStorageStore(storage, `${appName}:${file === CACHE_FILE ? 'license' : 'keys'}`) : new MemoryStore();
 }

@@ -12,8 +12,9 @@ export class FileStore implements CacheStore {
   constructor(
     private readonly node: NodeModules,
     private readonly dir: string,
+    name = CACHE_FILE,
   ) {
-    this.file = node.path.join(dir, CACHE_FILE);
+    this.file = node.path.join(dir, name);
   }
 
   get path(): string {

@@ -1,5 +1,6 @@
 import { parseLicenseKey, type KeyProblem, type LicenseClaims } from '../domain/license-key.ts';
 import { detailsFromClaims } from './license-details.ts';
+import { KeyTrust } from './trust.ts';
 import type { Jwks, LicenseDetails } from './types.ts';
 
 export type OfflineVerdict =
@@ -13,45 +14,34 @@ export type OfflineVerdict =
  * WebCrypto for the Ed25519 signature (no Node needed), and the clock for expiry.
  */
 export class OfflineVerifier {
-  private readonly keys = new Map<string, Promise<CryptoKey | null>>();
+  /** The shipped JWKS and the keys learned by following the seller's rotations (trust.ts). */
+  readonly trust: KeyTrust;
 
-  constructor(private readonly jwks: Jwks) {}
+  constructor(jwks: Jwks) {
+    this.trust = new KeyTrust(jwks);
+  }
 
   async verify(licenseKey: string, now: number): Promise<OfflineVerdict> {
     const parsed = parseLicenseKey(licenseKey);
     if (!parsed.ok) return { ok: false, reason: parsed.reason };
     const { header, claims, signingInput, signature } = parsed.key;
-    const key = await this.keyFor(header.kid);
-    if (!key || !(await verifySignature(key, signature, signingInput))) return { ok: false, reason: 'invalid_signature' };
+    const key = await this.trust.keyFor(header.kid, claims.sub);
+    if (!key || !(await verifySignature(key.key, signature, signingInput))) return { ok: false, reason: 'invalid_signature' };
+    // docs/key-rotation.md: a key retired as compromised vouches for nothing issued from then on.
+    if (key.compromisedAt !== null && claims.issuedAt >= key.compromisedAt) return { ok: false, reason: 'invalid_signature' };
     if (claims.expiresAt !== null && now >= claims.expiresAt) return { ok: false, reason: 'expired', claims };
     return { ok: true, claims };
   }
 
-  /** Signed answers (answer.ts) are checked against the same keys as license keys. */
-  async verifyFor(kid: string, signature: Uint8Array, data: Uint8Array): Promise<'ok' | 'unknown_kid' | 'bad_signature'> {
-    const key = await this.keyFor(kid);
+  /**
+   * Signed answers (answer.ts) are checked against the same keys as license keys. An answer carries a
+   * fresh nonce, so it was made now: a key known to be compromised signs none the client believes.
+   */
+  async verifyFor(kid: string, signature: Uint8Array, data: Uint8Array): Promise<'ok' | 'unknown_kid' | 'bad_signature' | 'compromised_key'> {
+    const key = await this.trust.keyFor(kid);
     if (!key) return 'unknown_kid';
-    return (await verifySignature(key, signature, data)) ? 'ok' : 'bad_signature';
-  }
-
-  private keyFor(kid: string): Promise<CryptoKey | null> {
-    let key = this.keys.get(kid);
-    if (!key) {
-      key = importJwk(this.jwks, kid);
-      this.keys.set(kid, key);
-    }
-    return key;
-  }
-}
-
-async function importJwk(jwks: Jwks, kid: string): Promise<CryptoKey | null> {
-  const jwk = Array.isArray(jwks?.keys) ? jwks.keys.find((k) => k?.kid === kid) : undefined;
-  if (!jwk || jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.x !== 'string') return null;
-  if (jwk.alg !== undefined && jwk.alg !== 'EdDSA' && jwk.alg !== 'Ed25519') return null;
-  try {
-    return await crypto.subtle.importKey('jwk', { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, { name: 'Ed25519' }, false, ['verify']);
-  } catch {
-    return null;
+    if (key.compromisedAt !== null) return 'compromised_key';
+    return (await verifySignature(key.key, signature, data)) ? 'ok' : 'bad_signature';
   }
 }
 

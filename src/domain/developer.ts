@@ -45,8 +45,19 @@ export interface SigningKey {
   /** The private key sealed with MASTER_KEY (AES-256-GCM); opaque to the domain. */
   sealedPrivateKey: string;
   createdAt: number;
-  /** The newest key signs; older ones keep verifying. */
+  /**
+   * The newest key made (the head of the chain, the one that endorses the next). It signs from
+   * `notBefore` on; until then the key before it does (docs/key-rotation.md).
+   */
   active: boolean;
+  /** When the key starts signing: a rotation publishes it ahead (ROTATION_LEAD_MS by default). */
+  notBefore: number;
+  /** The key before it vouching for this one (an endorsement JWS); null for a seller's first key. */
+  endorsement: string | null;
+  /** Retired as compromised at this time: nothing it signs from then on is to be believed. */
+  compromisedAt: number | null;
+  /** The successor's signed statement of that retirement (a retirement JWS); null unless compromised. */
+  retirement: string | null;
 }
 
 /** The longest address SMTP can deliver to (RFC 5321's path limit, less its brackets). */

@@ -119,14 +119,18 @@ describe('licensing seller', () => {
     expect(jwks.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519' });
   });
 
-  test('keys rotate adds a key to the JWKS, newest first', async () => {
+  test('keys rotate publishes the next key, newest first, signing in 7 days; --compromised retires the signing key at once', async () => {
     const { config } = await sellerWithProduct(world);
 
     const rotated = (await world.cli(config, ['seller', 'keys', 'rotate', '--json'])).json();
     const jwks = (await world.cli(config, ['seller', 'jwks', '--json'])).json();
+    const emergency = (await world.cli(config, ['seller', 'keys', 'rotate', '--compromised', '--json'])).json();
+    const after = (await world.cli(config, ['seller', 'jwks', '--json'])).json();
 
-    expect(jwks.keys).toHaveLength(2);
-    expect(jwks.keys[0].kid).toBe(rotated.kid);
+    expect(jwks.keys.map((k: { kid: string; status: string }) => [k.kid, k.status])).toEqual([[rotated.kid, 'next'], [jwks.keys[1].kid, 'current']]);
+    expect(rotated.notBefore - Date.now()).toBeGreaterThan(6 * 86_400_000);
+    expect(emergency).toMatchObject({ status: 'current', compromised: [rotated.kid, jwks.keys[1].kid] });
+    expect(after.keys.map((k: { status: string }) => k.status)).toEqual(['current', 'compromised', 'compromised']);
   });
 
   test('login with an existing secret key saves it; a wrong key is exit 4', async () => {

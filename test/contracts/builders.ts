@@ -24,6 +24,10 @@ export function aSigningKey(developerId: string, overrides: Partial<SigningKey> 
     sealedPrivateKey: `sealed_${unique()}`,
     createdAt: T0,
     active: true,
+    notBefore: overrides.createdAt ?? T0,
+    endorsement: null,
+    compromisedAt: null,
+    retirement: null,
     ...overrides,
   };
 }

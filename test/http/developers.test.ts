@@ -80,7 +80,7 @@ describe('GET /developers/:id/jwks.json', () => {
     const reply = await api.call('GET', `/developers/${dev.id}/jwks.json`);
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({
-      keys: [{ kty: 'OKP', crv: 'Ed25519', x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), kid: expect.any(String), alg: 'EdDSA', use: 'sig' }],
+      keys: [{ kty: 'OKP', crv: 'Ed25519', x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), kid: expect.any(String), alg: 'EdDSA', use: 'sig', status: 'current', notBefore: api.clock.now() }],
     });
   });
 

@@ -186,7 +186,7 @@ export function routeTable(w: World): Route[] {
     { name: 'GET /developers/api-keys', method: 'GET', path: () => '/developers/api-keys', auth: 'secret' },
     { name: 'POST /developers/api-keys', method: 'POST', path: () => '/developers/api-keys', auth: 'secret', body: () => ({ scope: 'publishable' }) },
     { name: 'POST /developers/api-keys/:id/revoke', method: 'POST', path: (id = w.spareKeyId) => `/developers/api-keys/${id}/revoke`, auth: 'secret', hasIdParam: true },
-    { name: 'POST /developers/signing-keys/rotate', method: 'POST', path: () => '/developers/signing-keys/rotate', auth: 'secret' },
+    { name: 'POST /developers/signing-keys/rotate', method: 'POST', path: () => '/developers/signing-keys/rotate', auth: 'secret', body: () => ({ notBefore: 0 }) },
     ...webhookRoutes(w),
     { name: 'GET /licenses/:id', method: 'GET', path: (id = license) => `/licenses/${id}`, auth: 'secret', hasIdParam: true },
     { name: 'POST /licenses/validate', method: 'POST', path: () => '/licenses/validate', auth: 'any', body: () => ({ licenseKey: w.licenseKey, machineFingerprint: 'fp-table' }) },
@@ -272,7 +272,7 @@ export function ownerHeaders(w: World, route: Route): Record<string, string> {
 
 /** A license key signed with the developer's real private key, over whatever claims the test wants. */
 export async function signAsDeveloper(api: TestApi, developerId: string, claims: Partial<LicenseClaims>): Promise<string> {
-  const key = await api.deps.signingKeys.active(developerId);
+  const key = await api.deps.signingKeys.active(developerId, api.deps.clock.now());
   if (!key) throw new Error('no active signing key');
   const input = signingInputFor(key.kid, fullClaims(developerId, claims));
   return assembleLicenseKey(input, api.deps.signer.sign(key.sealedPrivateKey, utf8.encode(input)));

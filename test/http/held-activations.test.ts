@@ -66,7 +66,7 @@ describe('POST /licenses/activations: the holder lists its license’s machines'
     const document = (await api.call('GET', '/openapi.json')).body;
     const ok = document.paths['/v1/licenses/activations'].post.responses['200'];
 
-    expect(Object.keys(ok.headers)).toEqual(['Licensing-Signature']);
+    expect(Object.keys(ok.headers)).toEqual(['Licensing-Signature', 'Licensing-Key-Chain']);
     expect(Object.keys(ok.content)).toEqual(expect.arrayContaining(['application/json', 'application/jose']));
   });
 

@@ -20,7 +20,7 @@ async function busyShop(api: TestApi) {
   await api.call('POST', '/licenses/validate', { key: a.apiKey, body: { licenseKey: issued[0]!.licenseKey, machineFingerprint: 'm2' } });
   await api.call('POST', '/licenses/validate', { key: b.publishableKey, body: { licenseKey: issued[1]!.licenseKey, machineFingerprint: 'm3' } });
   await api.call('POST', `/licenses/${issued[0]!.license.id}/unbind`, { headers: { authorization: `Bearer ${a.apiKey}` } });
-  await api.call('POST', '/developers/signing-keys/rotate', { key: a.apiKey });
+  await api.call('POST', '/developers/signing-keys/rotate', { key: a.apiKey, body: { notBefore: api.clock.now() } });
   issued.push(await a.grant());
   await api.call('POST', `/licenses/${issued[1]!.license.id}/revoke`, { key: a.apiKey });
   await api.call('POST', '/developers/products', { key: a.publishableKey, body: { name: 'x', price: 1, currency: 'usd' } });

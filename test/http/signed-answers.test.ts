@@ -126,7 +126,7 @@ describe('POST /licenses/validate: signed answers', () => {
   test('after a rotation answers are signed with the new key within the cache time; the old kid stays verifiable', async () => {
     const { api, s, licenseKey, jwks } = await licensed();
     const before = await validate(api, s.publishableKey, licenseKey);
-    const rotation = (await api.call('POST', '/developers/signing-keys/rotate', { key: s.apiKey })).body;
+    const rotation = (await api.call('POST', '/developers/signing-keys/rotate', { key: s.apiKey, body: { notBefore: api.clock.now() } })).body;
     api.clock.advance(ACTIVE_KEY_TTL_MS);
     const after = await validate(api, s.publishableKey, licenseKey);
 
@@ -214,8 +214,8 @@ describe('POST /licenses/activate and /licenses/deactivate: signed answers', () 
     const document = (await api.call('GET', '/openapi.json')).body;
     const responses = (path: string) => document.paths[`/v1${path}`].post.responses;
 
-    expect(Object.keys(responses('/licenses/activate')['201'].headers)).toEqual(['Licensing-Signature']);
-    expect(Object.keys(responses('/licenses/activate')['200'].headers)).toEqual(['Licensing-Signature']);
-    expect(Object.keys(responses('/licenses/deactivate')['200'].headers)).toEqual(['Licensing-Signature']);
+    expect(Object.keys(responses('/licenses/activate')['201'].headers)).toEqual(['Licensing-Signature', 'Licensing-Key-Chain']);
+    expect(Object.keys(responses('/licenses/activate')['200'].headers)).toEqual(['Licensing-Signature', 'Licensing-Key-Chain']);
+    expect(Object.keys(responses('/licenses/deactivate')['200'].headers)).toEqual(['Licensing-Signature', 'Licensing-Key-Chain']);
   });
 });

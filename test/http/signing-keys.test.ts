@@ -7,15 +7,16 @@ async function rotated() {
   const api = testApi();
   const s = await seller(api);
   const before = await s.grant();
-  const rotation = await api.call('POST', '/developers/signing-keys/rotate', { key: s.apiKey });
+  const rotation = await api.call('POST', '/developers/signing-keys/rotate', { key: s.apiKey, body: { notBefore: api.clock.now() } });
   return { api, s, before, rotation };
 }
 
 describe('POST /developers/signing-keys/rotate', () => {
-  test('answers 201 {kid, publicKey} with a new kid', async () => {
-    const { before, rotation } = await rotated();
+  test('answers 201 {kid, publicKey, notBefore, status, endorsedBy} with a new kid', async () => {
+    const { api, before, rotation } = await rotated();
     expect(rotation.status).toBe(201);
-    expect(rotation.body).toEqual({ kid: expect.any(String), publicKey: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    const previous = decodeKey(before.licenseKey).header.kid;
+    expect(rotation.body).toEqual({ kid: expect.any(String), publicKey: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), notBefore: api.clock.now(), status: 'current', endorsedBy: previous, compromised: [] });
     expect(rotation.body.kid).not.toBe(decodeKey(before.licenseKey).header.kid);
   });
 
@@ -59,7 +60,7 @@ describe('POST /developers/signing-keys/rotate', () => {
   test('rotating twice keeps every older key verifying', async () => {
     const { api, s, before } = await rotated();
     const middle = await s.grant();
-    await api.call('POST', '/developers/signing-keys/rotate', { key: s.apiKey });
+    await api.call('POST', '/developers/signing-keys/rotate', { key: s.apiKey, body: { notBefore: api.clock.now() } });
     const jwks = await api.call('GET', `/developers/${s.id}/jwks.json`);
     expect(jwks.body.keys).toHaveLength(3);
     for (const [i, { licenseKey }] of [before, middle].entries()) {

@@ -76,7 +76,7 @@ describe('renewLicense', () => {
 
   test('after a signing-key rotation the fresh key is signed with the new key', async () => {
     const { api, s, license, licenseKey } = await renewable();
-    const rotation = await api.call('POST', '/developers/signing-keys/rotate', { key: s.apiKey });
+    const rotation = await api.call('POST', '/developers/signing-keys/rotate', { key: s.apiKey, body: { notBefore: api.clock.now() } });
     expect(rotation.status).toBe(201);
 
     const renewed = await renewLicense(api.deps, license.id, license.expiresAt + DAY);

@@ -1,12 +1,12 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, lte } from 'drizzle-orm';
 import type { SigningKey } from '../../domain/developer.ts';
-import type { SigningKeyRepository } from '../../ports/signing-key-repository.ts';
+import type { KeyRotation, SigningKeyRepository } from '../../ports/signing-key-repository.ts';
 import { oneOrNull, type SharedTables, type SqlStore } from './sql-store.ts';
 
 /** A key's columns: not PostgreSQL's `seq`, which SQLite keeps as the rowid. */
 function keyColumns({ signingKeys }: SharedTables) {
-  const { kid, developerId, publicKey, sealedPrivateKey, createdAt, active } = signingKeys;
-  return { kid, developerId, publicKey, sealedPrivateKey, createdAt, active };
+  const { kid, developerId, publicKey, sealedPrivateKey, createdAt, active, notBefore, endorsement, compromisedAt, retirement } = signingKeys;
+  return { kid, developerId, publicKey, sealedPrivateKey, createdAt, active, notBefore, endorsement, compromisedAt, retirement };
 }
 
 export class DrizzleSigningKeyRepository implements SigningKeyRepository {
@@ -16,11 +16,19 @@ export class DrizzleSigningKeyRepository implements SigningKeyRepository {
     this.columns = keyColumns(store.tables);
   }
 
-  async active(developerId: string): Promise<SigningKey | null> {
-    const { signingKeys } = this.store.tables;
-    return oneOrNull(
-      this.store.db.select(this.columns).from(signingKeys).where(and(eq(signingKeys.developerId, developerId), eq(signingKeys.active, true))),
+  async active(developerId: string, now: number): Promise<SigningKey | null> {
+    const { db, tables: { signingKeys }, dialect } = this.store;
+    const usable = and(eq(signingKeys.developerId, developerId), isNull(signingKeys.compromisedAt));
+    const started = await oneOrNull(
+      db
+        .select(this.columns)
+        .from(signingKeys)
+        .where(and(usable, lte(signingKeys.notBefore, now)))
+        .orderBy(desc(signingKeys.notBefore), desc(signingKeys.createdAt), desc(dialect.insertionOrder(signingKeys)))
+        .limit(1),
     );
+    // A clock behind the one that made the key (another instance, a test clock): the first to start.
+    return started ?? oneOrNull(db.select(this.columns).from(signingKeys).where(usable).orderBy(asc(signingKeys.notBefore), desc(signingKeys.createdAt)).limit(1));
   }
 
   async byKid(kid: string): Promise<SigningKey | null> {
@@ -38,7 +46,7 @@ export class DrizzleSigningKeyRepository implements SigningKeyRepository {
       .orderBy(desc(signingKeys.active), desc(signingKeys.createdAt), desc(dialect.insertionOrder(signingKeys)));
   }
 
-  async rotate(next: SigningKey): Promise<void> {
-    await this.store.transactions.rotateSigningKey(next);
+  async rotate(rotation: KeyRotation): Promise<boolean> {
+    return this.store.transactions.rotateSigningKey(rotation);
   }
 }

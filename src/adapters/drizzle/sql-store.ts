@@ -1,6 +1,6 @@
 import { and, eq, gt, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
-import type { SigningKey } from '../../domain/developer.ts';
+import type { KeyRotation } from '../../ports/signing-key-repository.ts';
 import { firstMachine as postgresFirstMachine } from '../postgres/postgres-activations.ts';
 import type { PostgresDb } from '../postgres/postgres-store.ts';
 import { postgresTransactions } from '../postgres/postgres-transactions.ts';
@@ -55,8 +55,8 @@ export interface SqlDialect {
 export interface SqlTransactions {
   /** `from` becomes `to` only while it is still the phone on file, with the cards saved under it; false if not. */
   changePhone(customerId: string, from: string, to: string, at: number): Promise<boolean>;
-  /** The new key becomes the only active one of its developer. */
-  rotateSigningKey(next: SigningKey): Promise<void>;
+  /** SigningKeyRepository.rotate: only while `after` is the head; false when it no longer is. */
+  rotateSigningKey(rotation: KeyRotation): Promise<boolean>;
 }
 
 export interface SqlStore {

@@ -5,6 +5,8 @@ import { NONCE_PATTERN, type AnswerContext } from '../../domain/signed-answer.ts
 /** docs/signed-answers.md: the request's nonce in, the detached JWS out. */
 export const NONCE_HEADER = 'Licensing-Nonce';
 export const SIGNATURE_HEADER = 'Licensing-Signature';
+/** docs/key-rotation.md: the seller's key endorsements and retirements, comma-separated, newest first. */
+export const KEY_CHAIN_HEADER = 'Licensing-Key-Chain';
 export const JOSE_MEDIA_TYPE = 'application/jose';
 
 const NONCE_PROBLEM = `${NONCE_HEADER} must be 16 to 128 characters from A-Z, a-z, 0-9, "-" and "_".`;
@@ -34,12 +36,13 @@ export async function signedAnswer(
   const text = JSON.stringify(body);
   const signed = await sign(developerId, text, context);
   const jose = (request.headers.get('accept') ?? '').toLowerCase().includes(JOSE_MEDIA_TYPE);
-  const headers = { 'content-type': jose ? JOSE_MEDIA_TYPE : 'application/json', [SIGNATURE_HEADER]: signed.detached };
+  const headers: Record<string, string> = { 'content-type': jose ? JOSE_MEDIA_TYPE : 'application/json', [SIGNATURE_HEADER]: signed.detached };
+  if (signed.chain.length > 0) headers[KEY_CHAIN_HEADER] = signed.chain.join(', ');
   return new Response(jose ? signed.compact : text, { status, headers });
 }
 
 /** The route description's paragraph on signing (the full format is in docs/signed-answers.md). */
-export const SIGNED_ANSWER_DOC = ` Every 200 answer is signed with the seller's current signing key (the kid in GET /developers/{id}/jwks.json): ${SIGNATURE_HEADER} holds a detached JWS (RFC 7515 appendix F, alg EdDSA, typ licensing-answer+jws) whose payload is the response body byte for byte and whose protected header carries op (the operation answered: validate, activate, deactivate or activations; check it, as activate and deactivate answers look alike), serverTime (the server's clock, ms), the request's nonce and machineFingerprint. Send a fresh ${NONCE_HEADER} (16 to 128 of A-Z a-z 0-9 - _; anything else is a 400) to detect replays; send Accept: ${JOSE_MEDIA_TYPE} to get the body itself as a compact JWS.`;
+export const SIGNED_ANSWER_DOC = ` Every 200 answer is signed with the seller's current signing key (the kid in GET /developers/{id}/jwks.json): ${SIGNATURE_HEADER} holds a detached JWS (RFC 7515 appendix F, alg EdDSA, typ licensing-answer+jws) whose payload is the response body byte for byte and whose protected header carries op (the operation answered: validate, activate, deactivate or activations; check it, as activate and deactivate answers look alike), serverTime (the server's clock, ms), the request's nonce and machineFingerprint. Send a fresh ${NONCE_HEADER} (16 to 128 of A-Z a-z 0-9 - _; anything else is a 400) to detect replays; send Accept: ${JOSE_MEDIA_TYPE} to get the body itself as a compact JWS. After a key rotation, ${KEY_CHAIN_HEADER} carries the seller's key endorsements and retirements (docs/key-rotation.md), so an app that knows only an older key can follow it to the signing one.`;
 
 /** OpenAPI: the request header and the response header, for the operation's `detail`. */
 export const SIGNED_ANSWER_PARAMETERS = [
@@ -74,6 +77,10 @@ function signResponse(ok: Response200): void {
     [SIGNATURE_HEADER]: {
       description: 'Detached JWS (header..signature, RFC 7515 appendix F) over the body; its protected header has alg EdDSA, kid, typ licensing-answer+jws, op (validate, activate, deactivate or activations: the operation this answers), serverTime (ms), nonce and machineFingerprint. docs/signed-answers.md.',
       schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+\\.\\.[A-Za-z0-9_-]+$' },
+    },
+    [KEY_CHAIN_HEADER]: {
+      description: 'Only once the seller has rotated its signing key: the key endorsements (typ licensing-key-endorsement+jws, signed by the key before) and compromise retirements (typ licensing-key-retirement+jws, signed by the successor), compact JWS separated by ", ", newest first. An application that trusts an older key follows them to the key that signed this answer. docs/key-rotation.md.',
+      schema: { type: 'string' },
     },
   };
   ok.content = { ...ok.content, [JOSE_MEDIA_TYPE]: { schema: { type: 'string', description: 'With Accept: application/jose: the same answer as a compact JWS whose payload is the JSON body.' } } };

@@ -1,8 +1,8 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
-import type { SigningKey } from '../../domain/developer.ts';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
+import type { KeyRotation } from '../../ports/signing-key-repository.ts';
 import type { SqlTransactions } from '../drizzle/sql-store.ts';
 import type { PostgresDb } from './postgres-store.ts';
-import { customers, developers, savedCards, signingKeys } from './schema.ts';
+import { customers, savedCards, signingKeys } from './schema.ts';
 
 /** The shared repositories' writes that need a transaction, on one pooled connection each. */
 export function postgresTransactions(db: PostgresDb): SqlTransactions {
@@ -20,13 +20,19 @@ export function postgresTransactions(db: PostgresDb): SqlTransactions {
       });
     },
 
-    async rotateSigningKey(next: SigningKey): Promise<void> {
-      await db.transaction(async (tx) => {
-        // Rotations of one developer queue on its row: under READ COMMITTED the UPDATE below then sees
-        // the key a rotation before it committed (the partial unique index refuses two active keys anyway).
-        await tx.select({ id: developers.id }).from(developers).where(eq(developers.id, next.developerId)).for('update');
-        await tx.update(signingKeys).set({ active: false }).where(eq(signingKeys.developerId, next.developerId));
+    async rotateSigningKey({ next, after, retired }: KeyRotation): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        // Concurrent rotations from one head queue on its row; under READ COMMITTED the second then
+        // finds it no longer active and writes nothing (the partial unique index refuses two heads anyway).
+        const head = and(eq(signingKeys.developerId, next.developerId), eq(signingKeys.kid, after), eq(signingKeys.active, true));
+        const moved = await tx.update(signingKeys).set({ active: false }).where(head).returning({ kid: signingKeys.kid });
+        if (moved.length !== 1) return false;
+        for (const { kid, compromisedAt, retirement } of retired) {
+          const mine = and(eq(signingKeys.developerId, next.developerId), eq(signingKeys.kid, kid), isNull(signingKeys.compromisedAt));
+          await tx.update(signingKeys).set({ compromisedAt, retirement }).where(mine);
+        }
         await tx.insert(signingKeys).values({ ...next, active: true });
+        return true;
       });
     },
   };

@@ -59,6 +59,10 @@ export const signingKeys = pgTable(
     sealedPrivateKey: text('sealed_private_key').notNull(),
     createdAt: millis('created_at').notNull(),
     active: boolean('active').notNull(),
+    notBefore: millis('not_before').notNull().default(0),
+    endorsement: text('endorsement'),
+    compromisedAt: millis('compromised_at'),
+    retirement: text('retirement'),
     seq: insertionOrder(),
   },
   (t) => [

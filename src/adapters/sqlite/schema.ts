@@ -40,6 +40,10 @@ export const signingKeys = sqliteTable(
     sealedPrivateKey: text('sealed_private_key').notNull(),
     createdAt: integer('created_at').notNull(),
     active: integer('active', { mode: 'boolean' }).notNull(),
+    notBefore: integer('not_before').notNull().default(0),
+    endorsement: text('endorsement'),
+    compromisedAt: integer('compromised_at'),
+    retirement: text('retirement'),
   },
   (t) => [index('signing_keys_developer').on(t.developerId, t.createdAt)],
 );

@@ -1,5 +1,5 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
-import type { SigningKey } from '../../domain/developer.ts';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
+import type { KeyRotation } from '../../ports/signing-key-repository.ts';
 import type { SqlTransactions } from '../drizzle/sql-store.ts';
 import { customers, savedCards, signingKeys } from './schema.ts';
 import type { SqliteDb } from './sqlite-store.ts';
@@ -24,10 +24,16 @@ export function sqliteTransactions(db: SqliteDb): SqlTransactions {
       });
     },
 
-    async rotateSigningKey(next: SigningKey): Promise<void> {
-      db.transaction((tx) => {
-        tx.update(signingKeys).set({ active: false }).where(eq(signingKeys.developerId, next.developerId)).run();
+    async rotateSigningKey({ next, after, retired }: KeyRotation): Promise<boolean> {
+      return db.transaction((tx) => {
+        const head = and(eq(signingKeys.developerId, next.developerId), eq(signingKeys.kid, after), eq(signingKeys.active, true));
+        if (tx.update(signingKeys).set({ active: false }).where(head).returning({ kid: signingKeys.kid }).all().length !== 1) return false;
+        for (const { kid, compromisedAt, retirement } of retired) {
+          const mine = and(eq(signingKeys.developerId, next.developerId), eq(signingKeys.kid, kid), isNull(signingKeys.compromisedAt));
+          tx.update(signingKeys).set({ compromisedAt, retirement }).where(mine).run();
+        }
         tx.insert(signingKeys).values({ ...next, active: true }).run();
+        return true;
       });
     },
   };

@@ -32,7 +32,7 @@ export interface LicenseTerms {
  * the license's own write.
  */
 export async function issueLicense(
-  deps: Pick<Deps, 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'settings'>,
+  deps: Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'settings'>,
   terms: LicenseTerms,
   origin?: { checkoutSessionId?: string; purchaseId?: string },
   receipt?: ReceiptFor,
@@ -46,7 +46,7 @@ export async function issueLicense(
  * A new license with its signed key, not stored yet: issueLicense stores it alone, a trial stores it
  * with its claims and its machine in one transaction. A trial's key carries the `trial` claim.
  */
-export async function signNewLicense(deps: Pick<Deps, 'ids' | 'signer' | 'signingKeys' | 'settings'>, terms: LicenseTerms): Promise<License> {
+export async function signNewLicense(deps: Pick<Deps, 'clock' | 'ids' | 'signer' | 'signingKeys' | 'settings'>, terms: LicenseTerms): Promise<License> {
   const id = deps.ids.next('lic');
   const { issuedAt } = terms;
   const licenseKey = await signLicenseKey(deps, {
@@ -80,8 +80,8 @@ export async function signNewLicense(deps: Pick<Deps, 'ids' | 'signer' | 'signin
  * A license key for `claims`, signed with the developer's (`sub`) current active signing key. Issue
  * and reissue both come here, so a re-signed key is built exactly like the first one.
  */
-export async function signLicenseKey(deps: Pick<Deps, 'signer' | 'signingKeys'>, claims: LicenseClaims): Promise<string> {
-  const signingKey = await deps.signingKeys.active(claims.sub);
+export async function signLicenseKey(deps: Pick<Deps, 'clock' | 'signer' | 'signingKeys'>, claims: LicenseClaims): Promise<string> {
+  const signingKey = await deps.signingKeys.active(claims.sub, deps.clock.now());
   if (!signingKey) throw new ConflictError('conflict', 'The developer has no active signing key.');
   const input = signingInputFor(signingKey.kid, claims);
   return assembleLicenseKey(input, deps.signer.sign(signingKey.sealedPrivateKey, utf8.encode(input)));

@@ -2,7 +2,9 @@ import { ConflictError } from '../../domain/errors.ts';
 import type { SigningKey } from '../../domain/developer.ts';
 import { answerSigningInput, type AnswerContext } from '../../domain/signed-answer.ts';
 import { encodeBase64url, utf8 } from '../../domain/base64url.ts';
+import { MAX_CHAIN_STATEMENTS } from '../../domain/key-statements.ts';
 import type { Deps } from '../../ports/deps.ts';
+import { chainStatements } from '../signing-keys/publish-jwks.ts';
 
 /** How long an instance keeps signing with the key it last read as active (rotation is seen within this). */
 export const ACTIVE_KEY_TTL_MS = 10_000;
@@ -14,7 +16,11 @@ export interface SignedAnswer {
   /** `header.payload.signature`: the same JWS with the body inside. */
   compact: string;
   serverTime: number;
+  /** The seller's key endorsements and retirements (docs/key-rotation.md), newest first; empty before any rotation. */
+  chain: string[];
 }
+
+type Signing = { key: SigningKey; chain: string[]; until: number };
 
 export type AnswerSigner = (developerId: string, body: string, context: Omit<AnswerContext, 'serverTime'>) => Promise<SignedAnswer>;
 
@@ -26,23 +32,30 @@ export type AnswerSigner = (developerId: string, body: string, context: Omit<Ans
  * the JWKS.
  */
 export function answerSigner(deps: Pick<Deps, 'clock' | 'signer' | 'signingKeys'>): AnswerSigner {
-  const cache = new Map<string, { key: SigningKey; until: number }>();
+  const cache = new Map<string, Signing>();
 
-  async function activeKey(developerId: string, now: number): Promise<SigningKey> {
+  async function activeKey(developerId: string, now: number): Promise<Signing> {
     const hit = cache.get(developerId);
-    if (hit && hit.until > now) return hit.key;
-    const key = await deps.signingKeys.active(developerId);
+    if (hit && hit.until > now) return hit;
+    const key = await deps.signingKeys.active(developerId, now);
     if (!key) throw new ConflictError('conflict', 'The developer has no active signing key.');
+    // Nothing to follow until the first rotation: a seller with one key adds no read.
+    const keys = key.active && key.endorsement === null ? [] : await deps.signingKeys.list(developerId);
+    const chain = chainStatements(keys, MAX_CHAIN_STATEMENTS);
+    // A staged key takes over at its start, not up to a TTL later.
+    const starts = keys.filter((k) => k.notBefore > now && k.compromisedAt === null).map((k) => k.notBefore);
+    const until = Math.min(now + ACTIVE_KEY_TTL_MS, ...starts);
     if (cache.size >= MAX_CACHED_DEVELOPERS) cache.clear();
-    cache.set(developerId, { key, until: now + ACTIVE_KEY_TTL_MS });
-    return key;
+    const signing = { key, chain, until };
+    cache.set(developerId, signing);
+    return signing;
   }
 
   return async (developerId, body, context) => {
     const serverTime = deps.clock.now();
-    const key = await activeKey(developerId, serverTime);
+    const { key, chain } = await activeKey(developerId, serverTime);
     const { header, payload, input } = answerSigningInput(key.kid, { ...context, serverTime }, body);
     const signature = encodeBase64url(deps.signer.sign(key.sealedPrivateKey, utf8.encode(input)));
-    return { detached: `${header}..${signature}`, compact: `${header}.${payload}.${signature}`, serverTime };
+    return { detached: `${header}..${signature}`, compact: `${header}.${payload}.${signature}`, serverTime, chain };
   };
 }

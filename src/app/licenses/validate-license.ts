@@ -70,6 +70,8 @@ async function checkUnknownKey(
   const signingKey = await deps.signingKeys.byKid(parsed.key.header.kid);
   const verify = signingKey && deps.signer.verifier(signingKey.publicKey);
   if (!verify || !verify(parsed.key.signingInput, parsed.key.signature)) return { ...none, problem: 'invalid_signature' };
+  // docs/key-rotation.md: a key retired as compromised vouches for nothing issued from then on.
+  if (signingKey.compromisedAt !== null && parsed.key.claims.issuedAt >= signingKey.compromisedAt) return { ...none, problem: 'invalid_signature' };
   const state = await deps.licenses.findStateById(parsed.key.claims.id);
   // A genuine signature over claims that name another developer's license is not this license.
   if (!state || state.developerId !== signingKey.developerId) return none;

@@ -9,7 +9,8 @@ import { SECURITY, withSecretKey } from '../auth.ts';
 import { clientAddress } from '../client-address.ts';
 import { API_KEY_SCOPES, EMAIL_MAX_LENGTH } from '../../../domain/developer.ts';
 import { EXAMPLE } from '../examples.ts';
-import { errorsOf, IdParams, Input, Millis, MillisOrNull } from '../schemas.ts';
+import { errorsOf, IdParams, Input, Int, Millis, MillisOrNull } from '../schemas.ts';
+import { KEY_STATUSES } from '../../../domain/key-statements.ts';
 import { literalUnion } from '../vocabulary.ts';
 
 const SignupBody = Input({
@@ -29,7 +30,25 @@ const SignupResponse = t.Object({
   examples: [{ id: EXAMPLE.developerId, email: EXAMPLE.sellerEmail, name: 'Ada Tools', secretKey: EXAMPLE.secretKey, apiKey: EXAMPLE.secretKey, publishableKey: EXAMPLE.publishableKey, createdAt: EXAMPLE.time }],
 });
 
-const RotatedKey = t.Object({ kid: t.String(), publicKey: t.String({ description: 'Raw Ed25519 public key, base64url.' }) });
+const KeyStatus = literalUnion(KEY_STATUSES, {
+  description: 'current: signs now; next: published, signs from notBefore; retired: replaced, still verifies what it signed; compromised: nothing it signed from compromisedAt on is to be believed.',
+});
+
+// The body may be left out (the defaults): the route's transform makes a missing body `{}`, so
+// anything sent must be this object (t.Optional would let any value through, a union names no field).
+const RotateBody = Input({
+    notBefore: t.Optional(Int({ minimum: 0, description: 'When the new key starts signing (ms). Default: at once (0 or any time past too); at most 365 days ahead. Staging it (the CLI’s default is 7 days ahead) lets apps that are offline for a while learn it before it signs. Not with compromised.' })),
+    compromised: t.Optional(t.Boolean({ description: 'Retire the signing key (and any key waiting to start) as compromised: the new key signs at once and signs their retirement.' })),
+}, { examples: [{}, { notBefore: EXAMPLE.time }, { compromised: true }] });
+
+const RotatedKey = t.Object({
+  kid: t.String(),
+  publicKey: t.String({ description: 'Raw Ed25519 public key, base64url.' }),
+  notBefore: Millis,
+  status: KeyStatus,
+  endorsedBy: t.String({ description: 'The kid of the key whose endorsement vouches for the new one.' }),
+  compromised: t.Array(t.String(), { description: 'The kids this rotation retired as compromised.' }),
+});
 
 const Jwks = t.Object({
   keys: t.Array(
@@ -40,6 +59,11 @@ const Jwks = t.Object({
       kid: t.String(),
       alg: t.Literal('EdDSA'),
       use: t.Literal('sig'),
+      status: KeyStatus,
+      notBefore: Millis,
+      endorsement: t.Optional(t.String({ description: 'Compact JWS (typ licensing-key-endorsement+jws) by the key before this one: {sub, kid, x, notBefore, iat}. Absent on the first key.' })),
+      compromisedAt: t.Optional(Millis),
+      retirement: t.Optional(t.String({ description: 'Compact JWS (typ licensing-key-retirement+jws) by the successor: {sub, kid, compromisedAt, successor}.' })),
     }),
   ),
 });
@@ -94,7 +118,7 @@ export function developerRoutes(deps: Deps) {
       detail: {
         tags,
         summary: 'Public signing keys (JWK Set)',
-        description: 'Every Ed25519 public key of the developer, newest first, for verifying license keys offline. No authentication.',
+        description: 'Every Ed25519 public key of the developer, newest first, for verifying license keys offline, each with its status in the rotation (current, next, retired, compromised), the time it starts signing, and the signed statements that let an app trusting an older key follow it (docs/key-rotation.md). No authentication.',
         security: SECURITY.none,
       },
     })
@@ -104,14 +128,20 @@ export function developerRoutes(deps: Deps) {
 /** The signing key and the API keys: make, list, revoke. Secret keys only. */
 function keyRoutes(deps: Deps) {
   return withSecretKey(deps)
-    .post('/developers/signing-keys/rotate', async ({ caller, set }) => {
+    .post('/developers/signing-keys/rotate', async ({ caller, body, set }) => {
       set.status = 201;
-      return rotateSigningKey(deps, caller.developerId);
+      return rotateSigningKey(deps, caller.developerId, { notBefore: body.notBefore, compromised: body.compromised });
     }, {
-      response: { 201: RotatedKey, ...errorsOf(400, 401, 403, 413) },
+      transform(context) {
+        if (context.body === undefined) context.body = {};
+      },
+      body: RotateBody,
+      response: { 201: RotatedKey, ...errorsOf(400, 401, 403, 409, 413) },
       detail: {
         tags, security, summary: 'Rotate the signing key',
-        description: 'New licenses are signed with the new key; keys signed before keep verifying, offline through the JWKS and online.',
+        description:
+          'The body may be left out. Makes the next signing key, endorsed by the newest key, and publishes it in the JWKS at once; it signs new licenses and answers from notBefore (default: at once; the CLI stages it 7 days ahead). Keys signed before keep verifying, offline through the JWKS and online, and apps that trust only an older key follow the endorsements (docs/key-rotation.md). ' +
+          'While a key waits to start, another rotation is 409 conflict. compromised: true retires the signing key (and a waiting key) as compromised and starts the new key now: apps refuse what the retired key signs from then on.',
       },
     })
     .get('/developers/api-keys', async ({ caller }) => ({ data: await listApiKeys(deps, caller.developerId) }), {

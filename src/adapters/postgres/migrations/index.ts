@@ -8,6 +8,7 @@ import m0004 from './0004_list_indexes.sql' with { type: 'text' };
 import m0005 from './0005_events_from_app.sql' with { type: 'text' };
 import m0006 from './0006_email_identity.sql' with { type: 'text' };
 import m0007 from './0007_refunds.sql' with { type: 'text' };
+import m0008 from './0008_key_rotation.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -20,4 +21,5 @@ export const POSTGRES_MIGRATION_LIST = embeddedMigrations(journal, {
   '0005_events_from_app': m0005,
   '0006_email_identity': m0006,
   '0007_refunds': m0007,
+  '0008_key_rotation': m0008,
 });

@@ -10,6 +10,7 @@ import m0006 from './0006_list_indexes.sql' with { type: 'text' };
 import m0007 from './0007_events_from_app.sql' with { type: 'text' };
 import m0008 from './0008_email_identity.sql' with { type: 'text' };
 import m0009 from './0009_refunds.sql' with { type: 'text' };
+import m0010 from './0010_key_rotation.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -24,4 +25,5 @@ export const SQLITE_MIGRATIONS = embeddedMigrations(journal, {
   '0007_events_from_app': m0007,
   '0008_email_identity': m0008,
   '0009_refunds': m0009,
+  '0010_key_rotation': m0010,
 });
