@@ -44,7 +44,7 @@ const codeMailed = (email: string) => async (reply: Reply, replay: Replay) => {
 };
 /** The buyer confirms the checkout's phone (a code texted to it), so the card that checkout saved is offered. */
 const confirmCheckoutPhone = async (replay: Replay): Promise<Extra> => {
-  const headers = { 'content-type': 'application/json', authorization: `Bearer ${replay.credentials.identityToken}` };
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${replay.credentials.identityToken}`, 'x-device-fingerprint': EXAMPLE.machineFingerprint };
   const post = (path: string, body: unknown) => fetch(`${replay.base}/v1${path}`, { method: 'POST', headers, body: JSON.stringify(body) }).then((r) => r.json());
   const asked = await post('/customer/phone', { phone: EXAMPLE.phone });
   await post('/customer/phone/verify', { phone: EXAMPLE.phone, otpId: asked.otpId, otp: await codeTexted(replay, EXAMPLE.phone) });
