@@ -89,13 +89,17 @@ describe('the sender connects to the address it checked', () => {
   });
 
   test('a name with one internal address among public ones is refused; so is one that does not resolve', async () => {
-    const resolver = new TableResolver({ 'mixed.example.test': [PUBLIC_ADDRESS, '::ffff:7f00:1'], 'six.example.test': ['2002:7f00:1::1'], 'nowhere.example.test': null, 'empty.example.test': [] });
+    const resolver = new TableResolver({ 'mixed.example.test': [PUBLIC_ADDRESS, '::ffff:7f00:1'], 'six.example.test': ['2002:7f00:1::1'], 'nowhere.example.test': null, 'empty.example.test': [], 'zone.example.test': ['fe80::1%eth0'] });
     const sender = new HttpWebhookSender({ timeoutMs: 5_000, allowPrivateAddresses: false, resolver });
 
     expect((await sender.send({ url: 'https://mixed.example.test/hook', ...message })).error).toBe('refused: mixed.example.test resolves to a private or loopback address (::ffff:7f00:1)');
     expect((await sender.send({ url: 'https://six.example.test/hook', ...message })).error).toContain('(2002:7f00:1::1)');
     expect((await sender.send({ url: 'https://nowhere.example.test/hook', ...message })).error).toBe('could not resolve nowhere.example.test');
     expect((await sender.send({ url: 'https://empty.example.test/hook', ...message })).error).toBe('could not resolve empty.example.test');
+    expect((await sender.send({ url: 'https://zone.example.test/hook', ...message })).error).toContain('(fe80::1%eth0)');
+    // Even where private addresses are allowed, an address that cannot be pinned is not connected to by name instead.
+    const open = new HttpWebhookSender({ timeoutMs: 5_000, allowPrivateAddresses: true, resolver });
+    expect((await open.send({ url: 'https://zone.example.test/hook', ...message })).error).toBe('refused: zone.example.test resolves to an address that cannot be used (fe80::1%eth0)');
   });
 
   test('with the system resolver, localhost (a name for loopback) is refused and never contacted', async () => {

@@ -86,6 +86,7 @@ export class HttpWebhookSender implements WebhookSender {
 
   /** The pinned target, or why the URL's host may not be reached. */
   private async target(raw: string): Promise<PinnedTarget | string> {
+    if (!URL.canParse(raw)) return 'refused: the endpoint URL is not a URL';
     const url = new URL(raw);
     const host = urlHost(url);
     let addresses: string[];
@@ -96,7 +97,10 @@ export class HttpWebhookSender implements WebhookSender {
     }
     if (addresses.length === 0) return `could not resolve ${host}`;
     const problem = this.options.allowPrivateAddresses ? null : resolvedAddressProblem(host, addresses);
-    return problem ? `refused: ${problem}` : pinnedTarget(url, addresses[0]!);
+    if (problem) return `refused: ${problem}`;
+    // Only an address written out can be pinned (an IPv6 zone such as %eth0 cannot go in a URL).
+    const address = addresses[0]!;
+    return isAddressLiteral(address.toLowerCase()) ? pinnedTarget(url, address) : `refused: ${host} resolves to an address that cannot be used (${address})`;
   }
 }
 
