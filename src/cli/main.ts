@@ -67,7 +67,8 @@ async function dispatch(parsed: ParsedArgs): Promise<ExitCode> {
   }
   const commandFlags = new Flags(flags, command.flags);
   const extra = args[command.maxArgs ?? 0];
-  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
+  // A key typed as an argument is named by its kind only: error lines end up in logs.
+  if (extra !== undefined) throw new UsageError(/^(sk|pk|idt)_/.test(extra) ? `unexpected argument (${extra.slice(0, extra.indexOf('_') + 1)}…: keys are never taken from the command line)` : `unexpected argument "${extra}"`);
   const apiUrl = normalizeApiUrl(commandFlags.string('api-url') ?? (process.env.LICENSING_API_URL || DEFAULT_API_URL));
   const path = configPath(commandFlags.string('config'));
   const ctx = makeContext({ args, flags: commandFlags, json: commandFlags.bool('json'), apiUrl, api: new Api(apiUrl), configPath: path, config: loadConfig(path) });
