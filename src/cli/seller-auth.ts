@@ -76,10 +76,10 @@ async function secretKeyInput(): Promise<string> {
 const login: Command = {
   path: 'seller login',
   summary: 'use an existing secret key, read from standard input or LICENSING_SECRET_KEY (checked against the API)',
-  usage: 'seller login [--developer <dev_…>] [--publishable-key <pk_…>]   (the sk_… key: prompt, stdin or LICENSING_SECRET_KEY)',
+  usage: 'seller login [--developer <dev_…>] [--publishable-key <pk_…>]  (the sk_… key on stdin, at the prompt, or in LICENSING_SECRET_KEY)',
   details: `The secret key is never taken from the command line, where shell history and the process list
 keep it. On a terminal it is asked for and not shown; otherwise the first line of standard input is
-read (licensing seller login < key-file, or printf '%s\n' "$KEY" | licensing seller login);
+read (licensing seller login < key-file, or printf '%s\\n' "$KEY" | licensing seller login);
 LICENSING_SECRET_KEY, when set, comes first. --api-key is refused.`,
   // --api-key is known only to be refused with its reason (never echoing its value).
   flags: ['api-key', 'developer', 'publishable-key'],
