@@ -27,7 +27,8 @@ export async function authenticateCustomer(
   if (deviceFingerprint === null || deviceFingerprint === '') {
     throw new UnauthorizedError('An identity token works only with the X-Device-Fingerprint of the device it was issued to.');
   }
-  if (deviceFingerprint !== stored.deviceFingerprint) {
+  // Compared as digests, in constant time: the fingerprint is the token's second half.
+  if (!deps.hashing.equal(deps.hashing.hash(deviceFingerprint), deps.hashing.hash(stored.deviceFingerprint))) {
     throw new UnauthorizedError('This identity token belongs to another device.');
   }
   return { customerId: stored.customerId, tokenHash };
