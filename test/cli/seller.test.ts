@@ -167,6 +167,8 @@ describe('licensing seller', () => {
       await world.cli(config, ['seller', 'login', apiKey]),
       // Even with a good key on stdin: the flag alone is refused.
       await world.cli(config, ['seller', 'login', '--api-key', apiKey], { stdin: `${apiKey}\n` }),
+      // A mistyped command does not repeat it either.
+      await world.cli(config, ['seller', 'logn', apiKey]),
     ];
 
     for (const run of runs) {
