@@ -98,13 +98,21 @@ export function isAddressLiteral(host: string): boolean {
 }
 
 /**
+ * The one answer for a host that may not be reached, whether it did not resolve or resolved to an
+ * internal address. Which of the two, and which address, is not said: sellers read it (a 400 at
+ * registration, the delivery log), and the service's own resolver may know internal names that
+ * they must not be able to map through it.
+ */
+export function unreachableHostProblem(host: string): string {
+  return `${host} does not resolve to public addresses only (it does not resolve, or an address of it is private, loopback or otherwise internal)`;
+}
+
+/**
  * Why the addresses a name resolved to may not be reached, or null: every one is checked, since a
  * client may connect to any of them. An empty answer is a failure too.
  */
 export function resolvedAddressProblem(host: string, addresses: readonly string[]): string | null {
-  if (addresses.length === 0) return `${host} does not resolve to any address`;
-  const bad = addresses.find(isPrivateAddress);
-  return bad ? `${host} resolves to a private or loopback address (${bad})` : null;
+  return addresses.length === 0 || addresses.some(isPrivateAddress) ? unreachableHostProblem(host) : null;
 }
 
 /** Host names that can only mean this machine or its network, whatever DNS says. */

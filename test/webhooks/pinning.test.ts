@@ -83,23 +83,23 @@ describe('the sender connects to the address it checked', () => {
 
     const result = await sender.send({ url: `http://rebind.example.test:${plainPort()}/hook`, ...message });
 
-    expect(result).toMatchObject({ status: null, error: 'refused: rebind.example.test resolves to a private or loopback address (127.0.0.1)' });
+    expect(result.status).toBeNull();
+    expect(result.error).toStartWith('refused: rebind.example.test does not resolve to public addresses only');
     expect(resolver.asked).toEqual(['rebind.example.test']);
     expect(plain.received.length).toBe(before);
   });
 
-  test('a name with one internal address among public ones is refused; so is one that does not resolve', async () => {
+  test('a name with one internal address among public ones is refused; so is one that does not resolve, in the same words (the log is no oracle for internal names)', async () => {
     const resolver = new TableResolver({ 'mixed.example.test': [PUBLIC_ADDRESS, '::ffff:7f00:1'], 'six.example.test': ['2002:7f00:1::1'], 'nowhere.example.test': null, 'empty.example.test': [], 'zone.example.test': ['fe80::1%eth0'] });
     const sender = new HttpWebhookSender({ timeoutMs: 5_000, allowPrivateAddresses: false, resolver });
 
-    expect((await sender.send({ url: 'https://mixed.example.test/hook', ...message })).error).toBe('refused: mixed.example.test resolves to a private or loopback address (::ffff:7f00:1)');
-    expect((await sender.send({ url: 'https://six.example.test/hook', ...message })).error).toContain('(2002:7f00:1::1)');
-    expect((await sender.send({ url: 'https://nowhere.example.test/hook', ...message })).error).toBe('could not resolve nowhere.example.test');
-    expect((await sender.send({ url: 'https://empty.example.test/hook', ...message })).error).toBe('could not resolve empty.example.test');
-    expect((await sender.send({ url: 'https://zone.example.test/hook', ...message })).error).toContain('(fe80::1%eth0)');
-    // Even where private addresses are allowed, an address that cannot be pinned is not connected to by name instead.
+    const refused = (host: string) => `refused: ${host} does not resolve to public addresses only (it does not resolve, or an address of it is private, loopback or otherwise internal)`;
+    for (const host of ['mixed.example.test', 'six.example.test', 'nowhere.example.test', 'empty.example.test', 'zone.example.test']) {
+      expect(await sender.send({ url: `https://${host}/hook`, ...message })).toMatchObject({ status: null, error: refused(host) });
+    }
+    // Even where private addresses are allowed, an answer that cannot be pinned (an IPv6 zone) is not reached by name instead.
     const open = new HttpWebhookSender({ timeoutMs: 5_000, allowPrivateAddresses: true, resolver });
-    expect((await open.send({ url: 'https://zone.example.test/hook', ...message })).error).toBe('refused: zone.example.test resolves to an address that cannot be used (fe80::1%eth0)');
+    expect((await open.send({ url: 'https://zone.example.test/hook', ...message })).error).toBe(refused('zone.example.test'));
   });
 
   test('with the system resolver, localhost (a name for loopback) is refused and never contacted', async () => {
@@ -108,7 +108,7 @@ describe('the sender connects to the address it checked', () => {
 
     const result = await sender.send({ url: `http://localhost:${plainPort()}/hook`, ...message });
 
-    expect(result.error).toMatch(/^refused: localhost resolves to a private or loopback address \((127\.0\.0\.1|::1)\)$/);
+    expect(result.error).toStartWith('refused: localhost does not resolve to public addresses only');
     expect(plain.received.length).toBe(before);
   });
 
@@ -141,16 +141,16 @@ describe('registering resolves the name', () => {
   afterAll(() => store.close());
 
   test.each([
-    ['https://internal.example.test/hook', 'internal.example.test resolves to a private or loopback address (10.0.0.5)'],
-    ['https://metadata.example.test/hook', '(::ffff:169.254.169.254)'],
-    ['https://mixed.example.test/hook', '(fd00::1)'],
-    ['https://benchmark.example.test/hook', '(198.18.0.10)'],
-    ['https://nowhere.example.test/hook', 'nowhere.example.test could not be resolved'],
-  ])('%s: 400 invalid_request naming url, on create and on update', async (url, says) => {
+    ['https://internal.example.test/hook', 'internal.example.test'],
+    ['https://metadata.example.test/hook', 'metadata.example.test'],
+    ['https://mixed.example.test/hook', 'mixed.example.test'],
+    ['https://benchmark.example.test/hook', 'benchmark.example.test'],
+    ['https://nowhere.example.test/hook', 'nowhere.example.test'],
+  ])('%s: 400 invalid_request naming url, on create and on update, without saying which address (or whether any)', async (url, host) => {
     const me = await seller(api);
     const created = await api.call('POST', '/developers/webhook-endpoints', { key: me.apiKey, body: { url } });
     expectError(created, 400, 'invalid_request');
-    expect(created.body.error.message).toContain(says);
+    expect(created.body.error.message).toBe(`url: ${host} does not resolve to public addresses only (it does not resolve, or an address of it is private, loopback or otherwise internal); webhooks are delivered only to public addresses.`);
     expect(created.body.error.details.issues[0].field).toBe('url');
 
     const endpoint = await api.call('POST', '/developers/webhook-endpoints', { key: me.apiKey, body: { url: 'https://public.example.test/hook' } });

@@ -1,4 +1,4 @@
-import { isAddressLiteral, resolvedAddressProblem, urlHost } from '../../domain/webhook-endpoint.ts';
+import { isAddressLiteral, resolvedAddressProblem, unreachableHostProblem, urlHost } from '../../domain/webhook-endpoint.ts';
 import type { HostResolver } from '../../ports/host-resolver.ts';
 import type { WebhookSender } from '../../ports/webhook-secrets.ts';
 import { DnsHostResolver } from './dns-host-resolver.ts';
@@ -89,18 +89,19 @@ export class HttpWebhookSender implements WebhookSender {
     if (!URL.canParse(raw)) return 'refused: the endpoint URL is not a URL';
     const url = new URL(raw);
     const host = urlHost(url);
+    // Not resolving and resolving to an internal address read alike in the (seller-visible) log.
+    const refused = `refused: ${unreachableHostProblem(host)}`;
     let addresses: string[];
     try {
       addresses = isAddressLiteral(host) ? [host] : await this.resolver.resolve(host);
     } catch {
-      return `could not resolve ${host}`;
+      return refused;
     }
-    if (addresses.length === 0) return `could not resolve ${host}`;
-    const problem = this.options.allowPrivateAddresses ? null : resolvedAddressProblem(host, addresses);
-    if (problem) return `refused: ${problem}`;
+    if (addresses.length === 0) return refused;
+    if (!this.options.allowPrivateAddresses && resolvedAddressProblem(host, addresses)) return refused;
     // Only an address written out can be pinned (an IPv6 zone such as %eth0 cannot go in a URL).
     const address = addresses[0]!;
-    return isAddressLiteral(address.toLowerCase()) ? pinnedTarget(url, address) : `refused: ${host} resolves to an address that cannot be used (${address})`;
+    return isAddressLiteral(address.toLowerCase()) ? pinnedTarget(url, address) : refused;
   }
 }
 

@@ -1,6 +1,6 @@
 import { ConflictError, InvalidRequestError, NotFoundError } from '../../domain/errors.ts';
 import {
-  ENDPOINT_DISABLED_BY_SELLER, isAddressLiteral, resolvedAddressProblem, unknownEventTypes, urlHost, WEBHOOK_LIMITS, webhookUrlProblem, type WebhookEndpoint,
+  ENDPOINT_DISABLED_BY_SELLER, isAddressLiteral, resolvedAddressProblem, unknownEventTypes, unreachableHostProblem, urlHost, WEBHOOK_LIMITS, webhookUrlProblem, type WebhookEndpoint,
 } from '../../domain/webhook-endpoint.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { EndpointPage } from '../../ports/webhook-endpoint-repository.ts';
@@ -41,13 +41,8 @@ async function resolvedProblem(deps: EndpointDeps, url: string): Promise<string 
   if (deps.settings.webhooks.allowPrivateAddresses) return null;
   const host = urlHost(new URL(url));
   if (isAddressLiteral(host)) return null; // a literal address was judged with the URL
-  let addresses: string[];
-  try {
-    addresses = await deps.hostResolver.resolve(host);
-  } catch {
-    return `url: ${host} could not be resolved; check the name (it must resolve to a public address).`;
-  }
-  const problem = resolvedAddressProblem(host, addresses);
+  // A name that does not resolve and one with an internal address get the same answer (see unreachableHostProblem).
+  const problem = await deps.hostResolver.resolve(host).then((addresses) => resolvedAddressProblem(host, addresses), () => unreachableHostProblem(host));
   return problem && `url: ${problem}; webhooks are delivered only to public addresses.`;
 }
 
