@@ -7,10 +7,12 @@ import { KeptMailer } from './adapters/sandbox/kept-mailer.ts';
 import { OutboxSmsSender } from './adapters/sandbox/outbox-sms-sender.ts';
 import { SandboxProcessor } from './adapters/sandbox/sandbox-processor.ts';
 import { randomIds } from './adapters/system/random-ids.ts';
+import { DnsHostResolver } from './adapters/webhooks/dns-host-resolver.ts';
 import { SealedWebhookSecrets } from './adapters/webhooks/sealed-webhook-secrets.ts';
 import type { Settings } from './domain/settings.ts';
 import type { Clock } from './ports/clock.ts';
 import type { Deps, Store } from './ports/deps.ts';
+import type { HostResolver } from './ports/host-resolver.ts';
 import type { PaymentProcessor } from './ports/payment-processor.ts';
 import type { RateLimiter } from './ports/rate-limiter.ts';
 import type { Mailer } from './ports/mailer.ts';
@@ -30,6 +32,8 @@ export interface DepsParts<C extends Clock> {
   mailer?: Mailer;
   /** Counters shared between instances; without one, in this process's memory. */
   rateLimiter?: RateLimiter;
+  /** Names to addresses; without one, the system's resolver (bounded by the webhook timeout). */
+  hostResolver?: HostResolver;
 }
 
 /** The one way Deps is built (service, tests, benchmarks): real adapters around a store, a clock and a master key. */
@@ -48,6 +52,7 @@ export function composeDeps<C extends Clock>(parts: DepsParts<C>): Deps & { cloc
     otpCodes: new HmacOtpCodes(masterKey),
     rateLimiter: parts.rateLimiter ?? new MemoryRateLimiter(clock),
     webhookSecrets: new SealedWebhookSecrets(masterKey),
+    hostResolver: parts.hostResolver ?? new DnsHostResolver(settings.webhooks.timeoutMs),
     settings,
   };
 }

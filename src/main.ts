@@ -132,7 +132,7 @@ async function serve(config: Config, log: Logger) {
         clock: systemClock,
         outbox: store.outbox,
         secrets: deps.webhookSecrets,
-        sender: new HttpWebhookSender({ timeoutMs: webhooks.timeoutMs, allowPrivateAddresses: webhooks.allowPrivateAddresses, userAgent: `licensing-webhooks/${pkg.version}` }),
+        sender: new HttpWebhookSender({ timeoutMs: webhooks.timeoutMs, allowPrivateAddresses: webhooks.allowPrivateAddresses, userAgent: `licensing-webhooks/${pkg.version}`, resolver: deps.hostResolver }),
         random: Math.random,
         schedule: webhooks.retryScheduleMs ?? undefined,
       },

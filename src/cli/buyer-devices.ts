@@ -31,7 +31,7 @@ type Marked = Device & { thisMachine: boolean };
 async function asBuyer<T>(ctx: Context, method: string, path: string): Promise<T> {
   const buyer = requireBuyer(ctx);
   try {
-    return await ctx.api.request<T>(method, path, { bearer: buyer.identityToken });
+    return await ctx.api.request<T>(method, path, { bearer: buyer.identityToken, deviceFingerprint: await machineFingerprint() });
   } catch (error) {
     throw error instanceof HttpApiError && error.status === 401 ? signInExpired() : error;
   }

@@ -1,4 +1,4 @@
-import type { CustomerLicense } from '../client/index.ts';
+import { machineFingerprint, type CustomerLicense } from '../client/index.ts';
 import { requireBuyer, sessionFor, signInExpired } from './buyer-common.ts';
 import type { BuyerLicense } from './config.ts';
 import type { Command, Context } from './context.ts';
@@ -102,10 +102,12 @@ const licenses: Command = {
   flags: [],
   async run(ctx) {
     const buyer = requireBuyer(ctx);
+    // The token opens nothing without the device it was issued to: the one login computed, this machine's.
+    const deviceFingerprint = await machineFingerprint();
     const fresh = await Promise.all(
       buyer.licenses.map(async (stored) => {
         try {
-          const now = await ctx.api.request<LicenseView>('GET', `/licenses/${encodeURIComponent(stored.id)}`, { bearer: buyer.identityToken });
+          const now = await ctx.api.request<LicenseView>('GET', `/licenses/${encodeURIComponent(stored.id)}`, { bearer: buyer.identityToken, deviceFingerprint });
           return { ...stored, status: now.status, expiresAt: now.expiresAt, features: now.features };
         } catch (error) {
           if (error instanceof HttpApiError && error.status === 404) return stored;

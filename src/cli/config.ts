@@ -1,4 +1,5 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Jwks } from '../client/index.ts';
@@ -75,14 +76,45 @@ export function loadConfig(path: string): CliConfig {
   throw new CliError(`the config file ${path} is not a JSON object; fix or delete it`, 'config_invalid');
 }
 
-/** Atomically (write a sibling, rename), readable by the owner only: it holds secrets. */
-export function saveConfig(path: string, config: CliConfig): void {
+/** A fresh, unguessable name for the temporary file beside the config file. */
+const randomTempName = () => `.config.${process.pid}.${randomBytes(9).toString('base64url')}.tmp`;
+
+/**
+ * Atomically, readable by the owner only (it holds secrets): the text goes into a temporary file in
+ * the same folder that this call creates itself (O_CREAT|O_EXCL, mode 0600), so nothing planted there
+ * (a file, or a symlink to somewhere else) is ever opened or followed; then rename() puts it in place
+ * of the config file, replacing a symlink at that path rather than writing through it.
+ */
+export function saveConfig(path: string, config: CliConfig, tempName: () => string = randomTempName): void {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = join(dir, `.${process.pid}.${Date.now()}.config.tmp`);
-  writeFileSync(tmp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, path);
+  const text = `${JSON.stringify(config, null, 2)}\n`;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const tmp = join(dir, tempName());
+    let fd: number;
+    try {
+      fd = openSync(tmp, 'wx', 0o600);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'EEXIST') continue; // someone else's file: never touched, another name
+      throw new CliError(`cannot write the config file ${path}: ${(error as Error).message}`, 'config_unwritable');
+    }
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+      closeSync(fd);
+      renameSync(tmp, path);
+      return;
+    } catch (error) {
+      try {
+        closeSync(fd);
+      } catch {}
+      try {
+        unlinkSync(tmp);
+      } catch {}
+      throw new CliError(`cannot write the config file ${path}: ${(error as Error).message}`, 'config_unwritable');
+    }
+  }
+  throw new CliError(`cannot write the config file ${path}: its temporary file's name was taken three times; check who writes in ${dir}`, 'config_unwritable');
 }
 
 /** Where the client library keeps its license cache for one product, beside the config file. */

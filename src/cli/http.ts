@@ -18,6 +18,8 @@ export interface RequestOptions {
   body?: unknown;
   apiKey?: string;
   bearer?: string;
+  /** Sent with the identity token: the device it was issued to (the service refuses the token without it). */
+  deviceFingerprint?: string;
   query?: Record<string, string | number | undefined>;
 }
 
@@ -31,6 +33,7 @@ export class Api {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (options.apiKey) headers['x-api-key'] = options.apiKey;
     if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
+    if (options.deviceFingerprint) headers['x-device-fingerprint'] = options.deviceFingerprint;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {

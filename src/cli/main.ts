@@ -39,6 +39,9 @@ function out(text: string): void {
 /** The command being run, for the usage line under a usage error. */
 let current: Command | undefined;
 
+/** A word of the command line as error lines show it: a key or token by its kind only (error lines end up in logs). */
+const shown = (word: string) => (/^(sk|pk|idt)_/.test(word) ? `${word.slice(0, word.indexOf('_') + 1)}…` : word);
+
 async function dispatch(parsed: ParsedArgs): Promise<ExitCode> {
   const { positionals, flags } = parsed;
   if (flags.has('version')) {
@@ -57,7 +60,7 @@ async function dispatch(parsed: ParsedArgs): Promise<ExitCode> {
       process.stderr.write(help);
       return EXIT.usage;
     }
-    throw new UsageError(`unknown command "${positionals.join(' ')}"${didYouMean(positionals, group)}; run "licensing${group ? ` ${group}` : ''} --help"`);
+    throw new UsageError(`unknown command "${positionals.map(shown).join(' ')}"${didYouMean(positionals, group)}; run "licensing${group ? ` ${group}` : ''} --help"`);
   }
   const { command, args } = found;
   current = command;
@@ -67,7 +70,7 @@ async function dispatch(parsed: ParsedArgs): Promise<ExitCode> {
   }
   const commandFlags = new Flags(flags, command.flags);
   const extra = args[command.maxArgs ?? 0];
-  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
+  if (extra !== undefined) throw new UsageError(/^(sk|pk|idt)_/.test(extra) ? `unexpected argument (${shown(extra)}: keys are never taken from the command line)` : `unexpected argument "${extra}"`);
   const apiUrl = normalizeApiUrl(commandFlags.string('api-url') ?? (process.env.LICENSING_API_URL || DEFAULT_API_URL));
   const path = configPath(commandFlags.string('config'));
   const ctx = makeContext({ args, flags: commandFlags, json: commandFlags.bool('json'), apiUrl, api: new Api(apiUrl), configPath: path, config: loadConfig(path) });

@@ -19,6 +19,39 @@ export async function ask(question: string): Promise<string> {
   }
 }
 
+/**
+ * A secret typed at the terminal, not echoed (raw mode: Enter ends it, Backspace deletes, Ctrl-C
+ * cancels, Ctrl-D on an empty line ends it empty). The prompt goes to stderr.
+ */
+export async function askHidden(question: string): Promise<string> {
+  const stdin = process.stdin;
+  process.stderr.write(question);
+  stdin.setRawMode(true);
+  stdin.resume();
+  return new Promise<string>((resolve, reject) => {
+    let value = '';
+    const finish = (error?: CliError) => {
+      stdin.off('data', onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      process.stderr.write('\n');
+      if (error) reject(error);
+      else resolve(value.trim());
+    };
+    const onData = (chunk: Buffer | string) => {
+      for (const ch of chunk.toString()) {
+        if (ch === '\r' || ch === '\n') return finish();
+        if (ch === '\u0003') return finish(new CliError('cancelled', 'cancelled'));
+        if (ch === '\u0004') {
+          if (value === '') return finish();
+        } else if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
+        else if (ch >= ' ') value += ch;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
 let stdinLines: Promise<string[]> | undefined;
 
 /** Lines piped into a non-interactive run, read once to the end; empty when nothing was piped. */

@@ -57,7 +57,7 @@ const revoke: Command = {
   usage: 'seller api-keys revoke <keyId> [--yes]',
   details: `Asks for confirmation on a terminal; --yes (-y) skips the question, and is required without a terminal.
 The last active secret key cannot be revoked: make another first. Revoking the key this config file holds
-leaves the program without one: "licensing seller login --api-key <another sk_…>".`,
+leaves the program without one: "licensing seller login" with another sk_… key on standard input.`,
   flags: ['yes'],
   async run(ctx) {
     const [id] = positionals(ctx.args, ['keyId']);
@@ -65,7 +65,7 @@ leaves the program without one: "licensing seller login --api-key <another sk_�
     await confirm(ctx, `Revoke ${id}? Requests with it are refused from now on; this cannot be undone.`);
     const revoked = await ctx.api.request<ApiKeyView>('POST', `/developers/api-keys/${encodeURIComponent(id!)}/revoke`, { apiKey });
     if (revoked.scope === 'secret' && !(await stillWorks(ctx, apiKey))) {
-      ctx.note('That was the secret key in your config file: run "licensing seller login --api-key <another sk_…>".');
+      ctx.note('That was the secret key in your config file: run "licensing seller login" with another sk_… key (typed at the prompt, on standard input, or in LICENSING_SECRET_KEY).');
     }
     ctx.result(revoked, `Revoked ${revoked.id} (${revoked.scope}).`);
   },

@@ -4,13 +4,13 @@ import { CliError, NotConfiguredError, UsageError } from './errors.ts';
 import type { Command, Context } from './context.ts';
 import type { SellerConfig } from './config.ts';
 import { elapsed, fields } from './output.ts';
-import { openInBrowser } from './prompt.ts';
+import { askHidden, openInBrowser, pipedLine } from './prompt.ts';
 
 /** The seller's secret key from the config file, or exit 4 with what to run. */
 export function requireSeller(ctx: Context): SellerConfig {
   const seller = ctx.config.seller;
   if (!seller?.apiKey) {
-    throw new NotConfiguredError(`no seller key in ${ctx.configPath}: run "licensing seller signup" or "licensing seller login --api-key sk_…"`);
+    throw new NotConfiguredError(`no seller key in ${ctx.configPath}: run "licensing seller signup" or "licensing seller login" (the sk_… key on standard input)`);
   }
   return seller;
 }
@@ -48,14 +48,47 @@ const signup: Command = {
   },
 };
 
+/** Where the secret key may come from: never the command line (shell history, the process list). */
+const SECRET_KEY_SOURCES = 'type it when asked on a terminal, pipe it on standard input (licensing seller login < key-file), or set LICENSING_SECRET_KEY';
+
+/**
+ * The secret key: LICENSING_SECRET_KEY, else typed at a terminal without echo, else the first line
+ * piped on standard input. Never printed, also when it is refused.
+ */
+async function secretKeyInput(): Promise<string> {
+  const checked = (key: string, from: string) => {
+    if (!key.startsWith('sk_')) throw new UsageError(`the key from ${from} is not a secret key (sk_…)`);
+    return key;
+  };
+  const fromEnv = process.env.LICENSING_SECRET_KEY?.trim();
+  if (fromEnv) return checked(fromEnv, 'LICENSING_SECRET_KEY');
+  if (process.stdin.isTTY) {
+    for (let tries = 0; tries < 3; tries++) {
+      const typed = await askHidden('Secret key (sk_…, not shown): ');
+      if (typed) return checked(typed, 'the prompt');
+    }
+    throw new UsageError('no secret key given');
+  }
+  const piped = await pipedLine();
+  if (piped) return checked(piped, 'standard input');
+  throw new UsageError(`no secret key: ${SECRET_KEY_SOURCES}`);
+}
+
 const login: Command = {
   path: 'seller login',
-  summary: 'use an existing secret key (checked against the API)',
-  usage: 'seller login --api-key <sk_…> [--developer <dev_…>] [--publishable-key <pk_…>]',
+  summary: 'use an existing secret key, read from standard input or LICENSING_SECRET_KEY (checked against the API)',
+  usage: 'seller login [--developer <dev_…>] [--publishable-key <pk_…>]  (the sk_… key on stdin, at the prompt, or in LICENSING_SECRET_KEY)',
+  details: `The secret key is never taken from the command line, where shell history and the process list
+keep it. On a terminal it is asked for and not shown; otherwise the first line of standard input is
+read (licensing seller login < key-file, or printf '%s\\n' "$KEY" | licensing seller login);
+LICENSING_SECRET_KEY, when set, comes first. --api-key is refused.`,
+  // --api-key is known only to be refused with its reason (never echoing its value).
   flags: ['api-key', 'developer', 'publishable-key'],
   async run(ctx) {
-    const apiKey = ctx.flags.required('api-key', '--api-key <sk_…>');
-    if (!apiKey.startsWith('sk_')) throw new UsageError('--api-key must be a secret key (sk_…)');
+    if (ctx.flags.has('api-key')) {
+      throw new UsageError(`--api-key is not accepted: a key on the command line is kept by shell history and shown to every process on this machine (consider revoking that one). Instead, ${SECRET_KEY_SOURCES}`);
+    }
+    const apiKey = await secretKeyInput();
     if (ctx.config.seller?.apiKey !== apiKey) refuseToReplace(ctx);
     const status = await ctx.api.request<{ connected: boolean }>('GET', '/connect/status', { apiKey });
     ctx.config.seller = {

@@ -70,8 +70,8 @@ export function unknownEventTypes(events: readonly string[]): string[] {
 
 /**
  * What is wrong with an endpoint's URL, or null. https only, unless private addresses are allowed
- * (a development setting); no credentials; no literal private or loopback address (names are
- * resolved and checked again at each delivery).
+ * (a development setting); no credentials; no literal private or loopback address. A name is
+ * resolved by the use case that registers it, and again before each delivery (resolvedAddressProblem).
  */
 export function webhookUrlProblem(raw: string, allowPrivate: boolean): string | null {
   if (raw.length > WEBHOOK_LIMITS.urlLength) return `url must be at most ${WEBHOOK_LIMITS.urlLength} characters.`;
@@ -88,6 +88,34 @@ export function webhookUrlProblem(raw: string, allowPrivate: boolean): string | 
   return null;
 }
 
+/** The URL's host as an address or a name: without the brackets of an IPv6 literal, without a final dot. */
+export function urlHost(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+}
+
+/** An IPv4 or IPv6 address written out (as urlHost gives it), rather than a name to resolve. */
+export function isAddressLiteral(host: string): boolean {
+  return ipv4(host) !== null || (host.includes(':') && ipv6Groups(host) !== null);
+}
+
+/**
+ * The one answer for a host that may not be reached, whether it did not resolve or resolved to an
+ * internal address. Which of the two, and which address, is not said: sellers read it (a 400 at
+ * registration, the delivery log), and the service's own resolver may know internal names that
+ * they must not be able to map through it.
+ */
+export function unreachableHostProblem(host: string): string {
+  return `${host} does not resolve to public addresses only (it does not resolve, or an address of it is private, loopback or otherwise internal)`;
+}
+
+/**
+ * Why the addresses a name resolved to may not be reached, or null: every one is checked, since a
+ * client may connect to any of them. An empty answer is a failure too.
+ */
+export function resolvedAddressProblem(host: string, addresses: readonly string[]): string | null {
+  return addresses.length === 0 || addresses.some(isPrivateAddress) ? unreachableHostProblem(host) : null;
+}
+
 /** Host names that can only mean this machine or its network, whatever DNS says. */
 function isPrivateHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
@@ -96,25 +124,36 @@ function isPrivateHost(hostname: string): boolean {
 }
 
 /**
- * Addresses a webhook must never reach: loopback, private (RFC 1918), CGNAT, link-local (and the
- * cloud metadata address in it), multicast, reserved, unspecified; IPv6 loopback, unique-local,
- * link-local, multicast, and IPv4-mapped or NAT64 forms of the IPv4 ones. Names that are not
- * addresses answer false.
+ * Addresses a webhook must never reach, written in any form. IPv4: "this network" 0/8, private
+ * (RFC 1918), loopback, CGNAT 100.64/10, link-local 169.254/16 (cloud metadata), IETF protocol
+ * assignments 192.0.0/24, documentation (192.0.2/24, 198.51.100/24, 203.0.113/24), the 6to4 relay
+ * 192.88.99/24, benchmarking 198.18/15, multicast 224/4, reserved 240/4 and broadcast.
+ * IPv6: only global unicast (2000::/3) may be reached, less what in it is not a public host:
+ * 6to4 2002::/16 and Teredo 2001::/32 (they tunnel to an IPv4 address of the sender's choosing),
+ * documentation 2001:db8::/32 and 3fff::/20, ORCHID 2001:10::/28 and 2001:20::/28, benchmarking
+ * 2001:2::/48. An IPv4 address embedded in IPv6 is judged as the IPv4 address: mapped
+ * (::ffff:a.b.c.d), translated (::ffff:0:a.b.c.d) and NAT64 (64:ff9b::a.b.c.d); the deprecated
+ * IPv4-compatible ::a.b.c.d, the local NAT64 64:ff9b:1::/48 and everything else are refused.
+ * Names that are not addresses answer false; text with a colon that is no IPv6 address answers true.
  */
 export function isPrivateAddress(address: string): boolean {
   const a = address.replace(/^\[|\]$/g, '').toLowerCase();
   const v4 = ipv4(a);
   if (v4) return privateV4(v4);
   if (!a.includes(':')) return false;
-  const groups = ipv6Groups(a);
-  if (!groups) return true; // unparseable as IPv6 yet has colons: refuse rather than guess
-  if (groups.every((g) => g === 0)) return true; // ::
-  if (groups.slice(0, 7).every((g) => g === 0) && groups[7] === 1) return true; // ::1
-  const first = groups[0]!;
-  if ((first & 0xfe00) === 0xfc00 || (first & 0xffc0) === 0xfe80 || (first & 0xff00) === 0xff00) return true;
-  const mapped = groups.slice(0, 5).every((g) => g === 0) && (groups[5] === 0xffff || groups[5] === 0);
-  const nat64 = first === 0x64 && groups[1] === 0xff9b;
-  if (mapped || nat64) return privateV4([groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255]);
+  const g = ipv6Groups(a);
+  if (!g) return true; // unparseable as IPv6 (a zone id, say) yet has colons: refuse rather than guess
+  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  const embedded = () => privateV4([g[6]! >> 8, g[6]! & 255, g[7]! >> 8, g[7]! & 255]);
+  if (zero(0, 5) && g[5] === 0xffff) return embedded(); // ::ffff:0:0/96, mapped
+  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) return embedded(); // ::ffff:0:0:0/96, translated (RFC 2765)
+  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return embedded(); // 64:ff9b::/96, NAT64
+  const [first, second] = [g[0]!, g[1]!];
+  if ((first & 0xe000) !== 0x2000) return true; // outside global unicast: ::/96, ::1, fc00::/7, fe80::/10, ff00::/8, 64:ff9b:1::/48…
+  if (first === 0x2002) return true; // 6to4
+  if (first === 0x2001 && (second === 0 || second === 0xdb8 || (second & 0xfff0) === 0x0010 || (second & 0xfff0) === 0x0020)) return true; // Teredo, documentation, ORCHID
+  if (first === 0x2001 && second === 2 && g[2] === 0) return true; // benchmarking 2001:2::/48
+  if (first === 0x3fff && second < 0x1000) return true; // 3fff::/20, documentation
   return false;
 }
 
@@ -124,9 +163,11 @@ function ipv4(text: string): number[] | null {
   return parts.map(Number);
 }
 
-function privateV4([a, b]: number[]): boolean {
+function privateV4([a, b, c]: number[]): boolean {
   return a === 0 || a === 10 || a === 127 || a! >= 224 || (a === 100 && b! >= 64 && b! < 128) || (a === 169 && b === 254)
-    || (a === 172 && b! >= 16 && b! < 32) || (a === 192 && b === 168) || (a === 198 && (b === 18 || b === 19));
+    || (a === 172 && b! >= 16 && b! < 32) || (a === 192 && b === 168) || (a === 198 && (b === 18 || b === 19))
+    || (a === 192 && b === 0 && (c === 0 || c === 2)) || (a === 192 && b === 88 && c === 99)
+    || (a === 198 && b === 51 && c === 100) || (a === 203 && b === 0 && c === 113);
 }
 
 function ipv6Groups(text: string): number[] | null {

@@ -26,6 +26,7 @@ import type { TrialRequestRepository } from './trial-request-repository.ts';
 import type { WebhookEndpointRepository } from './webhook-endpoint-repository.ts';
 import type { OutboxRepository } from './outbox-repository.ts';
 import type { WebhookSecrets } from './webhook-secrets.ts';
+import type { HostResolver } from './host-resolver.ts';
 import type { Settings } from '../domain/settings.ts';
 import type { MailOutboxRepository, SandboxMailRepository } from './mail-repository.ts';
 import type { Mailer } from './mailer.ts';
@@ -80,6 +81,8 @@ export interface Deps extends Repositories {
   rateLimiter: RateLimiter;
   /** Outgoing webhooks' endpoint secrets, sealed with the master key. */
   webhookSecrets: WebhookSecrets;
+  /** Names to addresses: a webhook endpoint's host is checked when registered. */
+  hostResolver: HostResolver;
   /** The tunables read from the environment (limits, addresses, timings). */
   settings: Settings;
 }

@@ -115,13 +115,14 @@ describe('the buyer page', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Pro Plan' }).first().waitFor();
     const token = await page.evaluate(() => sessionStorage.getItem('licensing.identityToken'));
+    const device = await page.evaluate(() => sessionStorage.getItem('licensing.deviceFingerprint'));
     const cookies = await page.context().cookies();
 
     await page.reload();
     await page.getByRole('heading', { name: 'Pro Plan' }).first().waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('Signed out.').waitFor();
-    const afterSignOut = await fetch(`${service.url}/v1/customer/licenses`, { headers: { authorization: `Bearer ${token}` } });
+    const afterSignOut = await fetch(`${service.url}/v1/customer/licenses`, { headers: { authorization: `Bearer ${token}`, 'x-device-fingerprint': device ?? '' } });
 
     expect(token).toStartWith('idt_');
     expect(cookies).toEqual([]);

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
 import { buyInSandbox, cliWorld, connectSandbox, latestCode, sellerWithProduct, uniqueCardNumber, type CliWorld } from './support.ts';
 import { terminalSession } from './tmux.ts';
 
@@ -62,6 +63,20 @@ describe('licensing on a terminal (tmux)', () => {
 
     expect(screen).toContain(`Logged in as ${email}.`);
     expect(screen).toContain('[exit 0]');
+  });
+
+  test('seller login asks for the secret key on the terminal and never shows it', async () => {
+    const config = world.newConfig();
+    const login = terminal(config, ['seller', 'login']);
+    await login.waitFor(/Secret key \(sk_…, not shown\): $/m);
+
+    login.enter(shop.apiKey);
+    const screen = await login.waitFor(/\[exit \d+\]/);
+
+    expect(screen).toContain('[exit 0]');
+    expect(screen).toContain('Secret key saved to');
+    expect(screen).not.toContain(shop.apiKey.slice(3));
+    expect(JSON.parse(readFileSync(config, 'utf8')).seller.apiKey).toBe(shop.apiKey);
   });
 
   test('Ctrl-C at a prompt cancels with one line and exit 1, no stack trace', async () => {

@@ -137,7 +137,7 @@ describe('licensing seller api-keys', () => {
     const run = await world.cli(config, ['seller', 'api-keys', 'revoke', oldest, '--yes']);
 
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain('seller login --api-key');
+    expect(run.stderr).toContain('licensing seller login" with another sk_… key');
     expect((await world.api('GET', '/developers/products', { key: apiKey })).status).toBe(401);
   });
 

@@ -133,18 +133,68 @@ describe('licensing seller', () => {
     expect(after.keys.map((k: { status: string }) => k.status)).toEqual(['current', 'compromised', 'compromised']);
   });
 
-  test('login with an existing secret key saves it; a wrong key is exit 4', async () => {
+  test('login reads the secret key from standard input and saves it (0600); a wrong key is exit 4', async () => {
     const { apiKey } = await sellerWithProduct(world);
     const config = world.newConfig();
 
-    const good = await world.cli(config, ['seller', 'login', '--api-key', apiKey]);
+    const good = await world.cli(config, ['seller', 'login'], { stdin: `${apiKey}\n` });
     const list = (await world.cli(config, ['seller', 'products', 'list', '--json'])).json();
-    const bad = await world.cli(world.newConfig(), ['seller', 'login', '--api-key', 'sk_not_a_real_key']);
+    const bad = await world.cli(world.newConfig(), ['seller', 'login'], { stdin: 'sk_not_a_real_key\n' });
 
     expect(good.code).toBe(0);
+    expect(`${good.stdout}${good.stderr}`).not.toContain(apiKey);
+    expect(JSON.parse(readFileSync(config, 'utf8')).seller.apiKey).toBe(apiKey);
+    expect(statSync(config).mode & 0o777).toBe(0o600);
     expect(list.data).toHaveLength(1);
     expect(bad.code).toBe(4);
     expect(bad.stderr.trim()).toMatch(/^error: .+ \(unauthorized\)$/);
+  });
+
+  test('login takes LICENSING_SECRET_KEY too, before standard input', async () => {
+    const { apiKey } = await sellerWithProduct(world);
+    const config = world.newConfig();
+
+    const run = await world.cli(config, ['seller', 'login', '--json'], { env: { LICENSING_SECRET_KEY: apiKey }, stdin: 'sk_ignored\n' });
+
+    expect(run.code).toBe(0);
+    expect(run.json()).toMatchObject({ loggedIn: true });
+    expect(JSON.parse(readFileSync(config, 'utf8')).seller.apiKey).toBe(apiKey);
+  });
+
+  test('a key on the command line is refused (exit 2) without being repeated, and nothing is saved or sent', async () => {
+    const { apiKey } = await sellerWithProduct(world);
+    const config = world.newConfig();
+
+    const runs = [
+      await world.cli(config, ['seller', 'login', '--api-key', apiKey]),
+      await world.cli(config, ['seller', 'login', `--api-key=${apiKey}`, '--json']),
+      await world.cli(config, ['seller', 'login', apiKey]),
+      // Even with a good key on stdin: the flag alone is refused.
+      await world.cli(config, ['seller', 'login', '--api-key', apiKey], { stdin: `${apiKey}\n` }),
+      // A mistyped command does not repeat it either.
+      await world.cli(config, ['seller', 'logn', apiKey]),
+    ];
+
+    for (const run of runs) {
+      expect(run.code).toBe(2);
+      expect(`${run.stdout}${run.stderr}`).not.toContain(apiKey.slice(3));
+    }
+    expect(runs[0]!.stderr).toContain('--api-key is not accepted');
+    expect(runs[0]!.stderr).toContain('LICENSING_SECRET_KEY');
+    expect(runs[2]!.stderr).toContain('keys are never taken from the command line');
+    expect(() => statSync(config)).toThrow();
+  });
+
+  test('no key anywhere, or something that is not a secret key: exit 2 naming where a key may come from', async () => {
+    const none = await world.cli(world.newConfig(), ['seller', 'login']);
+    const publishable = await world.cli(world.newConfig(), ['seller', 'login'], { stdin: 'pk_test_shown_value\n' });
+
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('standard input');
+    expect(none.stderr).toContain('LICENSING_SECRET_KEY');
+    expect(publishable.code).toBe(2);
+    expect(publishable.stderr).toContain('is not a secret key');
+    expect(publishable.stderr).not.toContain('pk_test_shown_value');
   });
 
   test('connect --no-wait prints the authorize URL; once authorized, connect says so', async () => {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type RunningServer } from '../support/server-process.ts';
+import { bearerHeaders, noteLogin } from '../support/sign-in.ts';
 
 export const ROOT = join(import.meta.dir, '..', '..');
 export const BUYER_PHONE = '+15551234567';
@@ -69,7 +70,7 @@ export async function cliWorld(prefix = 'licensing-cli-') {
     api: (method: string, path: string, init: { key?: string; bearer?: string; body?: unknown; form?: Record<string, string> } = {}) => {
       const headers: Record<string, string> = {};
       if (init.key) headers['x-api-key'] = init.key;
-      if (init.bearer) headers.authorization = `Bearer ${init.bearer}`;
+      if (init.bearer) Object.assign(headers, bearerHeaders(init.bearer));
       let body: string | undefined;
       if (init.form) {
         headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -177,6 +178,7 @@ async function confirmCheckoutPhone(world: CliWorld, email: string, phone: strin
   const init = await json(await world.api('POST', '/auth/login/init', { body: { email } }));
   const verified = await json(await world.api('POST', '/auth/login/verify', { body: { email, otpId: init.otpId, otp: await latestCode(world, phone, email), deviceFingerprint: 'cli-test-setup' } }));
   const bearer = verified.identityToken as string;
+  noteLogin('/auth/login/verify', { deviceFingerprint: 'cli-test-setup' }, verified);
   const asked = await world.api('POST', '/customer/phone', { bearer, body: { phone } });
   if (asked.status === 409) return;
   const { otpId } = await json(asked);

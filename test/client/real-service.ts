@@ -59,9 +59,10 @@ export async function mailedCode(call: Call, email: string): Promise<string> {
 }
 
 /** The signed-in buyer confirms `phone` (a code texted to it), as the account page does, so the checkout's card is offered. */
-export async function confirmPhone(base: string, call: Call, identityToken: string, phone: string): Promise<void> {
+export async function confirmPhone(base: string, call: Call, identityToken: string, phone: string, device: string): Promise<void> {
   const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${base}/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${identityToken}` }, body: JSON.stringify(body) });
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${identityToken}`, 'x-device-fingerprint': device };
+    const response = await fetch(`${base}/v1${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
     if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
     return (await response.json()) as { otpId: string };
   };

@@ -1,3 +1,5 @@
+import { bearerHeaders, noteLogin } from '../support/sign-in.ts';
+
 /** Real HTTP against the server process; a request the process died under rejects (it was never acknowledged). */
 
 export interface Reply {
@@ -19,7 +21,7 @@ export function client(base: string): Call {
   return async (method, path, options = {}) => {
     const headers: Record<string, string> = {};
     if (options.key) headers['x-api-key'] = options.key;
-    if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
+    if (options.bearer) Object.assign(headers, bearerHeaders(options.bearer));
     let body: string | undefined;
     if (options.form) [headers['content-type'], body] = ['application/x-www-form-urlencoded', new URLSearchParams(options.form).toString()];
     else if (options.body !== undefined) [headers['content-type'], body] = ['application/json', JSON.stringify(options.body)];
@@ -29,6 +31,7 @@ export function client(base: string): Call {
     try {
       parsed = JSON.parse(text);
     } catch {}
+    noteLogin(path, options.body, parsed);
     return { status: response.status, body: parsed };
   };
 }

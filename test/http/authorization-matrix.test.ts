@@ -63,9 +63,12 @@ describe.each(names.filter((r) => r.auth === 'customer').map((r) => [r.name]))('
     }
   });
 
-  test('the token on another device (X-Device-Fingerprint differs): 401; on its own device: 2xx', async () => {
+  test('the token without X-Device-Fingerprint, or on another device: 401; on its own device: 2xx', async () => {
     const w = await world();
     const route = byName(w, name);
+    const { 'x-device-fingerprint': _device, ...tokenAlone } = ownerHeaders(w, route);
+    expectError(await send(w, route, tokenAlone), 401, 'unauthorized');
+    expectError(await send(w, route, { ...tokenAlone, 'x-device-fingerprint': '' }), 401, 'unauthorized');
     expectError(await send(w, route, { ...ownerHeaders(w, route), 'x-device-fingerprint': 'another-device' }), 401, 'unauthorized');
     const reply = await send(w, route, { ...ownerHeaders(w, route), 'x-device-fingerprint': w.customer.device });
     expect(reply.status).toBeLessThan(300);
@@ -84,7 +87,7 @@ describe('another customer’s identity token on this customer’s purchase', ()
     const stranger = await aCustomer(w.api, w.mine.apiKey, w.mine.product.id, { email: 'stranger@example.com', phone: '+15559876543', device: 'fp-stranger' });
     const route = byName(w, name);
     const body = { ...route.body!(), cardId: stranger.purchase.cardId };
-    const reply = await w.api.call(route.method, route.path(), { headers: { authorization: `Bearer ${stranger.token}` }, body });
+    const reply = await w.api.call(route.method, route.path(), { headers: stranger.auth, body });
     expectError(reply, 404, 'not_found');
     expect((await w.api.deps.purchases.findById(w.customer.purchase.purchaseId))?.status).toBe('pending');
   });

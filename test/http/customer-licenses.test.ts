@@ -1,15 +1,16 @@
 import { describe, expect, test } from 'bun:test';
 import { DEACTIVATION_WINDOW_MS } from '../../src/domain/activation.ts';
 import { seller, testApi } from '../support/http.ts';
+import { customerAuth } from '../support/sign-in.ts';
 import { aCustomer, CUSTOMER, expectError, latestCode, world, type World } from './fixtures.ts';
 
 /** Buyer self-service (docs/activations.md): a logged-in customer's licenses, machines and removals. */
 
 const DAY = 86_400_000;
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-const list = (w: World, token = w.customer.token) => w.api.call('GET', '/customer/licenses', { headers: bearer(token) });
-const remove = (w: World, licenseId: string, activationId: string, token = w.customer.token) =>
-  w.api.call('DELETE', `/customer/licenses/${licenseId}/activations/${activationId}`, { headers: bearer(token) });
+const bearer = (token: string, device = CUSTOMER.device) => customerAuth(token, device);
+const list = (w: World, token = w.customer.token, device = CUSTOMER.device) => w.api.call('GET', '/customer/licenses', { headers: bearer(token, device) });
+const remove = (w: World, licenseId: string, activationId: string, token = w.customer.token, device = CUSTOMER.device) =>
+  w.api.call('DELETE', `/customer/licenses/${licenseId}/activations/${activationId}`, { headers: bearer(token, device) });
 const activate = (w: World, licenseKey: string, machineFingerprint: string) =>
   w.api.call('POST', '/licenses/activate', { key: w.mine.apiKey, body: { licenseKey, machineFingerprint } });
 const validate = (w: World, licenseKey: string, machineFingerprint: string) =>
@@ -81,7 +82,7 @@ describe('GET /customer/licenses', () => {
     const w = await world();
     const second = await aCustomer(w.api, w.mine.apiKey, w.mine.product.id, { email: 'second.buyer@example.com', phone: '+15551110000', device: 'fp-second' });
 
-    const ids = (await list(w, second.token)).body.data.map((l: { id: string }) => l.id);
+    const ids = (await list(w, second.token, second.device)).body.data.map((l: { id: string }) => l.id);
 
     expect(ids).toContain(second.license.id);
     expect(ids).not.toContain(w.customer.license.id);
@@ -106,8 +107,8 @@ describe('DELETE /customer/licenses/:id/activations/:activationId', () => {
     const w = await world();
     const second = await aCustomer(w.api, w.mine.apiKey, w.mine.product.id, { email: 'second.buyer@example.com', phone: '+15551110000', device: 'fp-second' });
 
-    expectError(await remove(w, w.customer.license.id, w.customer.license.activationId, second.token), 404, 'not_found');
-    expectError(await remove(w, second.license.id, w.customer.license.activationId, second.token), 404, 'not_found');
+    expectError(await remove(w, w.customer.license.id, w.customer.license.activationId, second.token, second.device), 404, 'not_found');
+    expectError(await remove(w, second.license.id, w.customer.license.activationId, second.token, second.device), 404, 'not_found');
     expect((await ownLicense(w)).activations).toHaveLength(1);
   });
 

@@ -1,4 +1,4 @@
-import { confirmPhone, loginCode as codeOfLogin } from '../support/sign-in.ts';
+import { confirmPhone, customerAuth, loginCode as codeOfLogin } from '../support/sign-in.ts';
 import { expect } from 'bun:test';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { completeCheckout } from '../../src/app/checkout/complete-checkout.ts';
@@ -72,6 +72,7 @@ export const CUSTOMER = { email: 'table.customer@example.com', phone: '+15551234
 const NO_CUSTOMER = {
   ...CUSTOMER,
   token: 'idt_none',
+  auth: customerAuth('idt_none', CUSTOMER.device),
   login: { otpId: 'otp_none', otp: '000000' },
   purchase: { purchaseId: 'pur_none', otpId: 'otp_none', otp: '000000', cardId: 'card_none' },
   phoneChange: { otpId: 'otp_none', otp: '000000', phone: '+15550000000' },
@@ -111,13 +112,13 @@ export async function aCustomer(api: TestApi, apiKey: string, productId: string,
   const verified = await api.call('POST', '/auth/login/verify', { body: { email: who.email, deviceFingerprint: who.device, ...first } });
   if (verified.status !== 200) throw new Error(`login failed: ${JSON.stringify(verified.body)}`);
   const token = verified.body.identityToken as string;
-  await confirmPhone(api.call, token, who.phone);
+  await confirmPhone(api.call, token, who.phone, who.device);
   // The license the checkout issued runs on the customer's machine, so the buyer's self-service routes have one to remove.
   const own = verified.body.licenses[0];
   const machine = await api.call('POST', '/licenses/activate', { key: apiKey, body: { licenseKey: own.licenseKey, machineFingerprint: who.device } });
   if (machine.status !== 201) throw new Error(`activation failed: ${JSON.stringify(machine.body)}`);
   const unusedLogin = await loginCode();
-  const auth = { authorization: `Bearer ${token}` };
+  const auth = customerAuth(token, who.device);
   const purchase = await api.call('POST', '/purchase/init', { headers: auth, body: { productId } });
   const otp = await api.call('POST', '/purchase/otp', { headers: auth, body: { purchaseId: purchase.body.purchaseId } });
   const purchaseCode = await latestCode(api, who.phone);
@@ -126,6 +127,8 @@ export async function aCustomer(api: TestApi, apiKey: string, productId: string,
   return {
     ...who,
     token,
+    /** The token's headers: `Authorization: Bearer idt_…` and its device's `X-Device-Fingerprint`. */
+    auth,
     login: unusedLogin,
     purchase: { purchaseId: purchase.body.purchaseId as string, otpId: otp.body.otpId as string, otp: purchaseCode, cardId: purchase.body.cards[0].id as string },
     phoneChange: { otpId: change.body.otpId as string, otp: await latestCode(api, who.phone), phone: NEW_PHONE },
@@ -266,7 +269,7 @@ export const authenticated = (routes: Route[]) => routes.filter((r) => r.auth !=
 /** The headers of the route's rightful caller: `mine`'s secret key, or the customer's identity token. */
 export function ownerHeaders(w: World, route: Route): Record<string, string> {
   if (route.auth === 'none') return {};
-  if (route.auth === 'customer') return { authorization: `Bearer ${w.customer.token}` };
+  if (route.auth === 'customer') return w.customer.auth;
   return { 'x-api-key': w.mine.apiKey };
 }
 

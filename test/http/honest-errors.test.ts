@@ -106,7 +106,7 @@ describe('an inactive product', () => {
   test('at purchase init is 404 not_found saying it is not on sale', async () => {
     const w = await world();
     await w.api.call('PATCH', `/developers/products/${w.mine.product.id}`, { key: w.mine.apiKey, body: { active: false } });
-    const reply = await w.api.call('POST', '/purchase/init', { headers: { authorization: `Bearer ${w.customer.token}` }, body: { productId: w.mine.product.id } });
+    const reply = await w.api.call('POST', '/purchase/init', { headers: w.customer.auth, body: { productId: w.mine.product.id } });
     expectError(reply, 404, 'not_found');
     expect(reply.body.error.message).toContain('not on sale');
   });

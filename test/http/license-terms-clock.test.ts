@@ -36,7 +36,7 @@ describe('a product’s term, counted from the one clock read that dates the lic
   });
 
   test('a license bought in the terminal with a saved card', async () => {
-    const reply = await w.api.call('POST', '/purchase/confirm', { headers: { authorization: `Bearer ${w.customer.token}` }, body: w.customer.purchase });
+    const reply = await w.api.call('POST', '/purchase/confirm', { headers: w.customer.auth, body: w.customer.purchase });
     expect(reply.status).toBe(200);
     expect(term(reply.body.license)).toBe(30 * DAY);
   });

@@ -90,6 +90,8 @@ export class Replay {
     const schemes = new Set((operation.security ?? []).flatMap((s) => Object.keys(s)));
     if (schemes.has('apiKey')) headers['x-api-key'] = this.credentials.secretKey ?? '';
     else if (schemes.has('identityToken')) headers.authorization = `Bearer ${this.credentials.identityToken}`;
+    // The examples log in with EXAMPLE.machineFingerprint: the token opens nothing from another device.
+    if (schemes.has('deviceFingerprint')) headers['x-device-fingerprint'] = EXAMPLE.machineFingerprint;
     if (extra.form) headers['content-type'] = 'application/x-www-form-urlencoded';
     else if (operation.requestBody?.content['application/json']) headers['content-type'] = 'application/json';
     return headers;

@@ -75,21 +75,23 @@ describe('GET /openapi.json', () => {
       const op = operation(doc.body, method, path);
       expect({ route: route.name, security: op.security.length > 0 }).toEqual({ route: route.name, security: true });
       expect({ route: route.name, security: op.security }).toEqual({
-        route: route.name, security: expect.arrayContaining([route.auth === 'customer' ? { identityToken: [] } : { apiKey: [] }]),
+        route: route.name, security: expect.arrayContaining([route.auth === 'customer' ? { identityToken: [], deviceFingerprint: [] } : { apiKey: [] }]),
       });
       const statuses = Object.keys(op.responses);
       expect({ route: route.name, statuses }).toEqual({ route: route.name, statuses: expect.arrayContaining(route.auth === 'secret' ? ['401', '403'] : ['401']) });
     }
   });
 
-  test('declares the identity-token bearer scheme for customers', async () => {
+  test('declares the identity-token bearer scheme for customers, with its device header', async () => {
     const { doc } = await openapi();
     expect(doc.body.components.securitySchemes.identityToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    // The token is always sent with its device: one requirement names both.
+    expect(doc.body.components.securitySchemes.deviceFingerprint).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Device-Fingerprint' });
   });
 
   test('GET /licenses/:id documents both the secret key and the customer’s identity token', async () => {
     const { doc } = await openapi();
-    expect(operation(doc.body, 'GET', '/licenses/:id').security).toEqual(expect.arrayContaining([{ apiKey: [] }, { identityToken: [] }]));
+    expect(operation(doc.body, 'GET', '/licenses/:id').security).toEqual(expect.arrayContaining([{ apiKey: [] }, { identityToken: [], deviceFingerprint: [] }]));
   });
 
   test('the terminal routes document their OTP, rate-limit, SMS and payment errors', async () => {

@@ -1,4 +1,4 @@
-import { confirmPhone } from '../support/sign-in.ts';
+import { confirmPhone, customerAuth } from '../support/sign-in.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
 import { randomBytes } from 'node:crypto';
 import { SANDBOX_CODE_PREFIX } from '../../src/adapters/sandbox/sandbox-processor.ts';
@@ -185,12 +185,12 @@ for (const { name, open } of STORES) {
       const phone = `+1555${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
       await shop.payCheckout(ada, shop.seller.productId, phone);
       const plus = await shop.api.call('POST', '/developers/products', { key: shop.seller.apiKey, body: { name: PRODUCT, price: 2999, currency: 'usd', features: ['plus'] } });
-      const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+      const bearer = (token: string) => customerAuth(token, 'fp-terminal');
 
       const login = await shop.api.call('POST', '/auth/login/init', { body: { email: ada } });
       const verified = await shop.api.call('POST', '/auth/login/verify', { body: { email: ada, otpId: login.body.otpId, otp: await shop.latestCode(phone, ada), deviceFingerprint: 'fp-terminal' } });
       const token = verified.body.identityToken as string;
-      await confirmPhone(shop.api.call, token, phone); // the checkout's card is offered through its phone
+      await confirmPhone(shop.api.call, token, phone, 'fp-terminal'); // the checkout's card is offered through its phone
       const init = await shop.api.call('POST', '/purchase/init', { headers: bearer(token), body: { productId: plus.body.id } });
       const otp = await shop.api.call('POST', '/purchase/otp', { headers: bearer(token), body: { purchaseId: init.body.purchaseId } });
       const confirmed = await shop.api.call('POST', '/purchase/confirm', {

@@ -31,9 +31,31 @@ export async function loginCode(call: Call, init: { body: { phoneMasked: string 
   return who.phone && init.body.phoneMasked === maskPhone(who.phone) ? textedCode(call, who.phone) : mailedCode(call, who.email);
 }
 
+/**
+ * The device each identity token was issued to, as a real client keeps it: the test's HTTP helpers
+ * note every successful login/verify (`noteLogin`) and send a token with its device (`bearerHeaders`).
+ */
+const deviceOfToken = new Map<string, string>();
+
+/** After a request: when it was a successful login/verify, remembers which device its token belongs to. */
+export function noteLogin(path: string, requestBody: unknown, replyBody: unknown): void {
+  const token = (replyBody as { identityToken?: unknown } | null)?.identityToken;
+  const device = (requestBody as { deviceFingerprint?: unknown } | null)?.deviceFingerprint;
+  if (path.endsWith('/auth/login/verify') && typeof token === 'string' && typeof device === 'string') deviceOfToken.set(token, device);
+}
+
+/** `Authorization: Bearer <token>` and, for a token a login gave, its device's `X-Device-Fingerprint`. */
+export function bearerHeaders(token: string): Record<string, string> {
+  const device = deviceOfToken.get(token);
+  return device === undefined ? { authorization: `Bearer ${token}` } : { authorization: `Bearer ${token}`, 'x-device-fingerprint': device };
+}
+
+/** An identity token's headers: the token, and the device it was issued to (always both). */
+export const customerAuth = (token: string, device: string): Record<string, string> => ({ authorization: `Bearer ${token}`, 'x-device-fingerprint': device });
+
 /** Makes `phone` the signed-in customer's confirmed phone (a code texted to it); nothing when it already is. */
-export async function confirmPhone(call: Call, token: string, phone: string): Promise<void> {
-  const headers = { authorization: `Bearer ${token}` };
+export async function confirmPhone(call: Call, token: string, phone: string, device: string): Promise<void> {
+  const headers = customerAuth(token, device);
   const asked = await call('POST', '/customer/phone', { headers, body: { phone } });
   if (asked.status === 409) return;
   if (asked.status !== 200) throw new Error(`phone confirmation failed: ${JSON.stringify(asked.body)}`);

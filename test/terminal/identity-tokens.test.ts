@@ -109,11 +109,29 @@ describe('an identity token is bound to the device it was issued to', () => {
     expect((await getLicense(t, licenseId, t.bearer(token, { 'x-device-fingerprint': DEVICE }))).status).toBe(200);
   });
 
-  test('no X-Device-Fingerprint: 200', async () => {
+  test('no X-Device-Fingerprint (or an empty one): 401 unauthorized, on every customer route; the token stays usable on its device', async () => {
     const t = await openTerminal();
     const { token, licenseId } = await loggedIn(t);
+    const product = await t.anotherProduct('Pro Plus', 2999);
 
-    expect((await getLicense(t, licenseId, t.bearer(token))).status).toBe(200);
+    const variants: Record<string, string>[] = [{ authorization: `Bearer ${token}` }, { authorization: `Bearer ${token}`, 'x-device-fingerprint': '' }];
+    for (const alone of variants) {
+      const refused = await Promise.all([
+        getLicense(t, licenseId, alone),
+        t.api.call('GET', '/customer/licenses', { headers: alone }),
+        t.api.call('DELETE', `/customer/licenses/${licenseId}/activations/act_any`, { headers: alone }),
+        t.api.call('POST', '/customer/phone', { headers: alone, body: { phone: '+15550001111' } }),
+        t.api.call('POST', '/purchase/init', { headers: alone, body: { productId: product.id } }),
+        t.api.call('POST', '/purchase/otp', { headers: alone, body: { purchaseId: 'pur_any' } }),
+        t.api.call('POST', '/purchase/confirm', { headers: alone, body: { purchaseId: 'pur_any', otpId: 'otp_any', otp: '123456', cardId: 'card_any' } }),
+        t.api.call('POST', '/auth/logout', { headers: alone }),
+      ]);
+      for (const reply of refused) expectError(reply, 401, 'unauthorized');
+      expect(refused[0]!.body.error.message).toContain('X-Device-Fingerprint');
+    }
+    // Nothing was sent to the new phone, and the logout did not take.
+    expect(await t.outbox('+15550001111')).toEqual([]);
+    expect((await getLicense(t, licenseId, t.bearer(token, { 'x-device-fingerprint': DEVICE }))).status).toBe(200);
   });
 
   test('another X-Device-Fingerprint: 401 unauthorized, on every customer route', async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'bun:test';
 import { randomBytes } from 'node:crypto';
 import { SANDBOX_CODE_PREFIX } from '../../src/adapters/sandbox/sandbox-processor.ts';
+import { bearerHeaders, noteLogin } from '../support/sign-in.ts';
 
 /**
  * The whole terminal story against a running server process, over real HTTP: a seller connects
@@ -22,7 +23,7 @@ export function http(base: string) {
   return async (method: string, path: string, options: { body?: unknown; form?: Record<string, string>; key?: string; bearer?: string } = {}): Promise<Reply> => {
     const headers: Record<string, string> = {};
     if (options.key) headers['x-api-key'] = options.key;
-    if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
+    if (options.bearer) Object.assign(headers, bearerHeaders(options.bearer));
     let body: string | undefined;
     if (options.form) [headers['content-type'], body] = ['application/x-www-form-urlencoded', new URLSearchParams(options.form).toString()];
     else if (options.body !== undefined) [headers['content-type'], body] = ['application/json', JSON.stringify(options.body)];
@@ -32,6 +33,7 @@ export function http(base: string) {
     try {
       parsed = JSON.parse(text);
     } catch {}
+    noteLogin(path, options.body, parsed);
     return { status: response.status, headers: response.headers, body: parsed };
   };
 }

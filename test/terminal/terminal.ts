@@ -24,7 +24,9 @@ export async function openTerminal(options: ShopOptions = {}) {
   const shop = await connectedShop(options);
   const { api } = shop;
 
-  const bearer = (token: string, headers: Record<string, string> = {}) => ({ authorization: `Bearer ${token}`, ...headers });
+  /** The device each token was issued to (loginVerify records it): a token is always sent with its device. */
+  const devices = new Map<string, string>();
+  const bearer = (token: string, headers: Record<string, string> = {}) => ({ authorization: `Bearer ${token}`, 'x-device-fingerprint': devices.get(token) ?? DEVICE, ...headers });
 
   /** Pays a sandbox checkout of `productId` through the Pay form, as a browser posts it (form-urlencoded). */
   const payInBrowser = async (buyer: { email?: string; phone?: string; cardNumber?: string } = {}, productId = shop.dev.product.id, key = shop.dev.apiKey) => {
@@ -83,8 +85,12 @@ export async function openTerminal(options: ShopOptions = {}) {
   };
 
   const loginInit = (email = EMAIL) => api.call('POST', '/auth/login/init', { body: { email } });
-  const loginVerify = (body: { otpId: string; otp: string; email?: string; deviceFingerprint?: string }) =>
-    api.call('POST', '/auth/login/verify', { body: { email: EMAIL, deviceFingerprint: DEVICE, ...body } });
+  const loginVerify = async (body: { otpId: string; otp: string; email?: string; deviceFingerprint?: string }) => {
+    const sent = { email: EMAIL, deviceFingerprint: DEVICE, ...body };
+    const reply = await api.call('POST', '/auth/login/verify', { body: sent });
+    if (typeof reply.body?.identityToken === 'string') devices.set(reply.body.identityToken, sent.deviceFingerprint);
+    return reply;
+  };
   /** init, then the code (texted to a confirmed phone, or mailed): a challenge ready to verify. */
   const challenge = async (email = EMAIL, phone = PHONE) => {
     const init = await loginInit(email);

@@ -154,6 +154,6 @@ describe('what the sender refuses to do', () => {
     expect(await deliverDue(strict, LEASE)).toEqual([expect.objectContaining({ status: 'pending' })]);
     expect(open.hook.received).toHaveLength(0);
     const [delivery] = (await open.api.call('GET', `/developers/webhook-endpoints/${open.endpoint.id}/deliveries`, { key: open.me.apiKey })).body.data;
-    expect(delivery.lastError).toContain('private or loopback address (127.0.0.1)');
+    expect(delivery.lastError).toContain('refused: 127.0.0.1 does not resolve to public addresses only');
   });
 });

@@ -4,6 +4,7 @@ import type { DeliverDeps } from '../../src/app/outgoing-webhooks/deliver.ts';
 import type { Store } from '../../src/ports/deps.ts';
 import { FixedClock } from '../support/clock.ts';
 import { depsFor } from '../support/deps.ts';
+import type { TableResolver } from '../support/host-resolver.ts';
 import { testApi } from '../support/http.ts';
 
 export interface Received {
@@ -33,15 +34,15 @@ export function receiver(answer: (n: number, request: Request) => number | Respo
  * The HTTP app and an in-process sender over one store, both on a fixed clock set to the real time
  * (Standard Webhooks receivers refuse timestamps more than 5 minutes off theirs).
  */
-export function webhookWorld(store: Store, options: { allowPrivate?: boolean; schedule?: number[]; timeoutMs?: number } = {}) {
+export function webhookWorld(store: Store, options: { allowPrivate?: boolean; schedule?: number[]; timeoutMs?: number; resolver?: TableResolver } = {}) {
   const clock = new FixedClock(Date.now());
-  const deps = depsFor(store, clock, { webhooks: { allowPrivateAddresses: options.allowPrivate ?? true } });
+  const deps = depsFor(store, clock, { webhooks: { allowPrivateAddresses: options.allowPrivate ?? true } }, options.resolver);
   const api = testApi({ deps });
   const sender: DeliverDeps = {
     clock,
     outbox: store.outbox,
     secrets: deps.webhookSecrets,
-    sender: new HttpWebhookSender({ timeoutMs: options.timeoutMs ?? 5_000, allowPrivateAddresses: options.allowPrivate ?? true }),
+    sender: new HttpWebhookSender({ timeoutMs: options.timeoutMs ?? 5_000, allowPrivateAddresses: options.allowPrivate ?? true, resolver: deps.hostResolver }),
     random: () => 0.5,
     schedule: options.schedule,
   };

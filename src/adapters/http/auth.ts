@@ -28,8 +28,9 @@ export async function secretKey(deps: AuthDeps, request: Request, allowBearer = 
 /** OpenAPI security requirements, named after the schemes declared in server.ts. */
 export const SECURITY: Record<'secret' | 'secretOrBearer' | 'any' | 'none' | 'customer' | 'secretOrCustomer', Record<string, string[]>[]> = {
   secret: [{ apiKey: [] }],
-  customer: [{ identityToken: [] }],
-  secretOrCustomer: [{ apiKey: [] }, { identityToken: [] }],
+  // An identity token works only beside its device's fingerprint: both headers, together.
+  customer: [{ identityToken: [], deviceFingerprint: [] }],
+  secretOrCustomer: [{ apiKey: [] }, { identityToken: [], deviceFingerprint: [] }],
   secretOrBearer: [{ apiKey: [] }, { bearerSecret: [] }],
   any: [{ apiKey: [] }],
   none: [],
@@ -52,7 +53,7 @@ function customerFrom(deps: CustomerAuthDeps, request: Request) {
   return authenticateCustomer(deps, bearerFrom(request), request.headers.get('x-device-fingerprint'));
 }
 
-/** Routes for a logged-in customer: `Authorization: Bearer idt_…` (optionally `X-Device-Fingerprint`). */
+/** Routes for a logged-in customer: `Authorization: Bearer idt_…` with `X-Device-Fingerprint`, the device it was issued to. */
 export const withCustomer = (deps: CustomerAuthDeps) =>
   new Elysia().derive(async ({ request }) => ({ customer: await customerFrom(deps, request) }));
 

@@ -105,7 +105,8 @@ export function apiDocument({ version, publicBaseUrl, description, routes }: Doc
             securitySchemes: {
               apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'sk_… secret key or pk_… publishable key.' },
               bearerSecret: { type: 'http', scheme: 'bearer', description: 'A secret key as a bearer token (unbind only).' },
-              identityToken: { type: 'http', scheme: 'bearer', description: 'A customer’s identity token (idt_…) from POST /auth/login/verify.' },
+              identityToken: { type: 'http', scheme: 'bearer', description: 'A customer’s identity token (idt_…) from POST /auth/login/verify; always sent with X-Device-Fingerprint.' },
+              deviceFingerprint: { type: 'apiKey', in: 'header', name: 'X-Device-Fingerprint', description: 'The deviceFingerprint the identity token was issued to at login; a token without it, or with another device’s, is 401.' },
               stripeSignature: { type: 'apiKey', in: 'header', name: 'Stripe-Signature', description: 'Stripe’s webhook signature.' },
             },
           },

@@ -1,15 +1,19 @@
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
-import { isPrivateAddress } from '../../domain/webhook-endpoint.ts';
+import { isAddressLiteral, resolvedAddressProblem, unreachableHostProblem, urlHost } from '../../domain/webhook-endpoint.ts';
+import type { HostResolver } from '../../ports/host-resolver.ts';
 import type { WebhookSender } from '../../ports/webhook-secrets.ts';
+import { DnsHostResolver } from './dns-host-resolver.ts';
 import { standardWebhookSignature } from './standard-webhooks-signature.ts';
 
 export interface SenderOptions {
-  /** The whole request, answer included (WEBHOOK_TIMEOUT_SECONDS, default 10 s). */
+  /** The whole request, answer included (WEBHOOK_TIMEOUT_SECONDS, default 10 s); name resolution too. */
   timeoutMs: number;
   /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES: loopback and private addresses may be reached (development, tests). */
   allowPrivateAddresses: boolean;
   userAgent?: string;
+  /** Names to addresses: the system's resolver unless given (tests answer their own). */
+  resolver?: HostResolver;
+  /** Certificate authorities (PEM) trusted instead of the system's: tests only. */
+  ca?: string;
 }
 
 /** At most this much of an answer is read, and at most this much of it kept in the log. */
@@ -18,25 +22,51 @@ const LOGGED_CHARS = 500;
 
 type Result = Awaited<ReturnType<WebhookSender['send']>>;
 
+/** Where a request to `url` goes once its host resolved to `address`: that address, with the name kept for HTTP and TLS. */
+export interface PinnedTarget {
+  /** The URL with its host replaced by the address (bracketed when IPv6): what is connected to. */
+  url: string;
+  /** The Host header: the URL's own host (and port, when not the default). */
+  host: string;
+  /** For https to a name: the TLS server name (SNI), and the name the certificate must be valid for. */
+  serverName: string | null;
+}
+
+export function pinnedTarget(url: URL, address: string): PinnedTarget {
+  const pinned = new URL(url.href);
+  pinned.hostname = address.includes(':') ? `[${address}]` : address;
+  const name = urlHost(url);
+  return { url: pinned.href, host: url.host, serverName: url.protocol === 'https:' && !isAddressLiteral(name) ? name : null };
+}
+
 /**
- * POSTs one signed webhook. Before each request the host's addresses are resolved and every one
- * checked (DNS may have changed since registration); redirects are not followed (a 3xx is a
- * failure), and only the first few KB of the answer are read.
+ * POSTs one signed webhook. The host is resolved once per attempt and every address checked (DNS
+ * may have changed since registration); the request then goes to the first of those very addresses,
+ * with the name as Host and, over TLS, as server name and certificate name: a second lookup, which
+ * a rebinding DNS server could answer differently, never happens. Redirects are not followed (a 3xx
+ * is a failure), and only the first few KB of the answer are read.
  */
 export class HttpWebhookSender implements WebhookSender {
-  constructor(private readonly options: SenderOptions) {}
+  private readonly resolver: HostResolver;
+
+  constructor(private readonly options: SenderOptions) {
+    this.resolver = options.resolver ?? new DnsHostResolver(options.timeoutMs);
+  }
 
   async send(request: { url: string; messageId: string; timestampSeconds: number; body: string; secrets: string[] }): Promise<Result> {
     const started = performance.now();
     const done = (status: number | null, error: string | null): Result => ({ status, error, durationMs: Math.round(performance.now() - started) });
-    const blocked = await this.blockedAddress(request.url);
-    if (blocked) return done(null, blocked);
+    const target = await this.target(request.url);
+    if (typeof target === 'string') return done(null, target);
     try {
-      const response = await fetch(request.url, {
+      const tls = { ...(target.serverName !== null && { serverName: target.serverName }), ...(this.options.ca !== undefined && { ca: this.options.ca }) };
+      const response = await fetch(target.url, {
         method: 'POST',
         redirect: 'manual',
         signal: AbortSignal.timeout(this.options.timeoutMs),
+        tls,
         headers: {
+          host: target.host,
           'content-type': 'application/json',
           'user-agent': this.options.userAgent ?? 'licensing-webhooks/1',
           'webhook-id': request.messageId,
@@ -54,20 +84,24 @@ export class HttpWebhookSender implements WebhookSender {
     }
   }
 
-  /** Why the URL's host may not be reached, or null. DNS rebinding between this check and the connect remains possible (docs/webhooks.md). */
-  private async blockedAddress(url: string): Promise<string | null> {
-    if (this.options.allowPrivateAddresses) return null;
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  /** The pinned target, or why the URL's host may not be reached. */
+  private async target(raw: string): Promise<PinnedTarget | string> {
+    if (!URL.canParse(raw)) return 'refused: the endpoint URL is not a URL';
+    const url = new URL(raw);
+    const host = urlHost(url);
+    // Not resolving and resolving to an internal address read alike in the (seller-visible) log.
+    const refused = `refused: ${unreachableHostProblem(host)}`;
     let addresses: string[];
     try {
-      // Bounded like the request: a resolver that never answers must not hold a sender slot.
-      const resolved = isIP(host) ? [{ address: host }] : await withTimeout(lookup(host, { all: true, verbatim: true }), this.options.timeoutMs);
-      addresses = resolved.map((a) => a.address);
+      addresses = isAddressLiteral(host) ? [host] : await this.resolver.resolve(host);
     } catch {
-      return `could not resolve ${host}`;
+      return refused;
     }
-    const bad = addresses.find(isPrivateAddress);
-    return bad ? `refused: ${host} resolves to a private or loopback address (${bad})` : null;
+    if (addresses.length === 0) return refused;
+    if (!this.options.allowPrivateAddresses && resolvedAddressProblem(host, addresses)) return refused;
+    // Only an address written out can be pinned (an IPv6 zone such as %eth0 cannot go in a URL).
+    const address = addresses[0]!;
+    return isAddressLiteral(address.toLowerCase()) ? pinnedTarget(url, address) : refused;
   }
 }
 
@@ -87,10 +121,4 @@ async function readSome(response: Response): Promise<string> {
     await reader.cancel().catch(() => {});
   }
   return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, ANSWER_BYTES)).replace(/[\u0000-\u001f]/g, ' ').trim();
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('resolver timeout')), ms)));
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -8,8 +8,9 @@ export interface CustomerCaller {
 }
 
 /**
- * Who holds this identity token. When the client also says which device it is on
- * (X-Device-Fingerprint), it must be the device the token was issued to.
+ * Who holds this identity token. The client must say which device it is on
+ * (X-Device-Fingerprint), and it must be the device the token was issued to: a token copied off
+ * its machine, sent without the header or with another device's, opens nothing.
  */
 export async function authenticateCustomer(
   deps: Pick<Deps, 'clock' | 'hashing' | 'identityTokens'>,
@@ -23,7 +24,11 @@ export async function authenticateCustomer(
   if (!stored || !deps.hashing.equal(stored.tokenHash, tokenHash) || !tokenUsable(stored, deps.clock.now())) {
     throw new UnauthorizedError('The identity token is not valid, has expired, or was logged out.');
   }
-  if (deviceFingerprint !== null && deviceFingerprint !== stored.deviceFingerprint) {
+  if (deviceFingerprint === null || deviceFingerprint === '') {
+    throw new UnauthorizedError('An identity token works only with the X-Device-Fingerprint of the device it was issued to.');
+  }
+  // Compared as digests, in constant time: the fingerprint is the token's second half.
+  if (!deps.hashing.equal(deps.hashing.hash(deviceFingerprint), deps.hashing.hash(stored.deviceFingerprint))) {
     throw new UnauthorizedError('This identity token belongs to another device.');
   }
   return { customerId: stored.customerId, tokenHash };

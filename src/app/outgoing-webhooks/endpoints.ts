@@ -1,12 +1,12 @@
 import { ConflictError, InvalidRequestError, NotFoundError } from '../../domain/errors.ts';
 import {
-  ENDPOINT_DISABLED_BY_SELLER, unknownEventTypes, WEBHOOK_LIMITS, webhookUrlProblem, type WebhookEndpoint,
+  ENDPOINT_DISABLED_BY_SELLER, isAddressLiteral, resolvedAddressProblem, unknownEventTypes, unreachableHostProblem, urlHost, WEBHOOK_LIMITS, webhookUrlProblem, type WebhookEndpoint,
 } from '../../domain/webhook-endpoint.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { EndpointPage } from '../../ports/webhook-endpoint-repository.ts';
 import { pageLimit } from './pages.ts';
 
-export type EndpointDeps = Pick<Deps, 'clock' | 'ids' | 'webhookEndpoints' | 'webhookSecrets' | 'settings'>;
+export type EndpointDeps = Pick<Deps, 'clock' | 'ids' | 'webhookEndpoints' | 'webhookSecrets' | 'settings' | 'hostResolver'>;
 
 /** What a seller sees of an endpoint: never its secret. */
 export type EndpointView = Omit<WebhookEndpoint, 'developerId' | 'sealedSecret'>;
@@ -20,9 +20,9 @@ export interface EndpointInput {
   enabled?: boolean;
 }
 
-function checked(deps: EndpointDeps, input: EndpointInput): void {
+async function checked(deps: EndpointDeps, input: EndpointInput): Promise<void> {
   if (input.url !== undefined) {
-    const problem = webhookUrlProblem(input.url, deps.settings.webhooks.allowPrivateAddresses);
+    const problem = webhookUrlProblem(input.url, deps.settings.webhooks.allowPrivateAddresses) ?? (await resolvedProblem(deps, input.url));
     if (problem) throw new InvalidRequestError(problem, 'url');
   }
   if (input.events) {
@@ -32,9 +32,23 @@ function checked(deps: EndpointDeps, input: EndpointInput): void {
   }
 }
 
+/**
+ * A name is resolved now, and refused when it does not resolve or when any of its addresses is
+ * internal: a seller learns at once that the URL will never be delivered to. (The sender checks
+ * again before each attempt, since DNS answers change.) Allowing private addresses skips this.
+ */
+async function resolvedProblem(deps: EndpointDeps, url: string): Promise<string | null> {
+  if (deps.settings.webhooks.allowPrivateAddresses) return null;
+  const host = urlHost(new URL(url));
+  if (isAddressLiteral(host)) return null; // a literal address was judged with the URL
+  // A name that does not resolve and one with an internal address get the same answer (see unreachableHostProblem).
+  const problem = await deps.hostResolver.resolve(host).then((addresses) => resolvedAddressProblem(host, addresses), () => unreachableHostProblem(host));
+  return problem && `url: ${problem}; webhooks are delivered only to public addresses.`;
+}
+
 /** An endpoint taking `events` (all when absent), enabled at once; its secret is shown in this answer only. */
 export async function createEndpoint(deps: EndpointDeps, developerId: string, input: EndpointInput & { url: string }): Promise<EndpointView & { secret: string }> {
-  checked(deps, input);
+  await checked(deps, input);
   const now = deps.clock.now();
   const secret = deps.webhookSecrets.generate();
   const endpoint: WebhookEndpoint = {
@@ -75,7 +89,7 @@ export async function listEndpoints(deps: Pick<Deps, 'webhookEndpoints'>, develo
  * redeliverable); turning it back on forgets why it was off and since when it failed.
  */
 export async function updateEndpoint(deps: EndpointDeps, developerId: string, id: string, input: EndpointInput): Promise<EndpointView> {
-  checked(deps, input);
+  await checked(deps, input);
   const current = await getEndpoint(deps, developerId, id);
   const toggled = input.enabled === undefined || input.enabled === current.enabled ? {} : input.enabled
     ? { enabled: true, disabledReason: null, failingSince: null }

@@ -105,7 +105,7 @@ export async function openCodesApp(factory: StoreFactory) {
     return verified.body.identityToken as string;
   };
 
-  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}`, 'x-device-fingerprint': DEVICE });
   const purchaseInit = (token: string) => api.call('POST', '/purchase/init', { headers: bearer(token), body: { productId: dev.product.id } });
   const purchaseOtp = (token: string, purchaseId: string) => api.call('POST', '/purchase/otp', { headers: bearer(token), body: { purchaseId } });
   const purchaseConfirm = (token: string, body: { purchaseId: string; otpId: string; otp: string; cardId: string }) =>
@@ -113,7 +113,7 @@ export async function openCodesApp(factory: StoreFactory) {
 
   return {
     api, deps, clock, store: opened.store, dev, comparedOn, payInBrowser, outbox, latestCode, loginInit, loginVerify, challenge, login,
-    purchaseInit, purchaseOtp, purchaseConfirm, dispose: () => opened.dispose(),
+    bearer, purchaseInit, purchaseOtp, purchaseConfirm, dispose: () => opened.dispose(),
   };
 }
 

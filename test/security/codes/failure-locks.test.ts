@@ -117,7 +117,7 @@ describe('phone-change codes lock like sign-in (SQLite)', () => {
     app = await openCodesApp(CODE_STORES[0]!);
     const buyer = await app.payInBrowser(aBuyer());
     const token = await app.login(buyer);
-    const call = (path: string, body: Record<string, string>) => app.api.call('POST', path, { headers: { authorization: `Bearer ${token}` }, body });
+    const call = (path: string, body: Record<string, string>) => app.api.call('POST', path, { headers: app.bearer(token), body });
     const newPhone = '+15559990000';
     let last = { otpId: '', code: '' };
     for (const tries of [5, 5, 5, 4, 1]) {

@@ -34,7 +34,8 @@ export async function openBuyerShop(kind: StoreKind, mode: Mode = 'sandbox', fak
     deps.processor = new StripeProcessor({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, connectClientId: CONNECT_CLIENT_ID, apiBase: fake.url, clock: deps.clock });
   }
   const api = testApi({ deps });
-  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const DEVICE = 'device-1';
+  const bearer = (token: string) => codes.customerAuth(token, DEVICE);
 
   const sellers: string[] = [];
   /** A seller who signed up, made a product and connected a payment account. */
@@ -95,7 +96,7 @@ export async function openBuyerShop(kind: StoreKind, mode: Mode = 'sandbox', fak
 
   const loginInit = (email: string) => api.call('POST', '/auth/login/init', { body: { email } });
   const loginVerify = (body: { email: string; otpId: string; otp: string }) =>
-    api.call('POST', '/auth/login/verify', { body: { deviceFingerprint: 'device-1', ...body } });
+    api.call('POST', '/auth/login/verify', { body: { deviceFingerprint: DEVICE, ...body } });
   /** The newest code mailed to this address (sandbox mail). */
   const mailedCode = (email: string) => codes.mailedCode(api.call, email);
   /**
@@ -108,7 +109,7 @@ export async function openBuyerShop(kind: StoreKind, mode: Mode = 'sandbox', fak
     const verified = await loginVerify({ email, otpId: init.body.otpId, otp: await codes.loginCode(api.call, init, { email, phone }) });
     expect(verified.status).toBe(200);
     const token = verified.body.identityToken as string;
-    if (confirm) await codes.confirmPhone(api.call, token, phone);
+    if (confirm) await codes.confirmPhone(api.call, token, phone, DEVICE);
     return token;
   };
 

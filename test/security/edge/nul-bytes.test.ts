@@ -25,7 +25,7 @@ interface Case {
 const json = (w: World, method: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
   w.api.call(method, path, { rawBody: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
 const secret = (w: World) => ({ 'x-api-key': w.mine.apiKey });
-const customer = (w: World) => ({ authorization: `Bearer ${w.customer.token}` });
+const customer = (w: World) => w.customer.auth;
 
 const CASES: Case[] = [
   { name: 'signup e-mail', send: (w) => json(w, 'POST', '/developers/signup', { email: `nul${NUL}@example.com`, name: 'N' }) },

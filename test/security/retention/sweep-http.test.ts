@@ -80,7 +80,7 @@ for (const setup of HTTP_STORES) {
       api.clock.advance(30 * 86_400_000 + RETENTION_MS.identityTokens + 1_000);
 
       const report = await sweepExpired(api.deps);
-      const logout = await api.call('POST', '/auth/logout', { headers: { authorization: `Bearer ${token}` } });
+      const logout = await api.call('POST', '/auth/logout', { headers: { authorization: `Bearer ${token}`, 'x-device-fingerprint': 'fp' } });
 
       expect(login.status).toBe(200);
       expect(report.identityTokens).toBe(1);

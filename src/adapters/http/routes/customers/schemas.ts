@@ -32,7 +32,7 @@ export const CustomerLicense = t.Object({
 });
 
 export const LoginVerified = t.Object({
-  identityToken: t.String({ description: 'Send as Authorization: Bearer; valid 30 days, until POST /auth/logout.' }),
+  identityToken: t.String({ description: 'Send as Authorization: Bearer, with this device’s fingerprint as X-Device-Fingerprint; valid 30 days, until POST /auth/logout.' }),
   licenses: t.Array(CustomerLicense),
 });
 

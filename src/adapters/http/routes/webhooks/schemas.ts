@@ -12,7 +12,7 @@ const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$';
 
 const Url = t.String({
   minLength: 1, maxLength: WEBHOOK_LIMITS.urlLength, pattern: '^\\S+$',
-  description: 'Where events are POSTed: https://, no credentials, no private or loopback address.',
+  description: 'Where events are POSTed: https://, no credentials, no private or loopback address; a name must resolve, and to public addresses only (checked now and before each delivery, which then connects to the address it checked).',
   error: `url must be an https:// URL of at most ${WEBHOOK_LIMITS.urlLength} characters.`,
 });
 
