@@ -36,7 +36,7 @@ for (const kind of STORES) {
     const linkIn = (text: string) => new RegExp(`#${PHONE_LINK.fragment}=([A-Za-z0-9._-]+)`).exec(text)?.[1] ?? null;
     const start = (token: string) => shop.api.call('POST', '/auth/phone-link', { body: { token } });
     const verify = (body: { token: string; otpId: string; otp: string }) =>
-      shop.api.call('POST', '/auth/phone-link/verify', { body: { deviceFingerprint: 'device-link', ...body } });
+      shop.api.call('POST', '/auth/phone-link/verify', { body: { deviceFingerprint: 'device-1', ...body } }); // the shop's device
 
     test('the receipt links to the account page; the texted code confirms the checkout’s phone and signs in', async () => {
       const who = buyer();
