@@ -65,6 +65,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       });
     },
   });
+  // A client that hangs up mid-session (a killed server process, a test's abandoned transport) is
+  // that client's business: without a listener smtp-server would throw it into whichever test runs.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as { port: number }).port;
   const to = (address: string) => received.filter((m) => m.to.includes(address.toLowerCase()));

@@ -41,6 +41,8 @@ describe('the real service sweeps on its own, on every instance (PostgreSQL)', (
       after = await call(quiet.url, 'GET', `/checkout/status/${old.body.sessionId}`);
     }
     const stillThere = await call(quiet.url, 'GET', `/checkout/status/${fresh.body.sessionId}`);
+    // The sweep logs once it has committed: the deletion can be seen a moment before its line.
+    for (let i = 0; i < 100 && !sweeping.output().includes('"msg":"retention sweep"'); i++) await Bun.sleep(100);
 
     expect(before.body.status).toBe('expired');
     expect(after.status).toBe(404);
