@@ -2,6 +2,7 @@ import type { SQL } from 'bun';
 import { join } from 'node:path';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { POSTGRES_MIGRATION_LIST } from './migrations/index.ts';
+import { assertSchemaKnown } from '../migrations/schema-version.ts';
 
 export const POSTGRES_MIGRATIONS = join(import.meta.dir, 'migrations');
 
@@ -12,11 +13,21 @@ export function assertSchemaName(schema: string): void {
   if (!SCHEMA_NAME.test(schema)) throw new Error(`Invalid PostgreSQL schema name "${schema}": use [a-z_][a-z0-9_]*.`);
 }
 
+/** The stamps (`created_at`) of the migrations recorded in `schema`; none before the first start. */
+export async function appliedPostgresMigrations(client: SQL, schema: string): Promise<number[]> {
+  assertSchemaName(schema);
+  const [table] = await client`SELECT to_regclass(${`"${schema}"."__drizzle_migrations"`}) AS t`;
+  if (!table?.t) return [];
+  const rows = await client.unsafe(`SELECT created_at FROM "${schema}"."__drizzle_migrations"`);
+  return [...rows].map((row: { created_at: unknown }) => Number(row.created_at));
+}
+
 /**
  * Brings `schema` (created if missing) up to the latest committed migration, in one transaction
  * under a transaction-level advisory lock keyed by the schema: instances starting at once queue on
  * the lock, and each one after the first finds the work done. PostgreSQL's DDL is transactional,
- * so a failed migration leaves nothing half-applied.
+ * so a failed migration leaves nothing half-applied. A schema that records a migration this code
+ * does not know (a newer release migrated it) is refused: SchemaTooNewError.
  */
 export async function migratePostgres(client: SQL, schema: string, migrationsFolder?: string): Promise<void> {
   assertSchemaName(schema);
@@ -29,8 +40,10 @@ export async function migratePostgres(client: SQL, schema: string, migrationsFol
     await tx.unsafe(
       'CREATE TABLE IF NOT EXISTS "__drizzle_migrations" (id serial PRIMARY KEY, hash text NOT NULL, created_at bigint)',
     );
-    const [last] = await tx`SELECT created_at FROM "__drizzle_migrations" ORDER BY created_at DESC LIMIT 1`;
-    const appliedUpTo = last ? Number(last.created_at) : -1;
+    const applied = (await tx`SELECT created_at FROM "__drizzle_migrations"`).map((row: { created_at: unknown }) => Number(row.created_at));
+    // A newer release's migrations here: this one must not run on that schema (schema-version.ts).
+    assertSchemaKnown(applied, migrations);
+    const appliedUpTo = applied.length > 0 ? Math.max(...applied) : -1;
     for (const migration of migrations) {
       if (migration.folderMillis <= appliedUpTo) continue;
       // drizzle-kit writes foreign keys as REFERENCES "public"."t": the tables live in `schema` instead.
