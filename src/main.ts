@@ -1,9 +1,10 @@
-import { sandboxMasterKey } from './adapters/crypto/master-key.ts';
+import { masterKeyFile, sandboxMasterKey } from './adapters/crypto/master-key.ts';
 import { describeError, errorResponse } from './adapters/http/errors.ts';
 import { serverFetch } from './adapters/http/request-route.ts';
 import { withSocketAddress } from './adapters/http/client-address.ts';
 import { startPeriodicSweep } from './adapters/system/periodic-sweep.ts';
 import { startMailSender } from './adapters/system/mail-sender.ts';
+import { startSqliteBackups } from './adapters/sqlite/sqlite-backup.ts';
 import { sweepExpired } from './app/maintenance/sweep.ts';
 import { sweepOutbox } from './app/outgoing-webhooks/sweep-outbox.ts';
 import { HttpWebhookSender } from './adapters/webhooks/http-webhook-sender.ts';
@@ -21,23 +22,24 @@ import { composeDeps } from './compose.ts';
 import { ConfigError, loadConfig, settingsOf, type Config } from './config.ts';
 import type { Store } from './ports/deps.ts';
 import type { RateLimiter } from './ports/rate-limiter.ts';
+import type { Database } from 'bun:sqlite';
 import pkg from '../package.json' with { type: 'json' };
 
-async function openStore(config: Config): Promise<{ store: Store; masterKey: Uint8Array; postgres?: PostgresStore }> {
+async function openStore(config: Config): Promise<{ store: Store; masterKey: Uint8Array; postgres?: PostgresStore; sqlite?: Database }> {
   if (config.store.kind === 'postgres') {
     // Several instances share the database, so they must share the key that seals the signing keys.
     if (!config.masterKey) throw new ConfigError('MASTER_KEY is required with PostgreSQL: every instance must use the same one.');
     const postgres = await openPostgresStore(config.store.url, { schema: config.store.schema, max: config.postgresPoolSize });
     return { store: postgres, masterKey: config.masterKey, postgres };
   }
-  let store: Store;
+  let store: ReturnType<typeof openSqliteStore>;
   try {
     store = openSqliteStore(config.store.path, { owner: true, cacheEntries: config.licenseCacheSize });
   } catch (error) {
     if (!/database is locked/.test(String((error as Error)?.message))) throw error;
     throw new ConfigError(`DATABASE_URL: ${config.store.path} is in use by another process: a SQLite file is served by one process at a time.`);
   }
-  return { store, masterKey: config.masterKey ?? sandboxMasterKey(config.store.path) };
+  return { store, masterKey: config.masterKey ?? sandboxMasterKey(config.store.path), sqlite: store.sqlite };
 }
 
 /**
@@ -74,7 +76,7 @@ async function liveProviders(config: Config) {
 }
 
 async function serve(config: Config, log: Logger) {
-  const { store, masterKey, postgres } = await openStore(config);
+  const { store, masterKey, postgres, sqlite } = await openStore(config);
   const limits = await openRateLimiter(config, postgres, log);
   const live = await liveProviders(config);
   const deps = composeDeps({
@@ -141,6 +143,12 @@ async function serve(config: Config, log: Logger) {
     )
     : null;
 
+  // The owning process snapshots its SQLite file (config refuses BACKUP_DIR with PostgreSQL); a
+  // generated master key goes beside the snapshots, one given in MASTER_KEY is the operator's to keep.
+  const backups = config.backup && sqlite && config.store.kind === 'sqlite'
+    ? startSqliteBackups(sqlite, { ...config.backup, masterKeyFile: config.masterKey ? null : masterKeyFile(config.store.path) }, log)
+    : null;
+
   // Every instance sends mail: each round claims what it sends.
   const mailSender = startMailSender(deps, log, 1_000, deps.settings.mailLeaseMs);
 
@@ -151,6 +159,7 @@ async function serve(config: Config, log: Logger) {
     log.info('stopping', { signal });
     await server.stop(); // waits for in-flight requests
     await sweeper?.stop();
+    backups?.stop();
     await dispatcher?.stop(); // lets the deliveries in flight finish and be recorded
     await mailSender.stop();
     live.smtp?.close();
