@@ -55,6 +55,8 @@ export interface Config extends Settings {
   benchCeiling: boolean;
   /** SQLite snapshots written by the owning process (BACKUP_DIR); null = none. */
   backup: BackupConfig | null;
+  /** With PostgreSQL, how often each instance checks that no newer release has migrated the schema (SCHEMA_CHECK_SECONDS). */
+  schemaCheckMs: number;
 }
 
 export interface BackupConfig {
@@ -93,6 +95,7 @@ export function loadConfig(env: Env): Config {
     live,
     benchCeiling: env.LICENSING_BENCH_CEILING === '1',
     backup: parseBackup(env, store),
+    schemaCheckMs: parseSeconds('SCHEMA_CHECK_SECONDS', env.SCHEMA_CHECK_SECONDS, 5_000),
   };
 }
 

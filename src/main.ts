@@ -5,6 +5,9 @@ import { withSocketAddress } from './adapters/http/client-address.ts';
 import { startPeriodicSweep } from './adapters/system/periodic-sweep.ts';
 import { startMailSender } from './adapters/system/mail-sender.ts';
 import { startSqliteBackups } from './adapters/sqlite/sqlite-backup.ts';
+import { startSchemaGuard } from './adapters/system/schema-guard.ts';
+import { appliedPostgresMigrations } from './adapters/postgres/postgres-migrate.ts';
+import { POSTGRES_MIGRATION_LIST } from './adapters/postgres/migrations/index.ts';
 import { sweepExpired } from './app/maintenance/sweep.ts';
 import { sweepOutbox } from './app/outgoing-webhooks/sweep-outbox.ts';
 import { HttpWebhookSender } from './adapters/webhooks/http-webhook-sender.ts';
@@ -153,10 +156,11 @@ async function serve(config: Config, log: Logger) {
   const mailSender = startMailSender(deps, log, 1_000, deps.settings.mailLeaseMs);
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (signal: string, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
     log.info('stopping', { signal });
+    schemaGuard?.stop();
     await server.stop(); // waits for in-flight requests
     await sweeper?.stop();
     backups?.stop();
@@ -166,8 +170,19 @@ async function serve(config: Config, log: Logger) {
     await limits.close();
     await store.close();
     log.info('stopped');
-    process.exit(0);
+    process.exit(exitCode);
   };
+
+  // Instances share a PostgreSQL database: once a newer release has migrated it, this one must write
+  // nothing more (its writes would go where the new code no longer looks). It stops, as it would on
+  // SIGTERM, and exits 1; restarted, it refuses to start with the same line.
+  const schemaGuard = postgres
+    ? startSchemaGuard(() => appliedPostgresMigrations(postgres.sql, postgres.schema), POSTGRES_MIGRATION_LIST, (error) => {
+      log.error('schema migrated by a newer release; stopping', { error: error.message });
+      console.error(`Stopping: ${error.message}`);
+      void stop('schema', 1);
+    }, config.schemaCheckMs)
+    : null;
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 }
