@@ -57,6 +57,8 @@ export interface Config extends Settings {
   backup: BackupConfig | null;
   /** With PostgreSQL, how often each instance checks that no newer release has migrated the schema (SCHEMA_CHECK_SECONDS). */
   schemaCheckMs: number;
+  /** With PostgreSQL, how long a release about to migrate a schema in use waits for the older instances to stop (UPGRADE_DRAIN_SECONDS). */
+  upgradeDrainMs: number;
 }
 
 export interface BackupConfig {
@@ -95,8 +97,19 @@ export function loadConfig(env: Env): Config {
     live,
     benchCeiling: env.LICENSING_BENCH_CEILING === '1',
     backup: parseBackup(env, store),
-    schemaCheckMs: parseSeconds('SCHEMA_CHECK_SECONDS', env.SCHEMA_CHECK_SECONDS, 5_000),
+    ...parseUpgradeTimes(env),
   };
+}
+
+/**
+ * SCHEMA_CHECK_SECONDS (5) and UPGRADE_DRAIN_SECONDS (30): the wait must cover an older instance's
+ * check and the requests it finishes while stopping.
+ */
+function parseUpgradeTimes(env: Env): { schemaCheckMs: number; upgradeDrainMs: number } {
+  const schemaCheckMs = parseSeconds('SCHEMA_CHECK_SECONDS', env.SCHEMA_CHECK_SECONDS, 5_000);
+  const upgradeDrainMs = parseSeconds('UPGRADE_DRAIN_SECONDS', env.UPGRADE_DRAIN_SECONDS, 30_000);
+  if (upgradeDrainMs <= 2 * schemaCheckMs) throw new ConfigError(`UPGRADE_DRAIN_SECONDS (${upgradeDrainMs / 1000}) must be more than twice SCHEMA_CHECK_SECONDS (${schemaCheckMs / 1000}).`);
+  return { schemaCheckMs, upgradeDrainMs };
 }
 
 /**

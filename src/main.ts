@@ -32,7 +32,7 @@ async function openStore(config: Config): Promise<{ store: Store; masterKey: Uin
   if (config.store.kind === 'postgres') {
     // Several instances share the database, so they must share the key that seals the signing keys.
     if (!config.masterKey) throw new ConfigError('MASTER_KEY is required with PostgreSQL: every instance must use the same one.');
-    const postgres = await openPostgresStore(config.store.url, { schema: config.store.schema, max: config.postgresPoolSize });
+    const postgres = await openPostgresStore(config.store.url, { schema: config.store.schema, max: config.postgresPoolSize, upgradeDrainMs: config.upgradeDrainMs });
     return { store: postgres, masterKey: config.masterKey, postgres };
   }
   let store: ReturnType<typeof openSqliteStore>;
@@ -78,7 +78,15 @@ async function liveProviders(config: Config) {
   return { stripe, twilio, smtp };
 }
 
+/** Every request answered 503 `unavailable` while `refuse()` holds. */
+function refusingWhen(refuse: () => boolean, handle: (request: Request) => Response | Promise<Response>) {
+  return (request: Request) => refuse()
+    ? errorResponse(503, 'unavailable', 'This instance runs an older release than the database: a newer release serves this service now.')
+    : handle(request);
+}
+
 async function serve(config: Config, log: Logger) {
+  let schemaTooNew = false;
   const { store, masterKey, postgres, sqlite } = await openStore(config);
   const limits = await openRateLimiter(config, postgres, log);
   const live = await liveProviders(config);
@@ -117,7 +125,8 @@ async function serve(config: Config, log: Logger) {
       return errorResponse(500, 'internal_error', 'Something went wrong on our side.');
     },
     // The socket's address is recorded first: the per-address limits count under it (client-address.ts).
-    fetch: withSocketAddress(serverFetch(app.fetch, log, logRequests)),
+    // Once a newer release has migrated (or is about to migrate) the schema, nothing more is served.
+    fetch: withSocketAddress(refusingWhen(() => schemaTooNew, serverFetch(app.fetch, log, logRequests))),
   });
   log.info('listening', { url: `http://${config.host}:${server.port}`, publicBaseUrl: config.publicBaseUrl, store: config.store.kind, rateLimits: config.redisUrl ? 'redis' : config.store.kind === 'postgres' ? 'postgres' : 'memory', sandbox: !config.live });
   // One line for the person who started it, on stderr: stdout stays JSON lines for log collectors.
@@ -173,11 +182,13 @@ async function serve(config: Config, log: Logger) {
     process.exit(exitCode);
   };
 
-  // Instances share a PostgreSQL database: once a newer release has migrated it, this one must write
-  // nothing more (its writes would go where the new code no longer looks). It stops, as it would on
-  // SIGTERM, and exits 1; restarted, it refuses to start with the same line.
+  // Instances share a PostgreSQL database: once a newer release has migrated it, or announced that it
+  // will (postgres-migrate.ts), this one must write nothing more: its writes would go where the new
+  // code no longer looks. It answers 503 at once, stops as on SIGTERM, and exits 1; restarted, it
+  // refuses to start with the same line.
   const schemaGuard = postgres
     ? startSchemaGuard(() => appliedPostgresMigrations(postgres.sql, postgres.schema), POSTGRES_MIGRATION_LIST, (error) => {
+      schemaTooNew = true;
       log.error('schema migrated by a newer release; stopping', { error: error.message });
       console.error(`Stopping: ${error.message}`);
       void stop('schema', 1);
