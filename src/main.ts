@@ -1,5 +1,5 @@
 import { masterKeyFile, sandboxMasterKey } from './adapters/crypto/master-key.ts';
-import { describeError, errorResponse } from './adapters/http/errors.ts';
+import { describeError, errorResponse, STATUS_OF } from './adapters/http/errors.ts';
 import { serverFetch } from './adapters/http/request-route.ts';
 import { withSocketAddress } from './adapters/http/client-address.ts';
 import { startPeriodicSweep } from './adapters/system/periodic-sweep.ts';
@@ -81,7 +81,7 @@ async function liveProviders(config: Config) {
 /** Every request answered 503 `unavailable` while `refuse()` holds. */
 function refusingWhen(refuse: () => boolean, handle: (request: Request) => Response | Promise<Response>) {
   return (request: Request) => refuse()
-    ? errorResponse(503, 'unavailable', 'This instance runs an older release than the database: a newer release serves this service now.')
+    ? errorResponse(STATUS_OF.unavailable, 'unavailable', 'This instance runs an older release than the database: a newer release serves this service now.')
     : handle(request);
 }
 
