@@ -1,3 +1,4 @@
+import { Database } from 'bun:sqlite';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,6 +55,11 @@ describe('SQLite backups under write load', () => {
     expect(mode(backups)).toBe(0o700);
     for (const name of [...snapshots, 'master.key']) expect(mode(join(backups, name))).toBe(0o600);
     expect(readFileSync(join(backups, 'master.key'))).toEqual(readFileSync(join(dir, 'data', 'master.key')));
+    for (const name of snapshots) {
+      const db = new Database(join(backups, name), { readonly: true });
+      expect(db.query('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
+      db.close();
+    }
   });
 
   test('started on the newest snapshot, every license granted before it validates', async () => {
