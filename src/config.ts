@@ -53,6 +53,18 @@ export interface Config extends Settings {
   /** Stripe and SMTP are configured (never one without the other; Twilio optional, never alone); MASTER_KEY is then required and nothing under /v1/sandbox exists. */
   live: boolean;
   benchCeiling: boolean;
+  /** SQLite snapshots written by the owning process (BACKUP_DIR); null = none. */
+  backup: BackupConfig | null;
+  /** With PostgreSQL, how often each instance checks that no newer release has migrated the schema (SCHEMA_CHECK_SECONDS). */
+  schemaCheckMs: number;
+  /** With PostgreSQL, how long a release about to migrate a schema in use waits for the older instances to stop (UPGRADE_DRAIN_SECONDS). */
+  upgradeDrainMs: number;
+}
+
+export interface BackupConfig {
+  dir: string;
+  everyMs: number;
+  keep: number;
 }
 
 export class ConfigError extends Error {}
@@ -67,11 +79,12 @@ export function loadConfig(env: Env): Config {
   requireBothProviders(env);
   const masterKey = parseMasterKey(env.MASTER_KEY);
   if (live && !masterKey) throw new ConfigError('MASTER_KEY is required when a live provider (Stripe or Twilio) is configured.');
+  const store = parseDatabaseUrl(env.DATABASE_URL ?? 'sqlite:./data/licensing.db');
   return {
     port,
     host: env.HOST || '0.0.0.0',
     publicBaseUrl,
-    store: parseDatabaseUrl(env.DATABASE_URL ?? 'sqlite:./data/licensing.db'),
+    store,
     postgresPoolSize: parsePoolSize(env.DATABASE_POOL_SIZE, availableParallelism()),
     masterKey,
     logLevel: parseLogLevel(env.LOG_LEVEL),
@@ -83,7 +96,39 @@ export function loadConfig(env: Env): Config {
     smtp: parseSmtp(env, publicBaseUrl),
     live,
     benchCeiling: env.LICENSING_BENCH_CEILING === '1',
+    backup: parseBackup(env, store),
+    ...parseUpgradeTimes(env),
   };
+}
+
+/**
+ * SCHEMA_CHECK_SECONDS (5) and UPGRADE_DRAIN_SECONDS (30): the wait must cover an older instance's
+ * check and the requests it finishes while stopping.
+ */
+function parseUpgradeTimes(env: Env): { schemaCheckMs: number; upgradeDrainMs: number } {
+  const schemaCheckMs = parseSeconds('SCHEMA_CHECK_SECONDS', env.SCHEMA_CHECK_SECONDS, 5_000);
+  const upgradeDrainMs = parseSeconds('UPGRADE_DRAIN_SECONDS', env.UPGRADE_DRAIN_SECONDS, 30_000);
+  if (upgradeDrainMs <= 2 * schemaCheckMs) throw new ConfigError(`UPGRADE_DRAIN_SECONDS (${upgradeDrainMs / 1000}) must be more than twice SCHEMA_CHECK_SECONDS (${schemaCheckMs / 1000}).`);
+  return { schemaCheckMs, upgradeDrainMs };
+}
+
+/**
+ * BACKUP_DIR (unset: no backups), BACKUP_INTERVAL_SECONDS (3600), BACKUP_KEEP (24). A SQLite file
+ * only: PostgreSQL is backed up with its own tools (docs/operating.md), and a setting that would
+ * back nothing up is refused rather than left to be believed.
+ */
+function parseBackup(env: Env, store: StoreConfig): BackupConfig | null {
+  const dir = env.BACKUP_DIR;
+  if (!dir) {
+    if (env.BACKUP_INTERVAL_SECONDS || env.BACKUP_KEEP) throw new ConfigError('BACKUP_INTERVAL_SECONDS and BACKUP_KEEP need BACKUP_DIR (the folder the snapshots go to).');
+    return null;
+  }
+  if (store.kind === 'postgres') throw new ConfigError('BACKUP_DIR backs up a SQLite file only: back PostgreSQL up with pg_dump -Fc (docs/operating.md), and unset BACKUP_DIR.');
+  if (store.path === ':memory:') throw new ConfigError('BACKUP_DIR needs a SQLite file: sqlite::memory: keeps nothing to back up.');
+  const everyMs = parseSeconds('BACKUP_INTERVAL_SECONDS', env.BACKUP_INTERVAL_SECONDS, 3_600_000);
+  const keep = parseCount('BACKUP_KEEP', env.BACKUP_KEEP, 24);
+  if (keep < 1) throw new ConfigError(`BACKUP_KEEP must be at least 1, got "${env.BACKUP_KEEP}".`);
+  return { dir, everyMs, keep };
 }
 
 /** The settings (src/domain/settings.ts) from the environment: a variable left unset keeps its default. */

@@ -1,9 +1,13 @@
-import { sandboxMasterKey } from './adapters/crypto/master-key.ts';
-import { describeError, errorResponse } from './adapters/http/errors.ts';
+import { masterKeyFile, sandboxMasterKey } from './adapters/crypto/master-key.ts';
+import { describeError, errorResponse, STATUS_OF } from './adapters/http/errors.ts';
 import { serverFetch } from './adapters/http/request-route.ts';
 import { withSocketAddress } from './adapters/http/client-address.ts';
 import { startPeriodicSweep } from './adapters/system/periodic-sweep.ts';
 import { startMailSender } from './adapters/system/mail-sender.ts';
+import { startSqliteBackups } from './adapters/sqlite/sqlite-backup.ts';
+import { startSchemaGuard } from './adapters/system/schema-guard.ts';
+import { appliedPostgresMigrations } from './adapters/postgres/postgres-migrate.ts';
+import { POSTGRES_MIGRATION_LIST } from './adapters/postgres/migrations/index.ts';
 import { sweepExpired } from './app/maintenance/sweep.ts';
 import { sweepOutbox } from './app/outgoing-webhooks/sweep-outbox.ts';
 import { HttpWebhookSender } from './adapters/webhooks/http-webhook-sender.ts';
@@ -21,23 +25,24 @@ import { composeDeps } from './compose.ts';
 import { ConfigError, loadConfig, settingsOf, type Config } from './config.ts';
 import type { Store } from './ports/deps.ts';
 import type { RateLimiter } from './ports/rate-limiter.ts';
+import type { Database } from 'bun:sqlite';
 import pkg from '../package.json' with { type: 'json' };
 
-async function openStore(config: Config): Promise<{ store: Store; masterKey: Uint8Array; postgres?: PostgresStore }> {
+async function openStore(config: Config): Promise<{ store: Store; masterKey: Uint8Array; postgres?: PostgresStore; sqlite?: Database }> {
   if (config.store.kind === 'postgres') {
     // Several instances share the database, so they must share the key that seals the signing keys.
     if (!config.masterKey) throw new ConfigError('MASTER_KEY is required with PostgreSQL: every instance must use the same one.');
-    const postgres = await openPostgresStore(config.store.url, { schema: config.store.schema, max: config.postgresPoolSize });
+    const postgres = await openPostgresStore(config.store.url, { schema: config.store.schema, max: config.postgresPoolSize, upgradeDrainMs: config.upgradeDrainMs });
     return { store: postgres, masterKey: config.masterKey, postgres };
   }
-  let store: Store;
+  let store: ReturnType<typeof openSqliteStore>;
   try {
     store = openSqliteStore(config.store.path, { owner: true, cacheEntries: config.licenseCacheSize });
   } catch (error) {
     if (!/database is locked/.test(String((error as Error)?.message))) throw error;
     throw new ConfigError(`DATABASE_URL: ${config.store.path} is in use by another process: a SQLite file is served by one process at a time.`);
   }
-  return { store, masterKey: config.masterKey ?? sandboxMasterKey(config.store.path) };
+  return { store, masterKey: config.masterKey ?? sandboxMasterKey(config.store.path), sqlite: store.sqlite };
 }
 
 /**
@@ -73,8 +78,16 @@ async function liveProviders(config: Config) {
   return { stripe, twilio, smtp };
 }
 
+/** Every request answered 503 `unavailable` while `refuse()` holds. */
+function refusingWhen(refuse: () => boolean, handle: (request: Request) => Response | Promise<Response>) {
+  return (request: Request) => refuse()
+    ? errorResponse(STATUS_OF.unavailable, 'unavailable', 'This instance runs an older release than the database: a newer release serves this service now.')
+    : handle(request);
+}
+
 async function serve(config: Config, log: Logger) {
-  const { store, masterKey, postgres } = await openStore(config);
+  let schemaTooNew = false;
+  const { store, masterKey, postgres, sqlite } = await openStore(config);
   const limits = await openRateLimiter(config, postgres, log);
   const live = await liveProviders(config);
   const deps = composeDeps({
@@ -112,7 +125,8 @@ async function serve(config: Config, log: Logger) {
       return errorResponse(500, 'internal_error', 'Something went wrong on our side.');
     },
     // The socket's address is recorded first: the per-address limits count under it (client-address.ts).
-    fetch: withSocketAddress(serverFetch(app.fetch, log, logRequests)),
+    // Once a newer release has migrated (or is about to migrate) the schema, nothing more is served.
+    fetch: withSocketAddress(refusingWhen(() => schemaTooNew, serverFetch(app.fetch, log, logRequests))),
   });
   log.info('listening', { url: `http://${config.host}:${server.port}`, publicBaseUrl: config.publicBaseUrl, store: config.store.kind, rateLimits: config.redisUrl ? 'redis' : config.store.kind === 'postgres' ? 'postgres' : 'memory', sandbox: !config.live });
   // One line for the person who started it, on stderr: stdout stays JSON lines for log collectors.
@@ -141,24 +155,45 @@ async function serve(config: Config, log: Logger) {
     )
     : null;
 
+  // The owning process snapshots its SQLite file (config refuses BACKUP_DIR with PostgreSQL); a
+  // generated master key goes beside the snapshots, one given in MASTER_KEY is the operator's to keep.
+  const backups = config.backup && sqlite && config.store.kind === 'sqlite'
+    ? startSqliteBackups(sqlite, { ...config.backup, masterKeyFile: config.masterKey ? null : masterKeyFile(config.store.path) }, log)
+    : null;
+
   // Every instance sends mail: each round claims what it sends.
   const mailSender = startMailSender(deps, log, 1_000, deps.settings.mailLeaseMs);
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (signal: string, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
     log.info('stopping', { signal });
+    schemaGuard?.stop();
     await server.stop(); // waits for in-flight requests
     await sweeper?.stop();
+    backups?.stop();
     await dispatcher?.stop(); // lets the deliveries in flight finish and be recorded
     await mailSender.stop();
     live.smtp?.close();
     await limits.close();
     await store.close();
     log.info('stopped');
-    process.exit(0);
+    process.exit(exitCode);
   };
+
+  // Instances share a PostgreSQL database: once a newer release has migrated it, or announced that it
+  // will (postgres-migrate.ts), this one must write nothing more: its writes would go where the new
+  // code no longer looks. It answers 503 at once, stops as on SIGTERM, and exits 1; restarted, it
+  // refuses to start with the same line.
+  const schemaGuard = postgres
+    ? startSchemaGuard(() => appliedPostgresMigrations(postgres.sql, postgres.schema), POSTGRES_MIGRATION_LIST, (error) => {
+      schemaTooNew = true;
+      log.error('schema migrated by a newer release; stopping', { error: error.message });
+      console.error(`Stopping: ${error.message}`);
+      void stop('schema', 1);
+    }, config.schemaCheckMs)
+    : null;
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 }

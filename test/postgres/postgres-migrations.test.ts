@@ -93,7 +93,7 @@ describe('PostgreSQL migrations at start-up', () => {
     writeFileSync(join(folder, '0001_bad.sql'), 'CREATE TABLE "broken" ("id" no_such_type);');
     const client = new SQL({ url: TEST_POSTGRES_URL, max: 1 });
 
-    const outcome = migratePostgres(client, schema, folder).finally(() => client.close());
+    const outcome = migratePostgres(client, schema, { migrationsFolder: folder }).finally(() => client.close());
 
     await expect(outcome).rejects.toThrow();
     const [exists] = await admin`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = ${schema}`;

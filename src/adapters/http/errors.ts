@@ -30,6 +30,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   subscription_requires_checkout: 409,
   trial_already_used: 409,
   trial_not_offered: 409,
+  unavailable: 503,
 };
 
 export function errorResponse(status: number, code: string, message: string, details?: Record<string, unknown>): Response {

@@ -18,6 +18,11 @@ import * as schema from './schema.ts';
 export type PostgresDb = BunSQLDatabase<typeof schema>;
 
 export interface PostgresOptions {
+  /**
+   * Before migrating a schema in use: how long to wait, once the pending migrations are announced,
+   * for running instances of the older release to stop (postgres-migrate.ts; default 0).
+   */
+  upgradeDrainMs?: number;
   /** The schema the tables live in, created and migrated if needed (default `public`). */
   schema?: string;
   /** Connections in the pool (default 8). */
@@ -40,7 +45,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
   assertSchemaName(schemaName);
   const client = new SQL({ url, max: options.max ?? DEFAULT_POOL_SIZE, connection: { search_path: schemaName } });
   try {
-    await migratePostgres(client, schemaName);
+    await migratePostgres(client, schemaName, { drainMs: options.upgradeDrainMs ?? 0 });
   } catch (error) {
     await client.close();
     throw error;

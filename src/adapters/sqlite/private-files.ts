@@ -28,7 +28,8 @@ export function tightenSidecars(path: string): void {
   }
 }
 
-function makePrivateFolders(folder: string): void {
+/** Makes `folder` and any parent missing, owner-only (only the ones made here). */
+export function makePrivateFolders(folder: string): void {
   const first = mkdirSync(folder, { recursive: true, mode: FOLDER_MODE });
   if (first === undefined) return;
   // mkdirSync's mode passes through the umask; every folder it made, from the deepest up to the first.

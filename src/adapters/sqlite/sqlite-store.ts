@@ -17,6 +17,7 @@ import { SqliteWebhookEndpointRepository } from './sqlite-webhook-endpoint-repos
 import { SqliteOutboxRepository } from './sqlite-outbox-repository.ts';
 import * as schema from './schema.ts';
 import { preparePrivateDatabase, tightenSidecars } from './private-files.ts';
+import { assertSchemaKnown } from '../migrations/schema-version.ts';
 
 export type SqliteDb = BunSQLiteDatabase<typeof schema>;
 
@@ -67,6 +68,12 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
   sqlite.run('PRAGMA journal_size_limit = 67108864');
   if (path !== ':memory:') tightenSidecars(path);
   const db = drizzle({ client: compilingOnce(sqlite), schema });
+  try {
+    assertSchemaKnown(appliedSqliteMigrations(sqlite), SQLITE_MIGRATIONS);
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
   // drizzle's own migrator, fed the migrations embedded in the bundle rather than read from a folder.
   (db as unknown as { dialect: SQLiteSyncDialect }).dialect.migrate(SQLITE_MIGRATIONS, (db as unknown as { session: never }).session, undefined);
   const ping = sqlite.query('SELECT 1');
@@ -91,6 +98,13 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
       sqlite.close();
     },
   };
+}
+
+/** The stamps (`created_at`) of the migrations recorded in the file; none in a new one. */
+export function appliedSqliteMigrations(sqlite: Database): number[] {
+  const table = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
+  if (!table) return [];
+  return sqlite.query<{ created_at: number }, []>('SELECT created_at FROM __drizzle_migrations').all().map((row) => Number(row.created_at));
 }
 
 /** SQLite's unique-constraint failure on `table.column`, whatever the driver wraps it in. */
