@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'subscription_requires_checkout',
   'trial_already_used',
   'trial_not_offered',
+  'unavailable',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -22,6 +22,12 @@ export interface PostgresOptions {
   schema?: string;
   /** Connections in the pool (default 8). */
   max?: number;
+  /** statement_timeout of every connection, in ms (default 5 s): a stuck query ends in an error, not a pile-up. */
+  statementTimeoutMs?: number;
+  /** lock_timeout of every connection, in ms (default 2 s): a row held FOR UPDATE elsewhere stalls no one longer. */
+  lockTimeoutMs?: number;
+  /** How long opening a connection may take, in ms (default 5 s). */
+  connectTimeoutMs?: number;
 }
 
 export const DEFAULT_POOL_SIZE = 8;
@@ -38,13 +44,20 @@ export const API_KEY_TTL_MS = 5_000;
 export async function openPostgresStore(url: string, options: PostgresOptions = {}): Promise<PostgresStore> {
   const schemaName = options.schema ?? 'public';
   assertSchemaName(schemaName);
-  const client = new SQL({ url, max: options.max ?? DEFAULT_POOL_SIZE, connection: { search_path: schemaName } });
+  const connection = {
+    search_path: schemaName,
+    statement_timeout: options.statementTimeoutMs ?? 5_000,
+    lock_timeout: options.lockTimeoutMs ?? 2_000,
+  };
+  const connectionTimeout = Math.ceil((options.connectTimeoutMs ?? 5_000) / 1000);
+  // Migrations may rewrite big tables and wait for other instances' locks: their connection has no deadlines.
+  const migrator = new SQL({ url, max: 1, connectionTimeout, connection: { search_path: schemaName } });
   try {
-    await migratePostgres(client, schemaName);
-  } catch (error) {
-    await client.close();
-    throw error;
+    await migratePostgres(migrator, schemaName);
+  } finally {
+    await migrator.close();
   }
+  const client = new SQL({ url, max: options.max ?? DEFAULT_POOL_SIZE, connectionTimeout, connection });
   const db = drizzle({ client, schema });
   return {
     db,
