@@ -67,11 +67,13 @@ export interface StoreDeadlines {
   lockTimeoutMs: number;
   /** Waiting for PostgreSQL to accept a new connection (DB_CONNECT_TIMEOUT_MS). */
   connectTimeoutMs: number;
+  /** Waiting for a turn on the PostgreSQL pool (DB_POOL_WAIT_MS). */
+  poolWaitMs: number;
   /** SQLite's busy_timeout (SQLITE_BUSY_TIMEOUT_MS); it blocks the process while it waits, so keep it short. */
   sqliteBusyTimeoutMs: number;
 }
 
-export const DEFAULT_DEADLINES: StoreDeadlines = { statementTimeoutMs: 5_000, lockTimeoutMs: 2_000, connectTimeoutMs: 5_000, sqliteBusyTimeoutMs: 1_000 };
+export const DEFAULT_DEADLINES: StoreDeadlines = { statementTimeoutMs: 5_000, lockTimeoutMs: 2_000, connectTimeoutMs: 5_000, poolWaitMs: 2_000, sqliteBusyTimeoutMs: 1_000 };
 export const DEFAULT_SHUTDOWN_DRAIN_SECONDS = 5;
 
 export class ConfigError extends Error {}
@@ -301,6 +303,7 @@ function parseDeadlines(env: Env): StoreDeadlines {
     statementTimeoutMs: parseBounded('DB_STATEMENT_TIMEOUT_MS', env.DB_STATEMENT_TIMEOUT_MS, d.statementTimeoutMs, 100, 600_000),
     lockTimeoutMs: parseBounded('DB_LOCK_TIMEOUT_MS', env.DB_LOCK_TIMEOUT_MS, d.lockTimeoutMs, 50, 600_000),
     connectTimeoutMs: parseBounded('DB_CONNECT_TIMEOUT_MS', env.DB_CONNECT_TIMEOUT_MS, d.connectTimeoutMs, 1_000, 600_000),
+    poolWaitMs: parseBounded('DB_POOL_WAIT_MS', env.DB_POOL_WAIT_MS, d.poolWaitMs, 10, 600_000),
     sqliteBusyTimeoutMs: parseBounded('SQLITE_BUSY_TIMEOUT_MS', env.SQLITE_BUSY_TIMEOUT_MS, d.sqliteBusyTimeoutMs, 0, 60_000),
   };
 }

@@ -34,6 +34,7 @@ async function openStore(config: Config): Promise<{ store: Store; masterKey: Uin
       statementTimeoutMs: config.deadlines.statementTimeoutMs,
       lockTimeoutMs: config.deadlines.lockTimeoutMs,
       connectTimeoutMs: config.deadlines.connectTimeoutMs,
+      poolWaitMs: config.deadlines.poolWaitMs,
     });
     return { store: postgres, masterKey: config.masterKey, postgres };
   }

@@ -111,6 +111,59 @@ describe('PostgreSQL behind a lock', () => {
   });
 });
 
+describe('PostgreSQL pool with a wait limit', () => {
+  let schema: string;
+  let store: PostgresStore;
+  let api: TestApi;
+  let holder: SQL;
+  const logs: string[] = [];
+
+  beforeAll(async () => {
+    schema = await testSchemas().take();
+    // One connection, 4 in flight on it; the rest wait 200 ms at most for a turn.
+    store = await openPostgresStore(TEST_POSTGRES_URL, { schema, max: 1, statementTimeoutMs: 3_000, lockTimeoutMs: 1_000, poolWaitMs: 200 });
+    api = testApi({ deps: depsFor(store), logs, ping: store.ping, readyTimeoutMs: 1_000 });
+    holder = new SQL({ url: TEST_POSTGRES_URL, max: 1 });
+  });
+  afterAll(async () => {
+    await holder?.close();
+    await store?.close();
+    if (schema) await testSchemas().give(schema);
+  });
+
+  test('behind a locked table, requests beyond the pool give up after the wait limit, not the lock deadline: no pile-up', async () => {
+    const s = await seller(api);
+    const { licenseKey } = await s.grant();
+    const validate = () => api.call('POST', '/licenses/validate', { key: s.publishableKey, body: { licenseKey, machineFingerprint: 'p' } });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held!: () => void;
+    const isHeld = new Promise<void>((resolve) => (held = resolve));
+    const done = holder.begin(async (tx) => {
+      await tx.unsafe(`LOCK TABLE "${schema}".licenses IN ACCESS EXCLUSIVE MODE`);
+      held();
+      await released;
+    });
+    await isHeld;
+    let answers: { status: number; code: string; ms: number }[];
+    try {
+      answers = await Promise.all(Array.from({ length: 16 }, async () => {
+        const started = performance.now();
+        const reply = await validate();
+        return { status: reply.status, code: reply.body?.error?.code, ms: performance.now() - started };
+      }));
+    } finally {
+      release();
+      await done;
+    }
+    expect(answers.every((a) => a.status === 503 && a.code === 'unavailable')).toBe(true);
+    // Most never reached the pool: they were refused at the wait limit, well before the lock deadline.
+    expect(answers.filter((a) => a.ms < 900).length).toBeGreaterThanOrEqual(8);
+    expect(logs.filter((line) => line.includes('store unavailable'))).toHaveLength(1);
+    expect((await validate()).status).toBe(200);
+  });
+});
+
 /** A TCP relay to the test PostgreSQL that the test can stop (every connection cut, port refused) and start again. */
 function relay(port: number) {
   const sockets = new Set<Socket>();

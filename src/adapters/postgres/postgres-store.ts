@@ -4,6 +4,7 @@ import type { Store } from '../../ports/deps.ts';
 import { pingWith, sharedRepositories } from '../drizzle/drizzle-repositories.ts';
 import { postgresSqlStore } from '../drizzle/sql-store.ts';
 import { assertSchemaName, migratePostgres } from './postgres-migrate.ts';
+import { gated, PoolGate } from './pool-gate.ts';
 import { PostgresCheckoutRepository } from './postgres-checkout-repository.ts';
 import { PostgresCustomerDirectory } from './postgres-customer-directory.ts';
 import { CachedDeveloperRepository } from '../cache/cached-developer-repository.ts';
@@ -28,7 +29,12 @@ export interface PostgresOptions {
   lockTimeoutMs?: number;
   /** How long opening a connection may take, in ms (default 5 s). */
   connectTimeoutMs?: number;
+  /** How long a statement may wait for its turn on the pool, in ms (default 2 s). */
+  poolWaitMs?: number;
 }
+
+/** Statements and transactions in flight per pooled connection before the next one waits its turn. */
+export const IN_FLIGHT_PER_CONNECTION = 4;
 
 export const DEFAULT_POOL_SIZE = 8;
 
@@ -57,11 +63,14 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
   } finally {
     await migrator.close();
   }
-  const client = new SQL({ url, max: options.max ?? DEFAULT_POOL_SIZE, connectionTimeout, connection });
-  const db = drizzle({ client, schema });
+  const max = options.max ?? DEFAULT_POOL_SIZE;
+  const client = new SQL({ url, max, connectionTimeout, connection });
+  // Bun's SQL pipelines several statements per connection, so the gate admits a few per connection.
+  const pool = gated(client, new PoolGate(max * IN_FLIGHT_PER_CONNECTION, options.poolWaitMs ?? 2_000));
+  const db = drizzle({ client: pool, schema });
   return {
     db,
-    sql: client,
+    sql: pool,
     schema: schemaName,
     // Other instances share the database: API keys are served from memory for a few seconds at most.
     ...sharedRepositories(postgresSqlStore(db)),
