@@ -46,6 +46,13 @@ export function unavailableCodeOf(error: unknown): string | null {
   return null;
 }
 
+/**
+ * Failures local to some rows or to this moment's load: a lock or statement past its deadline, a
+ * busy SQLite, a full pool. They answer 503 but leave the instance ready: one hot row must not
+ * take every instance out of rotation at once. The rest (unreachable, full disk, I/O) are store-wide.
+ */
+const LOCAL = /^(55P03|57014|SQLITE_BUSY|SQLITE_LOCKED|ERR_POOL_WAIT_TIMEOUT)/;
+
 /** Seconds a 503 asks the caller to wait before trying again. */
 export const RETRY_AFTER_SECONDS = 2;
 
@@ -60,6 +67,7 @@ export const EPISODE_QUIET_MS = 10_000;
 export class StoreHealth {
   private failingSince: number | null = null;
   private lastFailureAt = 0;
+  private lastStoreWideFailureAt: number | null = null;
   private failures = 0;
 
   constructor(
@@ -73,6 +81,7 @@ export class StoreHealth {
     const now = this.now();
     if (this.failingSince !== null && now - this.lastFailureAt > this.quietMs) this.ended();
     this.lastFailureAt = now;
+    if (!LOCAL.test(unavailableCodeOf(error) ?? '')) this.lastStoreWideFailureAt = now;
     this.failures++;
     if (this.failingSince === null) {
       this.failingSince = now;
@@ -80,19 +89,20 @@ export class StoreHealth {
     }
   }
 
-  /** A recent write or read failed as unavailable (within the quiet period). */
+  /** A recent write or read failed on a store-wide fault (unreachable, full, I/O) within the quiet period. */
   failingRecently(): boolean {
-    return this.failingSince !== null && this.now() - this.lastFailureAt <= this.quietMs;
+    return this.lastStoreWideFailureAt !== null && this.now() - this.lastStoreWideFailureAt <= this.quietMs;
   }
 
-  /** The store answered: ends an episode, if one is open. */
+  /** The store answered: ends an open episode once it has been quiet for the quiet period. */
   answered(): void {
-    if (this.failingSince !== null) this.ended();
+    if (this.failingSince !== null && this.now() - this.lastFailureAt > this.quietMs) this.ended();
   }
 
   private ended(): void {
     this.log.info('store available again', { failedRequests: this.failures, seconds: Math.round((this.lastFailureAt - (this.failingSince ?? 0)) / 1000) });
     this.failingSince = null;
     this.failures = 0;
+    this.lastStoreWideFailureAt = null;
   }
 }

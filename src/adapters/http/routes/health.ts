@@ -35,7 +35,7 @@ export function healthRoutes(options: HealthOptions | (() => Promise<boolean>)) 
   const ready = async (): Promise<string | null> => {
     if (draining?.()) return 'The instance is shutting down.';
     if (!(await answersWithin(ping, readyTimeoutMs))) return 'The store does not answer.';
-    if (storeHealth?.failingRecently()) return 'The store failed recent requests (unreachable, past its deadlines, or full).';
+    if (storeHealth?.failingRecently()) return 'The store failed recent requests (unreachable, full, or failing its disk).';
     storeHealth?.answered();
     return null;
   };
@@ -64,7 +64,7 @@ export function healthRoutes(options: HealthOptions | (() => Promise<boolean>)) 
       detail: {
         tags: ['Service'],
         summary: 'Readiness: send this instance traffic?',
-        description: `200 when the store answers within ${READY_TIMEOUT_MS / 1000} s and no request failed on an unavailable store (unreachable, past its deadlines, disk full) in the last 10 s; 503 unavailable otherwise, and from the moment the process is asked to stop (SIGTERM) for the drain period. Never hangs.`,
+        description: `200 when the store answers within ${READY_TIMEOUT_MS / 1000} s and no request failed on a store-wide fault (unreachable, disk full, I/O error) in the last 10 s (a lock or statement past its deadline leaves it ready); 503 unavailable otherwise, and from the moment the process is asked to stop (SIGTERM) for the drain period. Never hangs.`,
         security: [],
       },
     })
