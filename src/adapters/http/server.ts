@@ -56,7 +56,7 @@ export interface HttpOptions {
 
 const DESCRIPTION = `Sell software licenses: developer accounts, products, Ed25519-signed license keys, online validation with machine binding.
 
-Errors are JSON: \`{"error": {"code", "message", "details?"}}\`. License validation reports an invalid license as a 200 with \`valid: false\` and a \`reason\`.
+Errors are JSON: \`{"error": {"code", "message", "details?"}}\`. License validation reports an invalid license as a 200 with \`valid: false\` and a \`reason\`. Any route that reads or writes the store may answer \`503 unavailable\` with \`Retry-After\` while the store is unreachable, past its deadlines or full: retry later.
 
 Authentication: \`X-API-Key\` with a secret key (\`sk_…\`, everything) or a publishable key (\`pk_…\`, only validation and checkout).`;
 
