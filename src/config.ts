@@ -37,6 +37,10 @@ export interface Config extends Settings {
   store: StoreConfig;
   /** Connections to PostgreSQL per instance (DATABASE_POOL_SIZE). */
   postgresPoolSize: number;
+  /** Store deadlines: past them a request answers 503 unavailable rather than waiting (docs/operating.md). */
+  deadlines: StoreDeadlines;
+  /** Seconds /health/ready answers 503 after SIGTERM before the server stops (SHUTDOWN_DRAIN_SECONDS). */
+  shutdownDrainSeconds: number;
   /** 32 bytes, or null: sandbox mode keeps one in the data folder. */
   masterKey: Uint8Array | null;
   logLevel: LogLevel;
@@ -67,6 +71,23 @@ export interface BackupConfig {
   keep: number;
 }
 
+/** How long a statement, a lock or a connection may keep a request waiting. */
+export interface StoreDeadlines {
+  /** PostgreSQL statement_timeout on every connection (DB_STATEMENT_TIMEOUT_MS). */
+  statementTimeoutMs: number;
+  /** PostgreSQL lock_timeout on every connection (DB_LOCK_TIMEOUT_MS). */
+  lockTimeoutMs: number;
+  /** Waiting for PostgreSQL to accept a new connection (DB_CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs: number;
+  /** Waiting for a turn on the PostgreSQL pool (DB_POOL_WAIT_MS). */
+  poolWaitMs: number;
+  /** SQLite's busy_timeout (SQLITE_BUSY_TIMEOUT_MS); it blocks the process while it waits, so keep it short. */
+  sqliteBusyTimeoutMs: number;
+}
+
+export const DEFAULT_DEADLINES: StoreDeadlines = { statementTimeoutMs: 5_000, lockTimeoutMs: 2_000, connectTimeoutMs: 5_000, poolWaitMs: 2_000, sqliteBusyTimeoutMs: 1_000 };
+export const DEFAULT_SHUTDOWN_DRAIN_SECONDS = 5;
+
 export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
@@ -86,6 +107,8 @@ export function loadConfig(env: Env): Config {
     publicBaseUrl,
     store,
     postgresPoolSize: parsePoolSize(env.DATABASE_POOL_SIZE, availableParallelism()),
+    deadlines: parseDeadlines(env),
+    shutdownDrainSeconds: parseBounded('SHUTDOWN_DRAIN_SECONDS', env.SHUTDOWN_DRAIN_SECONDS, DEFAULT_SHUTDOWN_DRAIN_SECONDS, 0, 300),
     masterKey,
     logLevel: parseLogLevel(env.LOG_LEVEL),
     licenseCacheSize: parseCount('LICENSE_CACHE_SIZE', env.LICENSE_CACHE_SIZE, 100_000),
@@ -317,6 +340,24 @@ function parsePoolSize(value: string | undefined, cores: number): number {
   if (value === undefined || value === '') return defaultPoolSize(cores);
   if (!/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > 100) throw new ConfigError(`DATABASE_POOL_SIZE must be a whole number from 1 to 100, got "${value.slice(0, 20)}".`);
   return Number(value);
+}
+
+function parseDeadlines(env: Env): StoreDeadlines {
+  const d = DEFAULT_DEADLINES;
+  return {
+    statementTimeoutMs: parseBounded('DB_STATEMENT_TIMEOUT_MS', env.DB_STATEMENT_TIMEOUT_MS, d.statementTimeoutMs, 100, 600_000),
+    lockTimeoutMs: parseBounded('DB_LOCK_TIMEOUT_MS', env.DB_LOCK_TIMEOUT_MS, d.lockTimeoutMs, 50, 600_000),
+    connectTimeoutMs: parseBounded('DB_CONNECT_TIMEOUT_MS', env.DB_CONNECT_TIMEOUT_MS, d.connectTimeoutMs, 1_000, 600_000),
+    poolWaitMs: parseBounded('DB_POOL_WAIT_MS', env.DB_POOL_WAIT_MS, d.poolWaitMs, 10, 600_000),
+    sqliteBusyTimeoutMs: parseBounded('SQLITE_BUSY_TIMEOUT_MS', env.SQLITE_BUSY_TIMEOUT_MS, d.sqliteBusyTimeoutMs, 0, 60_000),
+  };
+}
+
+function parseBounded(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!/^\d{1,7}$/.test(value) || n < min || n > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${value.slice(0, 20)}".`);
+  return n;
 }
 
 function parseCount(name: string, value: string | undefined, fallback: number): number {

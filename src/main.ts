@@ -20,6 +20,7 @@ import { PostgresRateLimiter } from './adapters/rate-limit/postgres-rate-limiter
 import { RedisRateLimiter } from './adapters/rate-limit/redis-rate-limiter.ts';
 import { FailOpenRateLimiter } from './adapters/rate-limit/fail-open-rate-limiter.ts';
 import { jsonLogger, type Logger } from './adapters/system/logger.ts';
+import { StoreHealth } from './adapters/system/store-health.ts';
 import { systemClock } from './adapters/system/system-clock.ts';
 import { composeDeps } from './compose.ts';
 import { ConfigError, loadConfig, settingsOf, type Config } from './config.ts';
@@ -32,12 +33,20 @@ async function openStore(config: Config): Promise<{ store: Store; masterKey: Uin
   if (config.store.kind === 'postgres') {
     // Several instances share the database, so they must share the key that seals the signing keys.
     if (!config.masterKey) throw new ConfigError('MASTER_KEY is required with PostgreSQL: every instance must use the same one.');
-    const postgres = await openPostgresStore(config.store.url, { schema: config.store.schema, max: config.postgresPoolSize, upgradeDrainMs: config.upgradeDrainMs });
+    const postgres = await openPostgresStore(config.store.url, {
+      schema: config.store.schema,
+      max: config.postgresPoolSize,
+      upgradeDrainMs: config.upgradeDrainMs,
+      statementTimeoutMs: config.deadlines.statementTimeoutMs,
+      lockTimeoutMs: config.deadlines.lockTimeoutMs,
+      connectTimeoutMs: config.deadlines.connectTimeoutMs,
+      poolWaitMs: config.deadlines.poolWaitMs,
+    });
     return { store: postgres, masterKey: config.masterKey, postgres };
   }
   let store: ReturnType<typeof openSqliteStore>;
   try {
-    store = openSqliteStore(config.store.path, { owner: true, cacheEntries: config.licenseCacheSize });
+    store = openSqliteStore(config.store.path, { owner: true, cacheEntries: config.licenseCacheSize, busyTimeoutMs: config.deadlines.sqliteBusyTimeoutMs });
   } catch (error) {
     if (!/database is locked/.test(String((error as Error)?.message))) throw error;
     throw new ConfigError(`DATABASE_URL: ${config.store.path} is in use by another process: a SQLite file is served by one process at a time.`);
@@ -102,9 +111,13 @@ async function serve(config: Config, log: Logger) {
     rateLimiter: limits.rateLimiter,
   });
   const { settings } = deps;
+  const storeHealth = new StoreHealth(log);
+  let draining = false;
   const app = createHttpApp(deps, {
     log,
     ping: store.ping,
+    storeHealth,
+    draining: () => draining,
     publicBaseUrl: config.publicBaseUrl,
     version: pkg.version,
     benchCeiling: config.benchCeiling,
@@ -164,20 +177,34 @@ async function serve(config: Config, log: Logger) {
   // Every instance sends mail: each round claims what it sends.
   const mailSender = startMailSender(deps, log, 1_000, deps.settings.mailLeaseMs);
 
+  // Each step of stopping runs whatever the one before it ended in: a full disk or a lost database
+  // leaves a line in the log, never a stack trace and an exit code 1.
+  const step = async (name: string, run: () => unknown) => {
+    try {
+      await run();
+    } catch (error) {
+      log.warn('stopping: step failed', { step: name, ...describeError(error) });
+    }
+  };
   let stopping = false;
   const stop = async (signal: string, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
-    log.info('stopping', { signal });
+    // Not ready first: load balancers stop sending requests while the ones already sent still succeed.
+    draining = true;
+    // SIGINT is a person at a terminal, and a newer schema must not be written to: no one to drain for.
+    const drainSeconds = signal === 'SIGTERM' ? config.shutdownDrainSeconds : 0;
+    log.info('stopping', { signal, drainSeconds });
     schemaGuard?.stop();
-    await server.stop(); // waits for in-flight requests
-    await sweeper?.stop();
-    backups?.stop();
-    await dispatcher?.stop(); // lets the deliveries in flight finish and be recorded
-    await mailSender.stop();
-    live.smtp?.close();
-    await limits.close();
-    await store.close();
+    if (drainSeconds > 0) await Bun.sleep(drainSeconds * 1000);
+    await step('server', () => server.stop()); // waits for in-flight requests
+    await step('sweeper', () => sweeper?.stop());
+    await step('backups', () => backups?.stop());
+    await step('webhooks', () => dispatcher?.stop()); // lets the deliveries in flight finish and be recorded
+    await step('mail', () => mailSender.stop());
+    await step('smtp', () => live.smtp?.close());
+    await step('rate limits', () => limits.close());
+    await step('store', () => store.close());
     log.info('stopped');
     process.exit(exitCode);
   };

@@ -15,7 +15,7 @@ test('the single binary carries its migrations and docs: run from an empty folde
   const runDir = join(work, 'run');
   Bun.spawnSync(['mkdir', '-p', runDir]);
   const port = await freePort();
-  const proc = Bun.spawn([binary], { cwd: runDir, env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' } });
+  const proc = Bun.spawn([binary], { cwd: runDir, env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_SECONDS: '0' } });
   try {
     let health: Response | null = null;
     for (let i = 0; i < 200 && !health?.ok; i++) {

@@ -98,6 +98,8 @@ const captureCustomerMachine = (reply: Reply, replay: Replay) => {
 
 const STEPS: Step[] = [
   { name: 'GET /v1/health' },
+  { name: 'GET /v1/health/live' },
+  { name: 'GET /v1/health/ready' },
   {
     name: 'POST /v1/developers/signup', status: 201,
     after: (r, replay) => {

@@ -19,12 +19,13 @@ export interface CallOptions {
 }
 
 /** The HTTP app over a real in-memory SQLite store, driven through app.handle(new Request(...)). */
-export function testApi(options: { deps?: Deps & { clock: FixedClock }; logs?: string[] } = {}) {
+export function testApi(options: { deps?: Deps & { clock: FixedClock }; logs?: string[]; ping?: () => Promise<boolean>; readyTimeoutMs?: number } = {}) {
   const deps = options.deps ?? sqliteDeps().deps;
   const logs = options.logs ?? [];
   const app: HttpApp = createHttpApp(deps, {
     log: jsonLogger('debug', (line) => logs.push(line)),
-    ping: async () => true,
+    ping: options.ping ?? (async () => true),
+    readyTimeoutMs: options.readyTimeoutMs,
     publicBaseUrl: TEST_ISSUER,
     version: 'test',
     sandboxSms: true,

@@ -47,7 +47,8 @@ export async function spawnService(env: Record<string, string>, options: SpawnOp
   const base = options.inheritEnv === false ? { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } : process.env;
   const proc = spawn(['bun', 'run', join(ROOT, options.entry ?? 'src/main.ts')], {
     cwd: options.cwd ?? ROOT,
-    env: { ...base, PORT: String(port), HOST: '127.0.0.1', ...LIFTED_ADDRESS_LIMITS, ...env },
+    // No drain period on SIGTERM unless a test sets one: tests stop servers by the hundred.
+    env: { ...base, PORT: String(port), HOST: '127.0.0.1', SHUTDOWN_DRAIN_SECONDS: '0', ...LIFTED_ADDRESS_LIMITS, ...env },
     stdout: 'pipe',
     stderr: 'pipe',
   });

@@ -1,6 +1,7 @@
 import { DomainError, RateLimitedError, type ErrorCode } from '../../domain/errors.ts';
 import { describeError } from '../system/describe-error.ts';
 import type { Logger } from '../system/logger.ts';
+import { isStoreUnavailable, RETRY_AFTER_SECONDS, type StoreHealth } from '../system/store-health.ts';
 
 export { describeError } from '../system/describe-error.ts';
 
@@ -94,11 +95,26 @@ export function failureOf(code: string | number, error: unknown): Failure | null
   return null;
 }
 
-/** Maps whatever a request ended in to the contract's error shape. Unknown errors are logged, never shown. */
-export function toErrorResponse(code: string | number, error: unknown, log: Logger): Response {
+/** The answer while the store is unavailable (past its deadlines, unreachable, full): try again shortly. */
+export function unavailableResponse(message = 'The service cannot reach its store right now; try again shortly.'): Response {
+  const response = errorResponse(503, 'unavailable', message);
+  response.headers.set('retry-after', String(RETRY_AFTER_SECONDS));
+  return response;
+}
+
+/**
+ * Maps whatever a request ended in to the contract's error shape. Unknown errors are logged, never
+ * shown; a store that is unavailable answers 503, logged once per episode by `health`.
+ */
+export function toErrorResponse(code: string | number, error: unknown, log: Logger, health?: StoreHealth): Response {
   // Elysia wraps whatever a parser throws; our own body checks travel as its cause.
   const cause = (error as { cause?: unknown })?.cause;
-  if (code === 'PARSE' && cause instanceof DomainError) return toErrorResponse('UNKNOWN', cause, log);
+  if (code === 'PARSE' && cause instanceof DomainError) return toErrorResponse('UNKNOWN', cause, log, health);
+  if (isStoreUnavailable(error)) {
+    if (health) health.failed(error);
+    else log.warn('store unavailable', describeError(error));
+    return unavailableResponse();
+  }
   if (error instanceof DomainError) {
     const response = errorResponse(STATUS_OF[error.code], error.code, error.message, error.details);
     if (error instanceof RateLimitedError) response.headers.set('retry-after', String(error.retryAfterSeconds));

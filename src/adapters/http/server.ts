@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia';
 import type { Deps } from '../../ports/deps.ts';
 import type { Logger } from '../system/logger.ts';
+import { StoreHealth } from '../system/store-health.ts';
 import { errorResponse, toErrorResponse } from './errors.ts';
 import { MAX_BODY_BYTES, NUL_MESSAGE, readBody } from './body.ts';
 import { recordRoute } from './request-route.ts';
@@ -39,6 +40,12 @@ const RAW_BODY_ROUTES = new Set(['/v1/webhooks/stripe-events']);
 export interface HttpOptions {
   log: Logger;
   ping: () => Promise<boolean>;
+  /** Store failures seen by requests: logged once per episode, and they make /health/ready say no. */
+  storeHealth?: StoreHealth;
+  /** True once the process is stopping (SIGTERM): /health/ready answers 503 while it drains. */
+  draining?: () => boolean;
+  /** How long /health/ready waits for the store (default 2 s). */
+  readyTimeoutMs?: number;
   publicBaseUrl: string;
   version: string;
   /** The sandbox SMS outbox and mail pages: they exist only while nothing live is configured. */
@@ -49,17 +56,18 @@ export interface HttpOptions {
 
 const DESCRIPTION = `Sell software licenses: developer accounts, products, Ed25519-signed license keys, online validation with machine binding.
 
-Errors are JSON: \`{"error": {"code", "message", "details?"}}\`. License validation reports an invalid license as a 200 with \`valid: false\` and a \`reason\`.
+Errors are JSON: \`{"error": {"code", "message", "details?"}}\`. License validation reports an invalid license as a 200 with \`valid: false\` and a \`reason\`. Any route that reads or writes the store may answer \`503 unavailable\` with \`Retry-After\` while the store is unreachable, past its deadlines or full: retry later.
 
 Authentication: \`X-API-Key\` with a secret key (\`sk_…\`, everything) or a publishable key (\`pk_…\`, only validation and checkout).`;
 
 export function createHttpApp(deps: Deps, options: HttpOptions) {
+  const storeHealth = options.storeHealth ?? new StoreHealth(options.log);
   // normalize off: Elysia would otherwise clone and clean every body and response (a third of the
   // validation hot path); use cases read only the fields they know, so unknown ones are inert.
   const api = new Elysia({ prefix: '/v1', normalize: false })
     .use(apiDocument({ version: options.version, publicBaseUrl: options.publicBaseUrl, description: DESCRIPTION, routes: (): readonly RouteInfo[] => api.routes }))
     .use(docsRoutes(options.publicBaseUrl))
-    .use(healthRoutes(options.ping))
+    .use(healthRoutes({ ping: options.ping, storeHealth, draining: options.draining, readyTimeoutMs: options.readyTimeoutMs }))
     .use(developerRoutes(deps))
     .use(productRoutes(deps))
     .use(licenseSellerRoutes(deps))
@@ -96,7 +104,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
     .onTransform(({ request, route }) => recordRoute(request, route))
     .onError(({ code, error, request, route }) => {
       recordRoute(request, route);
-      return browserErrorResponse(route, code, error, request) ?? toErrorResponse(code, error, options.log);
+      return browserErrorResponse(route, code, error, request) ?? toErrorResponse(code, error, options.log, storeHealth);
     })
     .use(homeRoutes(options.publicBaseUrl))
     .use(options.benchCeiling ? api.use(benchCeilingRoute()) : api);

@@ -4,6 +4,7 @@ import type { Store } from '../../ports/deps.ts';
 import { pingWith, sharedRepositories } from '../drizzle/drizzle-repositories.ts';
 import { postgresSqlStore } from '../drizzle/sql-store.ts';
 import { assertSchemaName, migratePostgres } from './postgres-migrate.ts';
+import { gated, PoolGate } from './pool-gate.ts';
 import { PostgresCheckoutRepository } from './postgres-checkout-repository.ts';
 import { PostgresCustomerDirectory } from './postgres-customer-directory.ts';
 import { CachedDeveloperRepository } from '../cache/cached-developer-repository.ts';
@@ -27,7 +28,18 @@ export interface PostgresOptions {
   schema?: string;
   /** Connections in the pool (default 8). */
   max?: number;
+  /** statement_timeout of every connection, in ms (default 5 s): a stuck query ends in an error, not a pile-up. */
+  statementTimeoutMs?: number;
+  /** lock_timeout of every connection, in ms (default 2 s): a row held FOR UPDATE elsewhere stalls no one longer. */
+  lockTimeoutMs?: number;
+  /** How long opening a connection may take, in ms (default 5 s). */
+  connectTimeoutMs?: number;
+  /** How long a statement may wait for its turn on the pool, in ms (default 2 s). */
+  poolWaitMs?: number;
 }
+
+/** Statements and transactions in flight per pooled connection before the next one waits its turn. */
+export const IN_FLIGHT_PER_CONNECTION = 4;
 
 export const DEFAULT_POOL_SIZE = 8;
 
@@ -43,17 +55,27 @@ export const API_KEY_TTL_MS = 5_000;
 export async function openPostgresStore(url: string, options: PostgresOptions = {}): Promise<PostgresStore> {
   const schemaName = options.schema ?? 'public';
   assertSchemaName(schemaName);
-  const client = new SQL({ url, max: options.max ?? DEFAULT_POOL_SIZE, connection: { search_path: schemaName } });
+  const connection = {
+    search_path: schemaName,
+    statement_timeout: options.statementTimeoutMs ?? 5_000,
+    lock_timeout: options.lockTimeoutMs ?? 2_000,
+  };
+  const connectionTimeout = Math.ceil((options.connectTimeoutMs ?? 5_000) / 1000);
+  // Migrations may rewrite big tables and wait for other instances' locks: their connection has no deadlines.
+  const migrator = new SQL({ url, max: 1, connectionTimeout, connection: { search_path: schemaName } });
   try {
-    await migratePostgres(client, schemaName, { drainMs: options.upgradeDrainMs ?? 0 });
-  } catch (error) {
-    await client.close();
-    throw error;
+    await migratePostgres(migrator, schemaName, { drainMs: options.upgradeDrainMs ?? 0 });
+  } finally {
+    await migrator.close();
   }
-  const db = drizzle({ client, schema });
+  const max = options.max ?? DEFAULT_POOL_SIZE;
+  const client = new SQL({ url, max, connectionTimeout, connection });
+  // Bun's SQL pipelines several statements per connection, so the gate admits a few per connection.
+  const pool = gated(client, new PoolGate(max * IN_FLIGHT_PER_CONNECTION, options.poolWaitMs ?? 2_000));
+  const db = drizzle({ client: pool, schema });
   return {
     db,
-    sql: client,
+    sql: pool,
     schema: schemaName,
     // Other instances share the database: API keys are served from memory for a few seconds at most.
     ...sharedRepositories(postgresSqlStore(db)),

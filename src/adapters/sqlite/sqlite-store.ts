@@ -31,6 +31,8 @@ export interface SqliteOptions {
   owner?: boolean;
   /** License states kept in memory by the owner (0 = none). */
   cacheEntries?: number;
+  /** How long a statement waits for a lock held elsewhere, in ms (default 1 s); bun:sqlite blocks the process while it waits. */
+  busyTimeoutMs?: number;
 }
 
 export const DEFAULT_CACHE_ENTRIES = 100_000;
@@ -64,7 +66,7 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
   // NORMAL in WAL mode loses nothing on a process crash (kill -9); only a power cut may drop the last commits.
   sqlite.run('PRAGMA synchronous = NORMAL');
   sqlite.run('PRAGMA foreign_keys = ON');
-  sqlite.run('PRAGMA busy_timeout = 5000');
+  sqlite.run(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 1_000))}`);
   sqlite.run('PRAGMA journal_size_limit = 67108864');
   if (path !== ':memory:') tightenSidecars(path);
   const db = drizzle({ client: compilingOnce(sqlite), schema });
@@ -94,8 +96,12 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
     customerDirectory: new SqliteCustomerDirectory(db),
     ping: pingWith(() => ping.get()),
     close: async () => {
-      sqlite.run('PRAGMA wal_checkpoint(TRUNCATE)');
-      sqlite.close();
+      // A full disk fails the checkpoint: the WAL then stays beside the file and is replayed at the next open.
+      try {
+        sqlite.run('PRAGMA wal_checkpoint(TRUNCATE)');
+      } finally {
+        sqlite.close();
+      }
     },
   };
 }
