@@ -53,6 +53,8 @@ export interface Config extends Settings {
   /** Stripe and SMTP are configured (never one without the other; Twilio optional, never alone); MASTER_KEY is then required and nothing under /v1/sandbox exists. */
   live: boolean;
   benchCeiling: boolean;
+  /** The bearer token GET /metrics asks for; null: no metrics page at all (404). */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -83,7 +85,15 @@ export function loadConfig(env: Env): Config {
     smtp: parseSmtp(env, publicBaseUrl),
     live,
     benchCeiling: env.LICENSING_BENCH_CEILING === '1',
+    metricsToken: parseMetricsToken(env.METRICS_TOKEN),
   };
+}
+
+/** At least 16 visible characters, no spaces: it is sent as `Authorization: Bearer <token>`. */
+function parseMetricsToken(value: string | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  if (!/^[\x21-\x7e]{16,256}$/.test(value)) throw new ConfigError('METRICS_TOKEN must be 16 to 256 visible ASCII characters without spaces (e.g. openssl rand -hex 32).');
+  return value;
 }
 
 /** The settings (src/domain/settings.ts) from the environment: a variable left unset keeps its default. */

@@ -16,6 +16,8 @@ import { PostgresRateLimiter } from './adapters/rate-limit/postgres-rate-limiter
 import { RedisRateLimiter } from './adapters/rate-limit/redis-rate-limiter.ts';
 import { FailOpenRateLimiter } from './adapters/rate-limit/fail-open-rate-limiter.ts';
 import { jsonLogger, type Logger } from './adapters/system/logger.ts';
+import { ServiceMetrics } from './adapters/system/metrics.ts';
+import { CountingRateLimiter } from './adapters/rate-limit/counting-rate-limiter.ts';
 import { systemClock } from './adapters/system/system-clock.ts';
 import { composeDeps } from './compose.ts';
 import { ConfigError, loadConfig, settingsOf, type Config } from './config.ts';
@@ -44,7 +46,7 @@ async function openStore(config: Config): Promise<{ store: Store; masterKey: Uin
  * Rate limits hold across instances: in Redis when REDIS_URL is set, else in PostgreSQL; one SQLite
  * process keeps them in memory. Shared counters that stop answering let requests through (logged).
  */
-async function openRateLimiter(config: Config, postgres: PostgresStore | undefined, log: Logger): Promise<{ rateLimiter: RateLimiter; close(): Promise<void> }> {
+async function openRateLimiter(config: Config, postgres: PostgresStore | undefined, log: Logger): Promise<{ rateLimiter: RateLimiter & { failingOpen?: boolean }; close(): Promise<void> }> {
   if (config.redisUrl) {
     let redis: RedisRateLimiter;
     try {
@@ -77,6 +79,9 @@ async function serve(config: Config, log: Logger) {
   const { store, masterKey, postgres } = await openStore(config);
   const limits = await openRateLimiter(config, postgres, log);
   const live = await liveProviders(config);
+  // Counted whether or not a page is served (a property increment each); GET /metrics only with METRICS_TOKEN.
+  const metrics = new ServiceMetrics();
+  metrics.readFrom({ outboxDepths: () => store.outbox.depths(), rateLimitsFailingOpen: () => limits.rateLimiter.failingOpen === true });
   const deps = composeDeps({
     store,
     clock: systemClock,
@@ -86,7 +91,8 @@ async function serve(config: Config, log: Logger) {
     // Live without Twilio sends no texts (codes go by e-mail); the sandbox keeps its outbox.
     sms: live.twilio ?? (config.live ? null : undefined),
     mailer: live.smtp ?? undefined,
-    rateLimiter: limits.rateLimiter,
+    rateLimiter: new CountingRateLimiter(limits.rateLimiter, metrics.rateLimitRefused),
+    metrics,
   });
   const { settings } = deps;
   const app = createHttpApp(deps, {
@@ -97,6 +103,7 @@ async function serve(config: Config, log: Logger) {
     benchCeiling: config.benchCeiling,
     // Start-up refuses a half-live configuration; once anything is live, no sandbox page exists.
     sandboxSms: !config.live,
+    metrics: config.metricsToken ? { page: metrics, token: config.metricsToken } : undefined,
   });
   const logRequests = config.logLevel === 'debug' || config.logLevel === 'info';
   const server = Bun.serve({
@@ -112,7 +119,7 @@ async function serve(config: Config, log: Logger) {
       return errorResponse(500, 'internal_error', 'Something went wrong on our side.');
     },
     // The socket's address is recorded first: the per-address limits count under it (client-address.ts).
-    fetch: withSocketAddress(serverFetch(app.fetch, log, logRequests)),
+    fetch: withSocketAddress(serverFetch(app.fetch, log, logRequests, metrics)),
   });
   log.info('listening', { url: `http://${config.host}:${server.port}`, publicBaseUrl: config.publicBaseUrl, store: config.store.kind, rateLimits: config.redisUrl ? 'redis' : config.store.kind === 'postgres' ? 'postgres' : 'memory', sandbox: !config.live });
   // One line for the person who started it, on stderr: stdout stays JSON lines for log collectors.
@@ -121,7 +128,7 @@ async function serve(config: Config, log: Logger) {
 
   // Every instance sweeps, at jittered times: the sweep is idempotent, so they need no coordination.
   const sweeper = settings.retentionSweepMinutes > 0
-    ? startPeriodicSweep(async () => ({ ...(await sweepExpired(deps)), ...(await sweepOutbox(deps)) }), log, { everyMs: settings.retentionSweepMinutes * 60_000, firstWithinMs: 10_000 })
+    ? startPeriodicSweep(async () => ({ ...(await sweepExpired(deps)), ...(await sweepOutbox(deps)) }), log, { everyMs: settings.retentionSweepMinutes * 60_000, firstWithinMs: 10_000 }, metrics.sweepRun)
     : null;
 
   // Every instance sends webhooks too: the store hands each due delivery to one of them at a time.
@@ -138,6 +145,7 @@ async function serve(config: Config, log: Logger) {
       },
       log,
       webhooks,
+      metrics,
     )
     : null;
 

@@ -62,9 +62,12 @@ export interface OutboxRepository {
   /**
    * Logs the attempt and applies its outcome to a delivery still pending (a delivery that succeeded
    * meanwhile stays succeeded), and the endpoint's health: a success clears failingSince; a failure
-   * sets it if unset, and disables the endpoint (`disabledReason`) once it has failed for `disableAfterMs`.
+   * sets it if unset, and disables the endpoint (`disabledReason`) once it has failed for `disableAfterMs`
+   * (`endpointDisabled`: this attempt disabled it).
    */
-  recordAttempt(delivery: { id: string; endpointId: string }, attempt: Attempt, outcome: DeliveryOutcome, health: { disableAfterMs: number; disabledReason: string }): Promise<void>;
+  recordAttempt(delivery: { id: string; endpointId: string }, attempt: Attempt, outcome: DeliveryOutcome, health: { disableAfterMs: number; disabledReason: string }): Promise<{ endpointDisabled: boolean }>;
+  /** How many deliveries wait to be sent (`pending`) and how many failed for good (`failed`), all sellers together: the metrics page's outbox depth. */
+  depths(): Promise<{ pending: number; failed: number }>;
   /** The endpoint's deliveries, newest first; `startingAfter` is a delivery id of that endpoint. */
   listDeliveries(developerId: string, endpointId: string, page: { limit: number; startingAfter?: string }): Promise<Page<DeliveryView>>;
   getDelivery(developerId: string, id: string): Promise<(DeliveryView & { attemptLog: Attempt[] }) | null>;

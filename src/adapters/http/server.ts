@@ -15,6 +15,7 @@ import { customerListRoutes } from './routes/customers/seller.ts';
 import { developerRoutes } from './routes/developers.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
+import { metricsRoutes, type MetricsPage } from './routes/metrics.ts';
 import { homeRoutes } from './routes/home.ts';
 import { licenseHolderRoutes } from './routes/licenses/holder.ts';
 import { licenseSellerRoutes } from './routes/licenses/seller.ts';
@@ -45,6 +46,8 @@ export interface HttpOptions {
   sandboxSms?: boolean;
   /** Mounts the benchmark's ceiling route beside the API. */
   benchCeiling?: boolean;
+  /** GET /metrics, behind `metrics.token` as a bearer token; absent: no such route (404). */
+  metrics?: { page: MetricsPage; token: string };
 }
 
 const DESCRIPTION = `Sell software licenses: developer accounts, products, Ed25519-signed license keys, online validation with machine binding.
@@ -99,6 +102,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
       return browserErrorResponse(route, code, error, request) ?? toErrorResponse(code, error, options.log);
     })
     .use(homeRoutes(options.publicBaseUrl))
+    .use(options.metrics ? metricsRoutes(options.metrics.page, options.metrics.token) : new Elysia({ name: 'no-metrics' }))
     .use(options.benchCeiling ? api.use(benchCeilingRoute()) : api);
 }
 

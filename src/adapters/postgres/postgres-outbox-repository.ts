@@ -45,8 +45,8 @@ export class PostgresOutboxRepository implements OutboxRepository {
     }));
   }
 
-  async recordAttempt(delivery: { id: string; endpointId: string }, attempt: Attempt, outcome: DeliveryOutcome, health: { disableAfterMs: number; disabledReason: string }): Promise<void> {
-    await this.sql.begin(async (tx) => {
+  async recordAttempt(delivery: { id: string; endpointId: string }, attempt: Attempt, outcome: DeliveryOutcome, health: { disableAfterMs: number; disabledReason: string }): Promise<{ endpointDisabled: boolean }> {
+    return await this.sql.begin(async (tx) => {
       await run(tx, 'INSERT INTO webhook_attempts (delivery_id, attempted_at, status, error, duration_ms) SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = $1)',
         delivery.id, attempt.at, attempt.status, attempt.error, attempt.durationMs);
       await run(tx, `UPDATE webhook_deliveries SET status = $1, attempts = attempts + 1, next_attempt_at = coalesce($2, next_attempt_at), locked_until = NULL,
@@ -54,7 +54,7 @@ export class PostgresOutboxRepository implements OutboxRepository {
         outcome.status, outcome.status === 'pending' ? outcome.nextAttemptAt : null, attempt.at, attempt.status, attempt.error, delivery.id);
       if (outcome.status === 'succeeded') {
         await run(tx, 'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', delivery.endpointId);
-        return;
+        return { endpointDisabled: false };
       }
       await run(tx, 'UPDATE webhook_endpoints SET failing_since = $1 WHERE id = $2 AND failing_since IS NULL', attempt.at, delivery.endpointId);
       const disabled = await run(tx, 'UPDATE webhook_endpoints SET enabled = false, disabled_reason = $1, updated_at = $2 WHERE id = $3 AND enabled AND failing_since <= $4 RETURNING id',
@@ -62,7 +62,13 @@ export class PostgresOutboxRepository implements OutboxRepository {
       if (disabled.length > 0) {
         await run(tx, `UPDATE webhook_deliveries SET status = 'failed', last_error = 'endpoint disabled', locked_until = NULL WHERE endpoint_id = $1 AND status = 'pending'`, delivery.endpointId);
       }
+      return { endpointDisabled: disabled.length > 0 };
     });
+  }
+
+  async depths(): Promise<{ pending: number; failed: number }> {
+    const rows = await run(this.sql, `SELECT status, count(*) AS n FROM webhook_deliveries WHERE status IN ('pending', 'failed') GROUP BY status`);
+    return { pending: 0, failed: 0, ...Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])) };
   }
 
   async listDeliveries(developerId: string, endpointId: string, page: { limit: number; startingAfter?: string }): Promise<Page<DeliveryView>> {

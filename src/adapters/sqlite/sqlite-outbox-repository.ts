@@ -50,8 +50,8 @@ export class SqliteOutboxRepository implements OutboxRepository {
     });
   }
 
-  async recordAttempt(delivery: { id: string; endpointId: string }, attempt: Attempt, outcome: DeliveryOutcome, health: { disableAfterMs: number; disabledReason: string }): Promise<void> {
-    this.db.transaction(() => {
+  async recordAttempt(delivery: { id: string; endpointId: string }, attempt: Attempt, outcome: DeliveryOutcome, health: { disableAfterMs: number; disabledReason: string }): Promise<{ endpointDisabled: boolean }> {
+    return this.db.transaction(() => {
       this.all(
         'INSERT INTO webhook_attempts (delivery_id, attempted_at, status, error, duration_ms) SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = ?) RETURNING id',
         delivery.id, attempt.at, attempt.status, attempt.error, attempt.durationMs, delivery.id,
@@ -63,7 +63,7 @@ export class SqliteOutboxRepository implements OutboxRepository {
       );
       if (outcome.status === 'succeeded') {
         this.all('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL RETURNING id', delivery.endpointId);
-        return;
+        return { endpointDisabled: false };
       }
       this.all('UPDATE webhook_endpoints SET failing_since = ? WHERE id = ? AND failing_since IS NULL RETURNING id', attempt.at, delivery.endpointId);
       const disabled = this.all(
@@ -73,7 +73,13 @@ export class SqliteOutboxRepository implements OutboxRepository {
       if (disabled.length > 0) {
         this.all(`UPDATE webhook_deliveries SET status = 'failed', last_error = 'endpoint disabled', locked_until = NULL WHERE endpoint_id = ? AND status = 'pending' RETURNING id`, delivery.endpointId);
       }
+      return { endpointDisabled: disabled.length > 0 };
     });
+  }
+
+  async depths(): Promise<{ pending: number; failed: number }> {
+    const rows = this.all(`SELECT status, count(*) AS n FROM webhook_deliveries WHERE status IN ('pending', 'failed') GROUP BY status`);
+    return { pending: 0, failed: 0, ...Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])) };
   }
 
   async listDeliveries(developerId: string, endpointId: string, page: { limit: number; startingAfter?: string }): Promise<Page<DeliveryView>> {
