@@ -52,9 +52,11 @@ export interface HttpOptions {
 
 const DESCRIPTION = `Sell software licenses: developer accounts, products, Ed25519-signed license keys, online validation with machine binding.
 
-Errors are JSON: \`{"error": {"code", "message", "details?"}}\`. License validation reports an invalid license as a 200 with \`valid: false\` and a \`reason\`.
+Errors are JSON: \`{"error": {"code", "message", "details?", "requestId"}}\`. Every answer carries an \`X-Request-Id\` header: the request's own when it is 1–128 characters of \`A-Za-z0-9._:-\`, else one the server made; it is the \`requestId\` of an error and is in the server's log lines for that request. License validation reports an invalid license as a 200 with \`valid: false\` and a \`reason\`.
 
-Authentication: \`X-API-Key\` with a secret key (\`sk_…\`, everything) or a publishable key (\`pk_…\`, only validation and checkout).`;
+Authentication: \`X-API-Key\` with a secret key (\`sk_…\`, everything) or a publishable key (\`pk_…\`, only validation and checkout).
+
+Operators: \`GET /metrics\` (outside /v1) is the Prometheus text page, for \`Authorization: Bearer <METRICS_TOKEN>\` only (401 otherwise; 404 when the server has no METRICS_TOKEN).`;
 
 export function createHttpApp(deps: Deps, options: HttpOptions) {
   // normalize off: Elysia would otherwise clone and clean every body and response (a third of the

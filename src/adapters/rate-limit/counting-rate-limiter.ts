@@ -1,8 +1,12 @@
 import type { RateLimiter, RateLimitVerdict } from '../../ports/rate-limiter.ts';
 
+/** Second parts of a key that name what is counted (not who): kept in the label. */
+const SUBJECTS = new Set(['address', 'license', 'customer', 'phone', 'seller']);
+
 /**
- * Counts the hits another limiter refuses, by the kind of limit: the first two parts of the key
- * (`validate:license`, `signup:address`, `sms:phone`…), never the id, address or digest after them.
+ * Counts the hits another limiter refuses, by the kind of limit: the key's first part, with its second
+ * when that names a kind of subject (`validate:license`, `signup:address`, `sms:phone`, `login`,
+ * `trial-mail`…), never the id, address or digest after them: the label's values stay few.
  */
 export class CountingRateLimiter implements RateLimiter {
   constructor(
@@ -18,8 +22,7 @@ export class CountingRateLimiter implements RateLimiter {
 }
 
 export function kindOf(key: string): string {
-  const first = key.indexOf(':');
-  if (first < 0) return key.slice(0, 40);
-  const second = key.indexOf(':', first + 1);
-  return second < 0 ? key.slice(0, 40) : key.slice(0, second);
+  const [first = '', second = ''] = key.split(':', 2);
+  const kind = SUBJECTS.has(second) ? `${first}:${second}` : first;
+  return /^[a-z-]{1,20}(:[a-z]+)?$/.test(kind) ? kind : 'other';
 }
