@@ -1,6 +1,8 @@
 import type { Logger } from '../system/logger.ts';
 import { carrySocketAddress } from './client-address.ts';
 import { requestContext, requestIdOf } from '../system/request-context.ts';
+import { describeError } from '../system/describe-error.ts';
+import { errorResponse } from './errors.ts';
 
 const ROUTE = Symbol('route');
 type Routed = Request & { [ROUTE]?: string };
@@ -50,7 +52,15 @@ export function serverFetch(fetch: Fetch, log: Logger, logRequests: boolean, met
     return requestContext.run(requestId, async () => {
       const started = performance.now();
       const routed = routable(request);
-      const response = await withRequestId(await fetch(routed), requestId);
+      let answer: Response;
+      try {
+        answer = await fetch(routed);
+      } catch (error) {
+        // Whatever escapes the app is still the contract's JSON, with the id, and logged under it.
+        log.error('unhandled error', describeError(error));
+        answer = errorResponse(500, 'internal_error', 'Something went wrong on our side.');
+      }
+      const response = await withRequestId(answer, requestId);
       const ms = performance.now() - started;
       const route = routeOf(routed);
       metrics?.request(routed.method, route, response.status, ms / 1000);

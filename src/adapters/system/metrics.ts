@@ -153,17 +153,21 @@ export class ServiceMetrics implements Metrics {
         this.set(sources().rateLimitsFailingOpen?.() ? 1 : 0);
       },
     });
+    // Not a prom-client Gauge: an unlabelled one always shows a value, and 0 would read as a fresh backup.
     const backupAt = () => this.lastBackupAt;
-    new Gauge({
+    const backupHelp = 'Seconds since the last successful backup this process recorded (absent before the first).';
+    this.registry.registerMetric({
       name: 'backup_age_seconds',
-      help: 'Seconds since the last successful backup this process recorded (absent before the first).',
-      registers: [this.registry],
-      collect() {
+      help: backupHelp,
+      type: 'gauge',
+      aggregator: 'min',
+      get() {
         const at = backupAt();
-        if (at === null) return;
-        this.set(Math.max(0, (Date.now() - at) / 1000));
+        const values = at === null ? [] : [{ labels: {}, value: Math.max(0, (Date.now() - at) / 1000) }];
+        return { name: 'backup_age_seconds', help: backupHelp, type: 'gauge', values, aggregator: 'min' };
       },
-    });
+      reset() {},
+    } as never);
     collectDefaultMetrics({ register: this.registry });
   }
 
