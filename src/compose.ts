@@ -17,6 +17,8 @@ import type { PaymentProcessor } from './ports/payment-processor.ts';
 import type { RateLimiter } from './ports/rate-limiter.ts';
 import type { Mailer } from './ports/mailer.ts';
 import type { SmsSender } from './ports/sms-sender.ts';
+import type { Metrics } from './ports/metrics.ts';
+import { noMetrics } from './adapters/system/metrics.ts';
 
 export interface DepsParts<C extends Clock> {
   store: Store;
@@ -34,6 +36,8 @@ export interface DepsParts<C extends Clock> {
   rateLimiter?: RateLimiter;
   /** Names to addresses; without one, the system's resolver (bounded by the webhook timeout). */
   hostResolver?: HostResolver;
+  /** Where use cases count what the metrics page shows; without it, nothing is counted. */
+  metrics?: Metrics;
 }
 
 /** The one way Deps is built (service, tests, benchmarks): real adapters around a store, a clock and a master key. */
@@ -54,5 +58,6 @@ export function composeDeps<C extends Clock>(parts: DepsParts<C>): Deps & { cloc
     webhookSecrets: new SealedWebhookSecrets(masterKey),
     hostResolver: parts.hostResolver ?? new DnsHostResolver(settings.webhooks.timeoutMs),
     settings,
+    metrics: parts.metrics ?? noMetrics,
   };
 }

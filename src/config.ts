@@ -63,6 +63,8 @@ export interface Config extends Settings {
   schemaCheckMs: number;
   /** With PostgreSQL, how long a release about to migrate a schema in use waits for the older instances to stop (UPGRADE_DRAIN_SECONDS). */
   upgradeDrainMs: number;
+  /** The bearer token GET /metrics asks for; null: no metrics page at all (404). */
+  metricsToken: string | null;
 }
 
 export interface BackupConfig {
@@ -121,6 +123,7 @@ export function loadConfig(env: Env): Config {
     benchCeiling: env.LICENSING_BENCH_CEILING === '1',
     backup: parseBackup(env, store),
     ...parseUpgradeTimes(env),
+    metricsToken: parseMetricsToken(env.METRICS_TOKEN),
   };
 }
 
@@ -152,6 +155,13 @@ function parseBackup(env: Env, store: StoreConfig): BackupConfig | null {
   const keep = parseCount('BACKUP_KEEP', env.BACKUP_KEEP, 24);
   if (keep < 1) throw new ConfigError(`BACKUP_KEEP must be at least 1, got "${env.BACKUP_KEEP}".`);
   return { dir, everyMs, keep };
+}
+
+/** At least 16 visible characters, no spaces: it is sent as `Authorization: Bearer <token>`. */
+function parseMetricsToken(value: string | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  if (!/^[\x21-\x7e]{16,256}$/.test(value)) throw new ConfigError('METRICS_TOKEN must be 16 to 256 visible ASCII characters without spaces (e.g. openssl rand -hex 32).');
+  return value;
 }
 
 /** The settings (src/domain/settings.ts) from the environment: a variable left unset keeps its default. */

@@ -21,6 +21,8 @@ import { RedisRateLimiter } from './adapters/rate-limit/redis-rate-limiter.ts';
 import { FailOpenRateLimiter } from './adapters/rate-limit/fail-open-rate-limiter.ts';
 import { jsonLogger, type Logger } from './adapters/system/logger.ts';
 import { StoreHealth } from './adapters/system/store-health.ts';
+import { ServiceMetrics } from './adapters/system/metrics.ts';
+import { CountingRateLimiter } from './adapters/rate-limit/counting-rate-limiter.ts';
 import { systemClock } from './adapters/system/system-clock.ts';
 import { composeDeps } from './compose.ts';
 import { ConfigError, loadConfig, settingsOf, type Config } from './config.ts';
@@ -58,7 +60,7 @@ async function openStore(config: Config): Promise<{ store: Store; masterKey: Uin
  * Rate limits hold across instances: in Redis when REDIS_URL is set, else in PostgreSQL; one SQLite
  * process keeps them in memory. Shared counters that stop answering let requests through (logged).
  */
-async function openRateLimiter(config: Config, postgres: PostgresStore | undefined, log: Logger): Promise<{ rateLimiter: RateLimiter; close(): Promise<void> }> {
+async function openRateLimiter(config: Config, postgres: PostgresStore | undefined, log: Logger): Promise<{ rateLimiter: RateLimiter & { failingOpen?: boolean }; close(): Promise<void> }> {
   if (config.redisUrl) {
     let redis: RedisRateLimiter;
     try {
@@ -99,6 +101,9 @@ async function serve(config: Config, log: Logger) {
   const { store, masterKey, postgres, sqlite } = await openStore(config);
   const limits = await openRateLimiter(config, postgres, log);
   const live = await liveProviders(config);
+  // Counted whether or not a page is served (a property increment each); GET /metrics only with METRICS_TOKEN.
+  const metrics = new ServiceMetrics();
+  metrics.readFrom({ outboxDepths: () => store.outbox.depths(), rateLimitsFailingOpen: () => limits.rateLimiter.failingOpen === true });
   const deps = composeDeps({
     store,
     clock: systemClock,
@@ -108,7 +113,8 @@ async function serve(config: Config, log: Logger) {
     // Live without Twilio sends no texts (codes go by e-mail); the sandbox keeps its outbox.
     sms: live.twilio ?? (config.live ? null : undefined),
     mailer: live.smtp ?? undefined,
-    rateLimiter: limits.rateLimiter,
+    rateLimiter: new CountingRateLimiter(limits.rateLimiter, metrics.rateLimitRefused),
+    metrics,
   });
   const { settings } = deps;
   const storeHealth = new StoreHealth(log);
@@ -123,6 +129,7 @@ async function serve(config: Config, log: Logger) {
     benchCeiling: config.benchCeiling,
     // Start-up refuses a half-live configuration; once anything is live, no sandbox page exists.
     sandboxSms: !config.live,
+    metrics: config.metricsToken ? { page: metrics, token: config.metricsToken } : undefined,
   });
   const logRequests = config.logLevel === 'debug' || config.logLevel === 'info';
   const server = Bun.serve({
@@ -139,7 +146,7 @@ async function serve(config: Config, log: Logger) {
     },
     // The socket's address is recorded first: the per-address limits count under it (client-address.ts).
     // Once a newer release has migrated (or is about to migrate) the schema, nothing more is served.
-    fetch: withSocketAddress(refusingWhen(() => schemaTooNew, serverFetch(app.fetch, log, logRequests))),
+    fetch: withSocketAddress(refusingWhen(() => schemaTooNew, serverFetch(app.fetch, log, logRequests, metrics))),
   });
   log.info('listening', { url: `http://${config.host}:${server.port}`, publicBaseUrl: config.publicBaseUrl, store: config.store.kind, rateLimits: config.redisUrl ? 'redis' : config.store.kind === 'postgres' ? 'postgres' : 'memory', sandbox: !config.live });
   // One line for the person who started it, on stderr: stdout stays JSON lines for log collectors.
@@ -148,7 +155,7 @@ async function serve(config: Config, log: Logger) {
 
   // Every instance sweeps, at jittered times: the sweep is idempotent, so they need no coordination.
   const sweeper = settings.retentionSweepMinutes > 0
-    ? startPeriodicSweep(async () => ({ ...(await sweepExpired(deps)), ...(await sweepOutbox(deps)) }), log, { everyMs: settings.retentionSweepMinutes * 60_000, firstWithinMs: 10_000 })
+    ? startPeriodicSweep(async () => ({ ...(await sweepExpired(deps)), ...(await sweepOutbox(deps)) }), log, { everyMs: settings.retentionSweepMinutes * 60_000, firstWithinMs: 10_000 }, metrics.sweepRun)
     : null;
 
   // Every instance sends webhooks too: the store hands each due delivery to one of them at a time.
@@ -165,13 +172,14 @@ async function serve(config: Config, log: Logger) {
       },
       log,
       webhooks,
+      metrics,
     )
     : null;
 
   // The owning process snapshots its SQLite file (config refuses BACKUP_DIR with PostgreSQL); a
   // generated master key goes beside the snapshots, one given in MASTER_KEY is the operator's to keep.
   const backups = config.backup && sqlite && config.store.kind === 'sqlite'
-    ? startSqliteBackups(sqlite, { ...config.backup, masterKeyFile: config.masterKey ? null : masterKeyFile(config.store.path) }, log)
+    ? startSqliteBackups(sqlite, { ...config.backup, masterKeyFile: config.masterKey ? null : masterKeyFile(config.store.path) }, log, (at) => metrics.backupCompleted(at))
     : null;
 
   // Every instance sends mail: each round claims what it sends.

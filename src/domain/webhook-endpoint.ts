@@ -29,6 +29,10 @@ export const WEBHOOK_LIMITS = {
   previousSecretMs: 24 * 3_600_000,
   /** An endpoint whose every delivery failed for this long is disabled by the service. */
   disableAfterFailingMs: 5 * 86_400_000,
+  /** Bulk redelivery: the widest range of creation times one call covers (events are kept 30 days). */
+  redeliverRangeMs: 31 * 86_400_000,
+  /** Bulk redelivery: at most this many failed deliveries per call (hasMore says to call again). */
+  redeliverPerCall: 500,
 } as const;
 
 export interface WebhookEndpoint {

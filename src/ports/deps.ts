@@ -30,6 +30,7 @@ import type { HostResolver } from './host-resolver.ts';
 import type { Settings } from '../domain/settings.ts';
 import type { MailOutboxRepository, SandboxMailRepository } from './mail-repository.ts';
 import type { Mailer } from './mailer.ts';
+import type { Metrics } from './metrics.ts';
 
 /** The stored state of the service, one repository per kind of record. */
 export interface Repositories {
@@ -85,6 +86,8 @@ export interface Deps extends Repositories {
   hostResolver: HostResolver;
   /** The tunables read from the environment (limits, addresses, timings). */
   settings: Settings;
+  /** Counts for the operators' metrics page (nothing is kept when no page is served). */
+  metrics: Metrics;
 }
 
 /** A store: the repositories plus its own lifecycle. */

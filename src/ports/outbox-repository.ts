@@ -62,11 +62,20 @@ export interface OutboxRepository {
   /**
    * Logs the attempt and applies its outcome to a delivery still pending (a delivery that succeeded
    * meanwhile stays succeeded), and the endpoint's health: a success clears failingSince; a failure
-   * sets it if unset, and disables the endpoint (`disabledReason`) once it has failed for `disableAfterMs`.
+   * sets it if unset, and disables the endpoint (`disabledReason`) once it has failed for `disableAfterMs`
+   * (`endpointDisabled`: this attempt disabled it).
    */
-  recordAttempt(delivery: { id: string; endpointId: string }, attempt: Attempt, outcome: DeliveryOutcome, health: { disableAfterMs: number; disabledReason: string }): Promise<void>;
-  /** The endpoint's deliveries, newest first; `startingAfter` is a delivery id of that endpoint. */
-  listDeliveries(developerId: string, endpointId: string, page: { limit: number; startingAfter?: string }): Promise<Page<DeliveryView>>;
+  recordAttempt(delivery: { id: string; endpointId: string }, attempt: Attempt, outcome: DeliveryOutcome, health: { disableAfterMs: number; disabledReason: string }): Promise<{ endpointDisabled: boolean }>;
+  /** How many deliveries wait to be sent (`pending`) and how many failed for good (`failed`), all sellers together: the metrics page's outbox depth. */
+  depths(): Promise<{ pending: number; failed: number }>;
+  /** The endpoint's deliveries (only those in `status`, when given), newest first; `startingAfter` is a delivery id of that endpoint. */
+  listDeliveries(developerId: string, endpointId: string, page: { limit: number; startingAfter?: string; status?: DeliveryStatus }): Promise<Page<DeliveryView>>;
+  /**
+   * Up to `limit` of the endpoint's deliveries that failed for good and were created in [from, to),
+   * oldest first, back to pending and due at `now`, in one statement: each is redelivered once by a
+   * call, and two calls at once never both take the same one. `hasMore`: failed ones remain in the range.
+   */
+  redeliverFailed(developerId: string, endpointId: string, range: { from: number; to: number }, now: number, limit: number): Promise<{ redelivered: number; hasMore: boolean }>;
   getDelivery(developerId: string, id: string): Promise<(DeliveryView & { attemptLog: Attempt[] }) | null>;
   /** Back to pending and due at `now`, whatever its status; null when the seller has no such delivery. */
   redeliver(developerId: string, id: string, now: number): Promise<DeliveryView | null>;

@@ -130,6 +130,7 @@ const STEPS: Step[] = [
   { name: 'GET /v1/developers/webhook-endpoints/{id}/deliveries' },
   { name: 'GET /v1/developers/webhook-deliveries/{id}' },
   { name: 'POST /v1/developers/webhook-deliveries/{id}/redeliver' },
+  { name: 'POST /v1/developers/webhook-endpoints/{id}/redeliver' },
   { name: 'GET /v1/developers/events' },
   {
     name: 'POST /v1/developers/licenses', status: 201,

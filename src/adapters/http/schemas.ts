@@ -12,6 +12,7 @@ export const ErrorBody = t.Object(
       code: t.String({ description: 'Stable snake_case code.' }),
       message: t.String({ description: 'A human sentence.' }),
       details: t.Optional(t.Record(t.String(), t.Unknown())),
+      requestId: t.Optional(t.String({ description: 'The request’s id, as in the X-Request-Id response header: quote it when reporting a problem. Added by the server to every error it answers.' })),
     }),
   },
   { title: 'Error' },

@@ -16,6 +16,7 @@ import { customerListRoutes } from './routes/customers/seller.ts';
 import { developerRoutes } from './routes/developers.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
+import { metricsRoutes, type MetricsPage } from './routes/metrics.ts';
 import { homeRoutes } from './routes/home.ts';
 import { licenseHolderRoutes } from './routes/licenses/holder.ts';
 import { licenseSellerRoutes } from './routes/licenses/seller.ts';
@@ -52,13 +53,17 @@ export interface HttpOptions {
   sandboxSms?: boolean;
   /** Mounts the benchmark's ceiling route beside the API. */
   benchCeiling?: boolean;
+  /** GET /metrics, behind `metrics.token` as a bearer token; absent: no such route (404). */
+  metrics?: { page: MetricsPage; token: string };
 }
 
 const DESCRIPTION = `Sell software licenses: developer accounts, products, Ed25519-signed license keys, online validation with machine binding.
 
-Errors are JSON: \`{"error": {"code", "message", "details?"}}\`. License validation reports an invalid license as a 200 with \`valid: false\` and a \`reason\`. Any route that reads or writes the store may answer \`503 unavailable\` with \`Retry-After\` while the store is unreachable, past its deadlines or full: retry later.
+Errors are JSON: \`{"error": {"code", "message", "details?", "requestId"}}\`. Every answer carries an \`X-Request-Id\` header: the request's own when it is 1–128 characters of \`A-Za-z0-9._:-\`, else one the server made; it is the \`requestId\` of an error and is in the server's log lines for that request. License validation reports an invalid license as a 200 with \`valid: false\` and a \`reason\`. Any route that reads or writes the store may answer \`503 unavailable\` with \`Retry-After\` while the store is unreachable, past its deadlines or full: retry later.
 
-Authentication: \`X-API-Key\` with a secret key (\`sk_…\`, everything) or a publishable key (\`pk_…\`, only validation and checkout).`;
+Authentication: \`X-API-Key\` with a secret key (\`sk_…\`, everything) or a publishable key (\`pk_…\`, only validation and checkout).
+
+Operators: \`GET /metrics\` (outside /v1) is the Prometheus text page, for \`Authorization: Bearer <METRICS_TOKEN>\` only (401 otherwise; 404 when the server has no METRICS_TOKEN).`;
 
 export function createHttpApp(deps: Deps, options: HttpOptions) {
   const storeHealth = options.storeHealth ?? new StoreHealth(options.log);
@@ -107,6 +112,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
       return browserErrorResponse(route, code, error, request) ?? toErrorResponse(code, error, options.log, storeHealth);
     })
     .use(homeRoutes(options.publicBaseUrl))
+    .use(options.metrics ? metricsRoutes(options.metrics.page, options.metrics.token) : new Elysia({ name: 'no-metrics' }))
     .use(options.benchCeiling ? api.use(benchCeilingRoute()) : api);
 }
 

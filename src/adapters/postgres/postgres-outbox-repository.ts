@@ -1,5 +1,5 @@
 import type { SQL } from 'bun';
-import type { Attempt, DeliveryOutcome, DeliveryView, DueDelivery, OutboxRepository, OutgoingEvent, Page } from '../../ports/outbox-repository.ts';
+import type { Attempt, DeliveryOutcome, DeliveryStatus, DeliveryView, DueDelivery, OutboxRepository, OutgoingEvent, Page } from '../../ports/outbox-repository.ts';
 import { deliveryView, DELIVERY_COLUMNS, type DeliveryRow } from '../webhooks/delivery-rows.ts';
 import { and, eq, inArray, isNotNull, isNull, lte } from 'drizzle-orm';
 import { checkoutChanged, licenseExpired } from '../../domain/events.ts';
@@ -45,8 +45,8 @@ export class PostgresOutboxRepository implements OutboxRepository {
     }));
   }
 
-  async recordAttempt(delivery: { id: string; endpointId: string }, attempt: Attempt, outcome: DeliveryOutcome, health: { disableAfterMs: number; disabledReason: string }): Promise<void> {
-    await this.sql.begin(async (tx) => {
+  async recordAttempt(delivery: { id: string; endpointId: string }, attempt: Attempt, outcome: DeliveryOutcome, health: { disableAfterMs: number; disabledReason: string }): Promise<{ endpointDisabled: boolean }> {
+    return await this.sql.begin(async (tx) => {
       await run(tx, 'INSERT INTO webhook_attempts (delivery_id, attempted_at, status, error, duration_ms) SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = $1)',
         delivery.id, attempt.at, attempt.status, attempt.error, attempt.durationMs);
       await run(tx, `UPDATE webhook_deliveries SET status = $1, attempts = attempts + 1, next_attempt_at = coalesce($2, next_attempt_at), locked_until = NULL,
@@ -54,7 +54,7 @@ export class PostgresOutboxRepository implements OutboxRepository {
         outcome.status, outcome.status === 'pending' ? outcome.nextAttemptAt : null, attempt.at, attempt.status, attempt.error, delivery.id);
       if (outcome.status === 'succeeded') {
         await run(tx, 'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', delivery.endpointId);
-        return;
+        return { endpointDisabled: false };
       }
       await run(tx, 'UPDATE webhook_endpoints SET failing_since = $1 WHERE id = $2 AND failing_since IS NULL', attempt.at, delivery.endpointId);
       const disabled = await run(tx, 'UPDATE webhook_endpoints SET enabled = false, disabled_reason = $1, updated_at = $2 WHERE id = $3 AND enabled AND failing_since <= $4 RETURNING id',
@@ -62,19 +62,36 @@ export class PostgresOutboxRepository implements OutboxRepository {
       if (disabled.length > 0) {
         await run(tx, `UPDATE webhook_deliveries SET status = 'failed', last_error = 'endpoint disabled', locked_until = NULL WHERE endpoint_id = $1 AND status = 'pending'`, delivery.endpointId);
       }
+      return { endpointDisabled: disabled.length > 0 };
     });
   }
 
-  async listDeliveries(developerId: string, endpointId: string, page: { limit: number; startingAfter?: string }): Promise<Page<DeliveryView>> {
+  async depths(): Promise<{ pending: number; failed: number }> {
+    const rows = await run(this.sql, `SELECT status, count(*) AS n FROM webhook_deliveries WHERE status IN ('pending', 'failed') GROUP BY status`);
+    return { pending: 0, failed: 0, ...Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])) };
+  }
+
+  async listDeliveries(developerId: string, endpointId: string, page: { limit: number; startingAfter?: string; status?: DeliveryStatus }): Promise<Page<DeliveryView>> {
     const [cursor] = page.startingAfter ? await run(this.sql, 'SELECT created_at, id FROM webhook_deliveries WHERE id = $1 AND endpoint_id = $2 AND developer_id = $3', page.startingAfter, endpointId, developerId) : [];
     const rows = (await run(
       this.sql,
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d LEFT JOIN outgoing_events ev ON ev.id = d.event_id
-       WHERE d.endpoint_id = $1 AND d.developer_id = $2 ${cursor ? 'AND (d.created_at, d.id COLLATE "C") < ($4, $5 COLLATE "C")' : ''}
+       WHERE d.endpoint_id = $1 AND d.developer_id = $2 ${cursor ? 'AND (d.created_at, d.id COLLATE "C") < ($4, $5 COLLATE "C")' : ''} ${page.status ? `AND d.status = $${cursor ? 6 : 4}` : ''}
        ORDER BY d.created_at DESC, d.id COLLATE "C" DESC LIMIT $3`,
-      endpointId, developerId, page.limit + 1, ...(cursor ? [cursor.created_at, cursor.id] : []),
+      endpointId, developerId, page.limit + 1, ...(cursor ? [cursor.created_at, cursor.id] : []), ...(page.status ? [page.status] : []),
     )) as DeliveryRow[];
     return { data: rows.slice(0, page.limit).map(deliveryView), hasMore: rows.length > page.limit };
+  }
+
+  async redeliverFailed(developerId: string, endpointId: string, range: { from: number; to: number }, now: number, limit: number): Promise<{ redelivered: number; hasMore: boolean }> {
+    // The outer status test is checked again on a row another call changed meanwhile: each is taken once.
+    const taken = await run(this.sql,
+      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $1, locked_until = NULL
+       WHERE status = 'failed' AND id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = $2 AND developer_id = $3 AND status = 'failed' AND created_at >= $4 AND created_at < $5
+         ORDER BY created_at, id COLLATE "C" LIMIT $6) RETURNING id`,
+      now, endpointId, developerId, range.from, range.to, limit);
+    const more = await run(this.sql, `SELECT 1 FROM webhook_deliveries WHERE endpoint_id = $1 AND developer_id = $2 AND status = 'failed' AND created_at >= $3 AND created_at < $4 LIMIT 1`, endpointId, developerId, range.from, range.to);
+    return { redelivered: taken.length, hasMore: more.length > 0 };
   }
 
   async getDelivery(developerId: string, id: string): Promise<(DeliveryView & { attemptLog: Attempt[] }) | null> {

@@ -22,6 +22,11 @@ export class FailOpenRateLimiter implements RateLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** True while the shared counters do not answer (the metrics page's rate_limits_failing_open). */
+  get failingOpen(): boolean {
+    return this.failingSince !== null;
+  }
+
   async hit(key: string, limit: number, windowMs: number): Promise<RateLimitVerdict> {
     let verdict: RateLimitVerdict;
     try {

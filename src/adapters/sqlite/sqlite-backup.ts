@@ -103,12 +103,19 @@ export interface SqliteBackups {
 }
 
 /** A snapshot every `everyMs` in the owning process, each one logged; a failed one is logged and the next is tried. */
-export function startSqliteBackups(sqlite: Database, options: SqliteBackupOptions & { everyMs: number }, log: Logger): SqliteBackups {
+export function startSqliteBackups(
+  sqlite: Database,
+  options: SqliteBackupOptions & { everyMs: number },
+  log: Logger,
+  /** Told of each snapshot written (the metrics page's backup age). */
+  written: (at: number) => void = () => undefined,
+): SqliteBackups {
   const timer = setInterval(() => {
     const started = performance.now();
     try {
       const snapshot = snapshotSqlite(sqlite, options);
       log.info('backup written', { path: snapshot.path, bytes: snapshot.bytes, ms: Math.round(performance.now() - started), removed: snapshot.removed.length });
+      written(Date.now());
     } catch (error) {
       log.error('backup failed; tried again at the next interval', { dir: options.dir, error: String((error as Error)?.message ?? error).split('\n')[0]!.slice(0, 200) });
     }

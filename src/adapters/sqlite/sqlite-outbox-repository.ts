@@ -1,4 +1,4 @@
-import type { Attempt, DeliveryOutcome, DeliveryView, DueDelivery, OutboxRepository, OutgoingEvent, Page } from '../../ports/outbox-repository.ts';
+import type { Attempt, DeliveryOutcome, DeliveryStatus, DeliveryView, DueDelivery, OutboxRepository, OutgoingEvent, Page } from '../../ports/outbox-repository.ts';
 import type { Database } from 'bun:sqlite';
 import { eq } from 'drizzle-orm';
 import { checkoutSessions } from './schema.ts';
@@ -50,8 +50,8 @@ export class SqliteOutboxRepository implements OutboxRepository {
     });
   }
 
-  async recordAttempt(delivery: { id: string; endpointId: string }, attempt: Attempt, outcome: DeliveryOutcome, health: { disableAfterMs: number; disabledReason: string }): Promise<void> {
-    this.db.transaction(() => {
+  async recordAttempt(delivery: { id: string; endpointId: string }, attempt: Attempt, outcome: DeliveryOutcome, health: { disableAfterMs: number; disabledReason: string }): Promise<{ endpointDisabled: boolean }> {
+    return this.db.transaction(() => {
       this.all(
         'INSERT INTO webhook_attempts (delivery_id, attempted_at, status, error, duration_ms) SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = ?) RETURNING id',
         delivery.id, attempt.at, attempt.status, attempt.error, attempt.durationMs, delivery.id,
@@ -63,7 +63,7 @@ export class SqliteOutboxRepository implements OutboxRepository {
       );
       if (outcome.status === 'succeeded') {
         this.all('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL RETURNING id', delivery.endpointId);
-        return;
+        return { endpointDisabled: false };
       }
       this.all('UPDATE webhook_endpoints SET failing_since = ? WHERE id = ? AND failing_since IS NULL RETURNING id', attempt.at, delivery.endpointId);
       const disabled = this.all(
@@ -73,18 +73,37 @@ export class SqliteOutboxRepository implements OutboxRepository {
       if (disabled.length > 0) {
         this.all(`UPDATE webhook_deliveries SET status = 'failed', last_error = 'endpoint disabled', locked_until = NULL WHERE endpoint_id = ? AND status = 'pending' RETURNING id`, delivery.endpointId);
       }
+      return { endpointDisabled: disabled.length > 0 };
     });
   }
 
-  async listDeliveries(developerId: string, endpointId: string, page: { limit: number; startingAfter?: string }): Promise<Page<DeliveryView>> {
+  async depths(): Promise<{ pending: number; failed: number }> {
+    const rows = this.all(`SELECT status, count(*) AS n FROM webhook_deliveries WHERE status IN ('pending', 'failed') GROUP BY status`);
+    return { pending: 0, failed: 0, ...Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])) };
+  }
+
+  async listDeliveries(developerId: string, endpointId: string, page: { limit: number; startingAfter?: string; status?: DeliveryStatus }): Promise<Page<DeliveryView>> {
     const cursor = page.startingAfter ? this.all('SELECT created_at, id FROM webhook_deliveries WHERE id = ? AND endpoint_id = ? AND developer_id = ?', page.startingAfter, endpointId, developerId)[0] : undefined;
     const rows = this.all(
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d LEFT JOIN outgoing_events ev ON ev.id = d.event_id
-       WHERE d.endpoint_id = ? AND d.developer_id = ? ${cursor ? 'AND (d.created_at < ? OR (d.created_at = ? AND d.id < ?))' : ''}
+       WHERE d.endpoint_id = ? AND d.developer_id = ? ${page.status ? 'AND d.status = ?' : ''} ${cursor ? 'AND (d.created_at < ? OR (d.created_at = ? AND d.id < ?))' : ''}
        ORDER BY d.created_at DESC, d.id DESC LIMIT ?`,
-      endpointId, developerId, ...(cursor ? [cursor.created_at, cursor.created_at, cursor.id] : []), page.limit + 1,
+      endpointId, developerId, ...(page.status ? [page.status] : []), ...(cursor ? [cursor.created_at, cursor.created_at, cursor.id] : []), page.limit + 1,
     ) as DeliveryRow[];
     return { data: rows.slice(0, page.limit).map(deliveryView), hasMore: rows.length > page.limit };
+  }
+
+  async redeliverFailed(developerId: string, endpointId: string, range: { from: number; to: number }, now: number, limit: number): Promise<{ redelivered: number; hasMore: boolean }> {
+    return this.db.transaction(() => {
+      const taken = this.all(
+        `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, locked_until = NULL
+         WHERE status = 'failed' AND id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = ? AND developer_id = ? AND status = 'failed' AND created_at >= ? AND created_at < ?
+           ORDER BY created_at, id LIMIT ?) RETURNING id`,
+        now, endpointId, developerId, range.from, range.to, limit,
+      );
+      const more = this.all(`SELECT 1 FROM webhook_deliveries WHERE endpoint_id = ? AND developer_id = ? AND status = 'failed' AND created_at >= ? AND created_at < ? LIMIT 1`, endpointId, developerId, range.from, range.to);
+      return { redelivered: taken.length, hasMore: more.length > 0 };
+    });
   }
 
   async getDelivery(developerId: string, id: string): Promise<(DeliveryView & { attemptLog: Attempt[] }) | null> {

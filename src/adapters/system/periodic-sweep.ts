@@ -18,7 +18,7 @@ export interface PeriodicSweep {
  * Runs the retention sweep on a timer in every instance: the sweep is idempotent, so instances need
  * no coordination, and the jitter spreads their runs. A failed run is logged and retried next time.
  */
-export function startPeriodicSweep(sweep: () => Promise<SweepReport>, log: Logger, options: PeriodicSweepOptions): PeriodicSweep {
+export function startPeriodicSweep(sweep: () => Promise<SweepReport>, log: Logger, options: PeriodicSweepOptions, counted?: (outcome: 'ok' | 'failed') => void): PeriodicSweep {
   const random = options.random ?? Math.random;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<void> = Promise.resolve();
@@ -29,8 +29,10 @@ export function startPeriodicSweep(sweep: () => Promise<SweepReport>, log: Logge
       const report = await sweep();
       const deleted = Object.values(report).reduce((a, b) => a + b, 0);
       if (deleted > 0) log.info('retention sweep', report);
+      counted?.('ok');
     } catch (error) {
       // The first line only: a failed query's later lines carry its parameters.
+      counted?.('failed');
       log.warn('retention sweep failed; retried at the next run', { error: String((error as Error)?.message ?? error).split('\n')[0]!.slice(0, 200) });
     }
   };

@@ -1,5 +1,13 @@
 import { deliverOne, type DeliverDeps } from '../../app/outgoing-webhooks/deliver.ts';
 import type { Logger } from '../system/logger.ts';
+import type { DeliveryOutcome, DueDelivery } from '../../ports/outbox-repository.ts';
+import { ENDPOINT_DISABLED_FAILING } from '../../domain/webhook-endpoint.ts';
+
+/** What the dispatcher counts (ServiceMetrics). */
+export interface DispatcherMetrics {
+  webhookDelivery(outcome: 'succeeded' | 'retrying' | 'failed'): void;
+  webhookEndpointDisabled(reason: string): void;
+}
 
 export interface DispatcherOptions {
   /** Between looks at the outbox when it had nothing due (WEBHOOK_POLL_MS). */
@@ -22,7 +30,20 @@ export interface Dispatcher {
  * flight, and looks again as soon as one finishes or, when nothing was due, after `pollMs`.
  * Instances need no coordination: the store hands each delivery to one claimant at a time.
  */
-export function startWebhookDispatcher(deps: DeliverDeps, log: Logger, options: DispatcherOptions): Dispatcher {
+export function startWebhookDispatcher(given: DeliverDeps, log: Logger, options: DispatcherOptions, metrics?: DispatcherMetrics): Dispatcher {
+  // A delivery that fails for good and an endpoint disabled are each logged once and counted.
+  const settled = (delivery: DueDelivery, outcome: DeliveryOutcome, endpointDisabled: boolean) => {
+    metrics?.webhookDelivery(outcome.status === 'pending' ? 'retrying' : outcome.status);
+    if (outcome.status === 'failed') {
+      log.warn('webhook delivery failed for good', { deliveryId: delivery.id, endpointId: delivery.endpointId, eventId: delivery.event.id, eventType: delivery.event.type, attempts: delivery.attempts + 1 });
+    }
+    if (endpointDisabled) {
+      metrics?.webhookEndpointDisabled('failing');
+      log.warn('webhook endpoint disabled', { endpointId: delivery.endpointId, reason: ENDPOINT_DISABLED_FAILING });
+    }
+    given.settled?.(delivery, outcome, endpointDisabled);
+  };
+  const deps: DeliverDeps = { ...given, settled };
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
   let wake: (() => void) | null = null;

@@ -4,7 +4,7 @@ import type { Deps } from '../../ports/deps.ts';
 import { codeMail } from '../mail/mail-layout.ts';
 import { lockedError, lockedSeconds } from './check-code.ts';
 
-export type SendDeps = Pick<Deps, 'clock' | 'ids' | 'otps' | 'otpCodes' | 'sms' | 'mailer' | 'rateLimiter'>;
+export type SendDeps = Pick<Deps, 'clock' | 'ids' | 'otps' | 'otpCodes' | 'sms' | 'mailer' | 'rateLimiter'> & Partial<Pick<Deps, 'metrics'>>;
 
 export const SERVICE_NAME = 'Licensing';
 
@@ -149,4 +149,5 @@ async function deliver(deps: SendDeps, challenge: OtpChallenge, to: NonNullable<
       : new DomainError('mail_failed', 'The e-mail with the code could not be sent: try again later.');
   }
   if (sender) recordSend(sender, deps.clock.now() - started);
+  deps.metrics?.codeSent('sms' in to ? 'sms' : 'email');
 }

@@ -10,6 +10,8 @@ export interface DeliverDeps extends Pick<Deps, 'clock' | 'outbox'> {
   random: () => number;
   /** Delays between attempts (default: Standard Webhooks' schedule, about three days). */
   schedule?: readonly number[];
+  /** Told each recorded attempt's outcome, and whether it disabled the endpoint (the dispatcher logs and counts them). */
+  settled?: (delivery: DueDelivery, outcome: DeliveryOutcome, endpointDisabled: boolean) => void;
 }
 
 /** The body every attempt sends: the same bytes each time, so its signature differs only by timestamp. */
@@ -33,12 +35,13 @@ export async function deliverOne(deps: DeliverDeps, delivery: DueDelivery): Prom
   const ok = result.status !== null && result.status >= 200 && result.status < 300;
   const next = ok ? null : nextAttemptAt(now, delivery.attempts + 1, deps.random(), deps.schedule ?? RETRY_SCHEDULE_MS);
   const outcome: DeliveryOutcome = ok ? { status: 'succeeded' } : next === null ? { status: 'failed' } : { status: 'pending', nextAttemptAt: next };
-  await deps.outbox.recordAttempt(
+  const { endpointDisabled } = await deps.outbox.recordAttempt(
     delivery,
     { at: now, status: result.status, error: result.error, durationMs: result.durationMs },
     outcome,
     { disableAfterMs: WEBHOOK_LIMITS.disableAfterFailingMs, disabledReason: ENDPOINT_DISABLED_FAILING },
   );
+  deps.settled?.(delivery, outcome, endpointDisabled);
   return outcome;
 }
 

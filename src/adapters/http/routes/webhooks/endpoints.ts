@@ -1,5 +1,5 @@
 import { t } from 'elysia';
-import { listDeliveries, sendTestEvent } from '../../../../app/outgoing-webhooks/deliveries.ts';
+import { listDeliveries, redeliverFailed, sendTestEvent } from '../../../../app/outgoing-webhooks/deliveries.ts';
 import {
   createEndpoint, deleteEndpoint, endpointView, getEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint,
 } from '../../../../app/outgoing-webhooks/endpoints.ts';
@@ -7,7 +7,7 @@ import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../../auth.ts';
 import { errorsOf } from '../../schemas.ts';
 import {
-  EndpointParams, NewWebhookEndpointBody, WebhookPageQuery, RotatedWebhookSecret, WebhookDelivery, WebhookDeliveryList, WebhookEndpointChangesBody,
+  BulkRedeliverBody, BulkRedelivery, EndpointParams, NewWebhookEndpointBody, WebhookDeliveryQuery, WebhookPageQuery, RotatedWebhookSecret, WebhookDelivery, WebhookDeliveryList, WebhookEndpointChangesBody,
   WebhookEndpointList, WebhookEndpointView, WebhookEndpointWithSecret,
 } from './schemas.ts';
 
@@ -72,9 +72,18 @@ export function webhookEndpointRoutes(deps: Deps) {
     })
     .get('/developers/webhook-endpoints/:id/deliveries', ({ caller, params, query }) => listDeliveries(deps, caller.developerId, params.id, query), {
       params: EndpointParams,
-      query: WebhookPageQuery,
+      query: WebhookDeliveryQuery,
       response: { 200: WebhookDeliveryList, ...errorsOf(400, 401, 403, 404) },
-      detail: { tags, security, summary: 'An endpoint’s delivery log, newest first', description: 'Each delivery with its status, attempts and last answer; GET /developers/webhook-deliveries/{id} has every attempt.' },
+      detail: { tags, security, summary: 'An endpoint’s delivery log, newest first', description: 'Each delivery with its status, attempts and last answer; status=pending|succeeded|failed lists only those; GET /developers/webhook-deliveries/{id} has every attempt.' },
+    })
+    .post('/developers/webhook-endpoints/:id/redeliver', ({ caller, params, body }) => redeliverFailed(deps, caller.developerId, params.id, body), {
+      params: EndpointParams,
+      body: BulkRedeliverBody,
+      response: { 200: BulkRedelivery, ...errorsOf(400, 401, 403, 404, 409, 413) },
+      detail: {
+        tags, security, summary: 'Deliver again every delivery that failed for good in a time range',
+        description: 'The endpoint’s deliveries that failed for good and were created in [from, to) (Unix ms, at most 31 days apart) go back to pending, due now, oldest first: at most 500 per call, hasMore says to call again. Only failed ones are taken, each once per call, so repeating a call after an outage is harmless (what it already took is pending or delivered). Each keeps its webhook-id: receivers deduplicate by it. 409 conflict while the endpoint is disabled: enable it first.',
+      },
     })
     .post('/developers/webhook-endpoints/:id/test', ({ caller, params }) => sendTestEvent(deps, caller.developerId, params.id), {
       params: EndpointParams,

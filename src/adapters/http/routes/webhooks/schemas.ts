@@ -104,6 +104,22 @@ export const OutgoingEventList = Page(t.Object({ id: t.String({ description: 'ms
 
 export const WebhookPageQuery = PageQuery('The last id of the previous page.');
 
+export const WebhookDeliveryQuery = Input({
+  ...PageQuery('The last id of the previous page.').properties,
+  status: t.Optional(literalUnion(WEBHOOK_DELIVERY_STATUSES, { description: 'Only the deliveries in this state (failed: failed for good).' })),
+});
+
+const MS_ERROR = 'from and to must be whole Unix times in milliseconds.';
+export const BulkRedeliverBody = Input({
+  from: t.Number({ multipleOf: 1, minimum: 0, maximum: 8_640_000_000_000_000, error: MS_ERROR, description: 'Unix ms: deliveries created at or after it.', examples: [EXAMPLE.time - 86_400_000] }),
+  to: t.Number({ multipleOf: 1, minimum: 0, maximum: 8_640_000_000_000_000, error: MS_ERROR, description: `Unix ms: deliveries created before it; at most ${WEBHOOK_LIMITS.redeliverRangeMs / 86_400_000} days after from.`, examples: [EXAMPLE.time] }),
+}, { examples: [{ from: EXAMPLE.time - 86_400_000, to: EXAMPLE.time }] });
+
+export const BulkRedelivery = t.Object({
+  redelivered: t.Number({ description: `How many failed deliveries this call made pending again (at most ${WEBHOOK_LIMITS.redeliverPerCall}).` }),
+  hasMore: t.Boolean({ description: 'Failed deliveries remain in the range: call again.' }),
+}, { examples: [{ redelivered: 12, hasMore: false }] });
+
 export const EndpointParams = Input({ id: Id({ examples: [EXAMPLE.webhookEndpointId] }) });
 
 export const DeliveryParams = Input({ id: Id({ examples: [EXAMPLE.webhookDeliveryId] }) });
