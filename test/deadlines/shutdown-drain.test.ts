@@ -29,7 +29,7 @@ describe('SIGTERM drains before the server stops', () => {
       await Bun.sleep(25);
     }
     expect(ready?.status).toBe(503);
-    expect(await ready!.json()).toEqual({ error: { code: 'unavailable', message: 'The instance is shutting down.' } });
+    expect(await ready!.json()).toEqual({ error: { code: 'unavailable', message: 'The instance is shutting down.', requestId: expect.any(String) } });
     expect((await get('/health')).status).toBe(503);
     // Still serving while load balancers take it out of rotation.
     expect((await get('/health/live')).status).toBe(200);
