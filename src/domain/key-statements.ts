@@ -5,7 +5,7 @@
  * Pure, so the client library reuses it; the Ed25519 primitive is the caller's.
  */
 import { decodeBase64url, encodeBase64url, utf8 } from './base64url.ts';
-import { LICENSE_KEY_ALG } from './license-key.ts';
+import { decodeJson, encodeJson, LICENSE_KEY_ALG } from './license-key.ts';
 
 export const ENDORSEMENT_TYP = 'licensing-key-endorsement+jws';
 export const RETIREMENT_TYP = 'licensing-key-retirement+jws';
@@ -90,21 +90,6 @@ function isId(value: unknown): value is string {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function encodeJson(value: unknown): string {
-  return encodeBase64url(utf8.encode(JSON.stringify(value)));
-}
-
-function decodeJson(segment: string): unknown {
-  const bytes = decodeBase64url(segment);
-  const text = bytes && utf8.decode(bytes);
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The JWKS's `status` of a key, given the kid that signs at `now`. */

@@ -98,11 +98,13 @@ function fail(reason: KeyProblem): { ok: false; reason: KeyProblem } {
   return { ok: false, reason };
 }
 
-function encodeJson(value: unknown): string {
+/** A JWS segment: base64url of the JSON (license keys, signed answers' headers, key statements). */
+export function encodeJson(value: unknown): string {
   return encodeBase64url(utf8.encode(JSON.stringify(value)));
 }
 
-function decodeJson(segment: string): unknown {
+/** The JSON of a JWS segment; undefined when it is not base64url of UTF-8 JSON. */
+export function decodeJson(segment: string): unknown {
   const bytes = decodeBase64url(segment);
   const text = bytes && utf8.decode(bytes);
   if (!text) return undefined;
