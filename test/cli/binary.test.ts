@@ -7,7 +7,7 @@ const BINARY = join(ROOT, 'dist', process.platform === 'win32' ? 'licensing.exe'
 let world: CliWorld;
 let build: { code: number; output: string };
 beforeAll(async () => {
-  const proc = Bun.spawn(['bun', 'run', 'build'], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' });
+  const proc = Bun.spawn(['bun', 'run', 'build:cli'], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   build = { code, output: out + err };
   world = await cliWorld();
@@ -21,7 +21,7 @@ function binary(args: string[]) {
   return { code: run.exitCode, stdout: run.stdout.toString(), stderr: run.stderr.toString() };
 }
 
-describe('the compiled binary (bun run build → dist/licensing)', () => {
+describe('the compiled binary (bun run build:cli → dist/licensing)', () => {
   test('builds', () => {
     expect(build).toMatchObject({ code: 0 });
     expect(Bun.file(BINARY).size).toBeGreaterThan(0);
