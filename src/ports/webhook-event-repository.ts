@@ -3,4 +3,6 @@ export interface WebhookEventRepository {
   claim(eventId: string, type: string, at: number): Promise<boolean>;
   /** Processing failed: the next delivery of the event may claim it again. */
   release(eventId: string): Promise<void>;
+  /** The retention sweep: deletes at most `limit` events received before `before`; how many went. */
+  deleteReceivedBefore(before: number, limit: number): Promise<number>;
 }

@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm';
+import { eq, lt } from 'drizzle-orm';
+import { deleteBatch } from './drizzle-retention.ts';
 import type { WebhookEventRepository } from '../../ports/webhook-event-repository.ts';
 import type { SqlStore } from './sql-store.ts';
 
@@ -19,5 +20,10 @@ export class DrizzleWebhookEventRepository implements WebhookEventRepository {
   async release(eventId: string): Promise<void> {
     const { webhookEvents } = this.store.tables;
     await this.store.db.delete(webhookEvents).where(eq(webhookEvents.eventId, eventId));
+  }
+
+  deleteReceivedBefore(before: number, limit: number): Promise<number> {
+    const { webhookEvents } = this.store.tables;
+    return deleteBatch(this.store, webhookEvents, webhookEvents.eventId, lt(webhookEvents.receivedAt, before), limit);
   }
 }

@@ -37,6 +37,8 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
   await store.trialRequests.create(trialRequest);
   const session = aCheckoutSession(seller, { createdAt: at('unpaidCheckouts') - 1_800_000, expiresAt: at('unpaidCheckouts') });
   await store.checkouts.create(session);
+  const eventId = `evt_${phone.slice(1)}`;
+  await store.webhookEvents.claim(eventId, 'checkout.session.completed', at('incomingWebhookEvents'));
   return {
     async present() {
       return {
@@ -49,6 +51,8 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
         abandonedPurchases: (await store.purchases.findById(purchase.id)) !== null,
         trialRequests: (await store.trialRequests.findById(trialRequest.id)) !== null,
         unpaidCheckouts: (await store.checkouts.findById(session.id)) !== null,
+        // Claiming again fails while the event id is kept (last: it claims an id that is gone).
+        incomingWebhookEvents: !(await store.webhookEvents.claim(eventId, 'checkout.session.completed', NOW)),
       };
     },
   };
@@ -57,7 +61,7 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
 const EACH = <T,>(value: T) => Object.fromEntries(Object.keys(RETENTION_MS).map((k) => [k, value])) as Record<keyof typeof RETENTION_MS, T>;
 
 describe('the documented retention periods', () => {
-  test('challenges 1 day after expiry (never less than the send-limit window), tokens and sent mail 7 days, connect states, outbox, kept mail, pending purchases and trial requests 1 day, unpaid checkouts 30 days', () => {
+  test('challenges 1 day after expiry (never less than the send-limit window), tokens and sent mail 7 days, connect states, outbox, kept mail, pending purchases and trial requests 1 day, unpaid checkouts and incoming Stripe event ids 30 days', () => {
     expect(RETENTION_MS).toEqual({
       otpChallenges: DAY,
       identityTokens: 7 * DAY,
@@ -68,6 +72,7 @@ describe('the documented retention periods', () => {
       abandonedPurchases: DAY,
       trialRequests: DAY,
       unpaidCheckouts: 30 * DAY,
+      incomingWebhookEvents: 30 * DAY,
     });
     expect(RETENTION_MS.otpChallenges).toBeGreaterThanOrEqual(OTP_LIMITS.sendWindowMs);
   });
