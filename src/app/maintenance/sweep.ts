@@ -27,6 +27,8 @@ export const RETENTION_MS = {
   trialRequests: DAY_MS,
   /** After expiry: checkout sessions never completed; Stripe stops retrying webhooks after 3 days. */
   unpaidCheckouts: 30 * DAY_MS,
+  /** After expiry (24 hours after first use): Idempotency-Key records. */
+  idempotencyKeys: 0,
 } as const;
 
 export type SweptKind = keyof typeof RETENTION_MS;
@@ -41,7 +43,7 @@ export interface SweepOptions {
 
 export const DEFAULT_SWEEP: SweepOptions = { batchSize: 500, maxBatches: 20 };
 
-type SweepDeps = Pick<Deps, 'clock' | 'otps' | 'identityTokens' | 'connections' | 'smsOutbox' | 'purchases' | 'checkouts' | 'sandboxMail' | 'mailOutbox' | 'trialRequests'>;
+type SweepDeps = Pick<Deps, 'clock' | 'otps' | 'identityTokens' | 'connections' | 'smsOutbox' | 'purchases' | 'checkouts' | 'sandboxMail' | 'mailOutbox' | 'trialRequests' | 'idempotencyKeys'>;
 
 /**
  * Deletes every record past its retention period, in batches. Idempotent and safe to run from
@@ -60,6 +62,7 @@ export async function sweepExpired(deps: SweepDeps, options: SweepOptions = DEFA
     abandonedPurchases: (b, l) => deps.purchases.deleteAbandoned(b, l),
     trialRequests: (b, l) => deps.trialRequests.deleteExpired(b, l),
     unpaidCheckouts: (b, l) => deps.checkouts.deleteUnpaid(b, l),
+    idempotencyKeys: (b, l) => deps.idempotencyKeys.deleteExpired(b, l),
   };
   const report = {} as SweepReport;
   for (const kind of Object.keys(deleters) as SweptKind[]) {

@@ -37,6 +37,8 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
   await store.trialRequests.create(trialRequest);
   const session = aCheckoutSession(seller, { createdAt: at('unpaidCheckouts') - 1_800_000, expiresAt: at('unpaidCheckouts') });
   await store.checkouts.create(session);
+  const idem = { scope: `dev:${seller.developerId}`, key: `key-${phone}`, route: 'POST /v1/developers/products', digest: 'd', createdAt: at('idempotencyKeys') - DAY, expiresAt: at('idempotencyKeys') };
+  await store.idempotencyKeys.claim(idem);
   return {
     async present() {
       return {
@@ -49,6 +51,8 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
         abandonedPurchases: (await store.purchases.findById(purchase.id)) !== null,
         trialRequests: (await store.trialRequests.findById(trialRequest.id)) !== null,
         unpaidCheckouts: (await store.checkouts.findById(session.id)) !== null,
+        // A claim made before the record's expiry wins only where the record is gone.
+        idempotencyKeys: (await store.idempotencyKeys.claim(idem)) !== null,
       };
     },
   };
@@ -68,6 +72,7 @@ describe('the documented retention periods', () => {
       abandonedPurchases: DAY,
       trialRequests: DAY,
       unpaidCheckouts: 30 * DAY,
+      idempotencyKeys: 0,
     });
     expect(RETENTION_MS.otpChallenges).toBeGreaterThanOrEqual(OTP_LIMITS.sendWindowMs);
   });
