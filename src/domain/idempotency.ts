@@ -8,6 +8,11 @@ export const IDEMPOTENCY_LIMITS = {
   /** How long a key answers its first answer again (as Stripe: 24 hours). */
   ttlMs: 86_400_000,
   keyMaxLength: 255,
+  /**
+   * A first request not finished after this long is taken as lost (its process stopped mid-way):
+   * the key may be claimed again. Far beyond any request's deadlines (store, processor, mail).
+   */
+  abandonedAfterMs: 300_000,
   /** What a caller hears while the first request with its key still runs. */
   retryAfterSeconds: 1,
 } as const;

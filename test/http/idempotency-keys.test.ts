@@ -134,6 +134,19 @@ function idempotencyRules(name: string, open: () => Promise<{ api: TestApi; clos
       expect(later.body.name).toBe('Next day');
     });
 
+    test('a first request that never finished (its process stopped) holds its key 5 minutes, then a retry runs', async () => {
+      const key = newKey();
+      const now = w.api.clock.now();
+      await w.api.deps.idempotencyKeys.claim({ scope: `dev:${w.s.id}`, key, route: 'POST /v1/developers/products', digest: 'lost', createdAt: now, expiresAt: now + 24 * HOUR }, 0);
+
+      const meanwhile = await createProduct(w, key, { name: 'Lost', price: 1, currency: 'usd' });
+      w.api.clock.advance(5 * 60_000);
+      const retried = await createProduct(w, key, { name: 'Lost', price: 1, currency: 'usd' });
+
+      expect(meanwhile.status).toBe(422);
+      expect(retried.status).toBe(201);
+    });
+
     test('without the header nothing changes: each request has its effect', async () => {
       const before = await productCount(w);
       await createProduct(w, null);

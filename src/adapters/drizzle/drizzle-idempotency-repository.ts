@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, lte } from 'drizzle-orm';
+import { and, eq, inArray, lt, lte, or } from 'drizzle-orm';
 import type { IdempotencyClaim, IdempotencyRecord } from '../../domain/idempotency.ts';
 import type { IdempotencyRepository } from '../../ports/idempotency-repository.ts';
 import type { SqlStore } from './sql-store.ts';
@@ -6,14 +6,14 @@ import type { SqlStore } from './sql-store.ts';
 export class DrizzleIdempotencyRepository implements IdempotencyRepository {
   constructor(private readonly store: SqlStore) {}
 
-  async claim(claim: IdempotencyClaim): Promise<IdempotencyRecord | null> {
+  async claim(claim: IdempotencyClaim, abandonedBefore: number): Promise<IdempotencyRecord | null> {
     const { idempotencyKeys: keys } = this.store.tables;
     const fresh = { ...claim, status: 'in_progress' as const, responseStatus: null, responseBody: null };
-    // The primary key decides: one insert (or take-over of an expired record) returns a row, however many race.
+    // The primary key decides: one insert (or take-over of an expired or abandoned record) returns a row, however many race.
     const won = await this.store.db
       .insert(keys)
       .values(fresh)
-      .onConflictDoUpdate({ target: [keys.scope, keys.key], set: fresh, setWhere: lte(keys.expiresAt, claim.createdAt) })
+      .onConflictDoUpdate({ target: [keys.scope, keys.key], set: fresh, setWhere: or(lte(keys.expiresAt, claim.createdAt), and(eq(keys.status, 'in_progress'), lte(keys.createdAt, abandonedBefore))) })
       .returning({ key: keys.key });
     if (won.length === 1) return null;
     const [held] = await this.store.db.select().from(keys).where(this.of(claim.scope, claim.key)).limit(1);

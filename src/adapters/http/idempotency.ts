@@ -69,7 +69,8 @@ async function answerKnownKey(deps: IdempotencyDeps, ctx: Ctx): Promise<Response
   const scope = scopeOf(ctx, route);
   const digest = createHash('sha256').update(canonical({ params: ctx.params ?? {}, body: ctx.body ?? null })).digest('hex');
   const now = deps.clock.now();
-  const existing = await deps.idempotencyKeys.claim({ scope, key, route, digest, createdAt: now, expiresAt: now + IDEMPOTENCY_LIMITS.ttlMs });
+  const claim = { scope, key, route, digest, createdAt: now, expiresAt: now + IDEMPOTENCY_LIMITS.ttlMs };
+  const existing = await deps.idempotencyKeys.claim(claim, now - IDEMPOTENCY_LIMITS.abandonedAfterMs);
   if (existing === null) {
     held.set(ctx.request, { scope, key });
     return;

@@ -38,7 +38,7 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
   const session = aCheckoutSession(seller, { createdAt: at('unpaidCheckouts') - 1_800_000, expiresAt: at('unpaidCheckouts') });
   await store.checkouts.create(session);
   const idem = { scope: `dev:${seller.developerId}`, key: `key-${phone}`, route: 'POST /v1/developers/products', digest: 'd', createdAt: at('idempotencyKeys') - DAY, expiresAt: at('idempotencyKeys') };
-  await store.idempotencyKeys.claim(idem);
+  await store.idempotencyKeys.claim(idem, 0);
   return {
     async present() {
       return {
@@ -52,7 +52,7 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
         trialRequests: (await store.trialRequests.findById(trialRequest.id)) !== null,
         unpaidCheckouts: (await store.checkouts.findById(session.id)) !== null,
         // A claim made before the record's expiry wins only where the record is gone.
-        idempotencyKeys: (await store.idempotencyKeys.claim(idem)) !== null,
+        idempotencyKeys: (await store.idempotencyKeys.claim(idem, 0)) !== null,
       };
     },
   };
