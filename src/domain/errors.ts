@@ -25,6 +25,7 @@ export const ERROR_CODES = [
   'trial_already_used',
   'trial_not_offered',
   'unavailable',
+  'idempotency_key_reused',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -48,7 +49,7 @@ export class NotFoundError extends DomainError {
 
 /** Details have the same shape as a schema failure's: where, and which field had what problem. */
 export class InvalidRequestError extends DomainError {
-  constructor(message: string, field?: string, where: 'body' | 'query' | 'params' = 'body') {
+  constructor(message: string, field?: string, where: 'body' | 'query' | 'params' | 'headers' = 'body') {
     super('invalid_request', message, field ? { in: where, issues: [{ field, problem: message }] } : undefined);
   }
 }

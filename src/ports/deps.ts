@@ -31,6 +31,7 @@ import type { Settings } from '../domain/settings.ts';
 import type { MailOutboxRepository, SandboxMailRepository } from './mail-repository.ts';
 import type { Mailer } from './mailer.ts';
 import type { Metrics } from './metrics.ts';
+import type { IdempotencyRepository } from './idempotency-repository.ts';
 
 /** The stored state of the service, one repository per kind of record. */
 export interface Repositories {
@@ -62,6 +63,8 @@ export interface Repositories {
   mailOutbox: MailOutboxRepository;
   /** The sandbox's kept mail (what would have been sent). */
   sandboxMail: SandboxMailRepository;
+  /** Idempotency-Key records: the first answer to each caller's key (docs/api-rules.md). */
+  idempotencyKeys: IdempotencyRepository;
 }
 
 /** Everything a use case may ask for; each takes only the part it needs. */

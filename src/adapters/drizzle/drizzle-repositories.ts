@@ -13,8 +13,9 @@ import { DrizzleWebhookEventRepository } from './drizzle-webhook-event-repositor
 import type { SqlStore } from './sql-store.ts';
 import { DrizzleMailOutboxRepository, DrizzleSandboxMailRepository } from './drizzle-mail-repositories.ts';
 import { DrizzleTrialRequestRepository } from './drizzle-trial-request-repository.ts';
+import { DrizzleIdempotencyRepository } from './drizzle-idempotency-repository.ts';
 
-type SharedRepositories = Pick<Store, 'products' | 'customers' | 'signingKeys' | 'connections' | 'cards' | 'webhookEvents' | 'otps' | 'identityTokens' | 'purchases' | 'smsOutbox' | 'subscriptions' | 'mailOutbox' | 'sandboxMail' | 'trialRequests'>;
+type SharedRepositories = Pick<Store, 'products' | 'customers' | 'signingKeys' | 'connections' | 'cards' | 'webhookEvents' | 'otps' | 'identityTokens' | 'purchases' | 'smsOutbox' | 'subscriptions' | 'mailOutbox' | 'sandboxMail' | 'trialRequests' | 'idempotencyKeys'>;
 
 /** The repositories whose queries are the same in both dialects, built once over either store. */
 export function sharedRepositories(store: SqlStore): SharedRepositories {
@@ -33,6 +34,7 @@ export function sharedRepositories(store: SqlStore): SharedRepositories {
     mailOutbox: new DrizzleMailOutboxRepository(store),
     sandboxMail: new DrizzleSandboxMailRepository(store),
     trialRequests: new DrizzleTrialRequestRepository(store),
+    idempotencyKeys: new DrizzleIdempotencyRepository(store),
   };
 }
 

@@ -32,6 +32,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   trial_already_used: 409,
   trial_not_offered: 409,
   unavailable: 503,
+  idempotency_key_reused: 422,
 };
 
 export function errorResponse(status: number, code: string, message: string, details?: Record<string, unknown>): Response {

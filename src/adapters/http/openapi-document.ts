@@ -3,14 +3,15 @@ import { Elysia } from 'elysia';
 import { EXAMPLE } from './examples.ts';
 import { errorsOf } from './schemas.ts';
 import { documentSignedAnswers } from './signed-answer.ts';
+import { IDEMPOTENCY_PARAMETER, takesIdempotencyKey } from './idempotency.ts';
 
 type Schema = { examples?: unknown[] };
 type Media = { schema?: Schema; example?: unknown };
-type Parameter = { name: string; in: string; schema?: Schema; example?: unknown };
+type Parameter = { name?: string; in?: string; schema?: Schema; example?: unknown; $ref?: string };
 type Operation = { responses?: Record<string, { content?: Record<string, Media> } | unknown>; requestBody?: { content?: Record<string, Media> }; parameters?: Parameter[] };
 type Document = { paths?: Record<string, Record<string, Operation>> };
 /** What the document needs of a route: its body schema, when it declares one. */
-export type RouteInfo = { method: string; path: string; hooks?: { body?: unknown } };
+export type RouteInfo = { method: string; path: string; hooks?: { body?: unknown; beforeHandle?: unknown } };
 
 /**
  * Every route refuses a NUL (U+0000) in its path or query string with 400 invalid_request, before
@@ -68,6 +69,22 @@ function documentExamples(document: Document): void {
   }
 }
 
+/** The routes that honour Idempotency-Key list it, as the one shared parameter. */
+function documentIdempotencyKeys(document: Document, routes: readonly RouteInfo[]): void {
+  const ref = { $ref: '#/components/parameters/IdempotencyKey' };
+  for (const route of routes) {
+    const operation = document.paths?.[openApiPath(route.path)]?.[route.method.toLowerCase()];
+    if (!operation || !takesIdempotencyKey(route.hooks)) continue;
+    operation.parameters ??= [];
+    if (!operation.parameters.some((p) => p.$ref === ref.$ref)) operation.parameters.push(ref);
+    // The key's own refusals: reused for another request, or its first request still running.
+    operation.responses ??= {};
+    for (const [status, schema] of Object.entries(errorsOf(409, 422))) {
+      operation.responses[status] ??= { description: schema.description, content: { 'application/json': { schema } } };
+    }
+  }
+}
+
 const operations = (document: Document) => Object.values(document.paths ?? {}).flatMap((methods) => Object.values(methods));
 const openApiPath = (path: string) => path.replace(/:([^/]+)/g, '{$1}');
 
@@ -87,6 +104,7 @@ export function apiDocument({ version, publicBaseUrl, description, routes }: Doc
       if (!response || typeof response !== 'object' || !('paths' in response)) return;
       const document = response as Document;
       documentJsonBodies(document, routes());
+      documentIdempotencyKeys(document, routes());
       documentExamples(document);
       documentNulRefusal(document);
       documentSignedAnswers(document);
@@ -102,6 +120,7 @@ export function apiDocument({ version, publicBaseUrl, description, routes }: Doc
           // "Try it out" calls PUBLIC_BASE_URL/v1/…, never /v1/v1/….
           servers: [{ url: publicBaseUrl, description: 'This service (PUBLIC_BASE_URL).' }],
           components: {
+            parameters: { IdempotencyKey: IDEMPOTENCY_PARAMETER },
             securitySchemes: {
               apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'sk_… secret key or pk_… publishable key.' },
               bearerSecret: { type: 'http', scheme: 'bearer', description: 'A secret key as a bearer token (unbind only).' },

@@ -2,9 +2,10 @@ import { Elysia } from 'elysia';
 import type { Deps } from '../../ports/deps.ts';
 import type { Logger } from '../system/logger.ts';
 import { StoreHealth } from '../system/store-health.ts';
-import { errorResponse, toErrorResponse } from './errors.ts';
+import { describeError, errorResponse, toErrorResponse } from './errors.ts';
 import { MAX_BODY_BYTES, NUL_MESSAGE, readBody } from './body.ts';
 import { recordRoute } from './request-route.ts';
+import { settleFailure } from './idempotency.ts';
 import { apiDocument, type RouteInfo } from './openapi-document.ts';
 import { benchCeilingRoute } from './routes/bench-ceiling.ts';
 import { checkoutPages } from './routes/checkout/pages.ts';
@@ -107,9 +108,12 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
     .onParse(({ request, route }) => readBody(request, RAW_BODY_ROUTES.has(route) ? 'raw' : SANDBOX_FORM_ROUTES.has(route) ? 'form' : 'json'))
     // The request log names the route pattern, never the ids in the path (a checkout id bears a license key).
     .onTransform(({ request, route }) => recordRoute(request, route))
-    .onError(({ code, error, request, route }) => {
+    .onError(async ({ code, error, request, route }) => {
       recordRoute(request, route);
-      return browserErrorResponse(route, code, error, request) ?? toErrorResponse(code, error, options.log, storeHealth);
+      const answer = browserErrorResponse(route, code, error, request) ?? toErrorResponse(code, error, options.log, storeHealth);
+      // A store that cannot settle the key leaves it to expire; the answer is the request's own.
+      await settleFailure(deps, request, answer).catch((failure) => options.log.warn('idempotency key not settled', describeError(failure)));
+      return answer;
     })
     .use(homeRoutes(options.publicBaseUrl))
     .use(options.metrics ? metricsRoutes(options.metrics.page, options.metrics.token) : new Elysia({ name: 'no-metrics' }))

@@ -21,6 +21,7 @@ import { PURCHASE_STATUSES } from '../../domain/purchase.ts';
 import { SUBSCRIPTION_STATUSES } from '../../domain/subscription.ts';
 import { TRIAL_CLAIM_KINDS } from '../../domain/trial.ts';
 import { WEBHOOK_DELIVERY_STATUSES } from '../../domain/webhook-endpoint.ts';
+import { IDEMPOTENCY_STATUSES } from '../../domain/idempotency.ts';
 
 // The SQLite schema, table for table. Times are Unix milliseconds in bigint; `seq` columns stand in
 // for SQLite's rowid where a list breaks ties by insertion order. Ids are compared and ordered under
@@ -557,3 +558,23 @@ export const trialRequests = pgTable('trial_requests', {
   /** Set once, by the confirmation that started the trial. */
   confirmedAt: millis('confirmed_at'),
 });
+
+/** Idempotency-Key records (docs/api-rules.md): the first answer to a key, kept 24 hours. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    /** Who used the key: a developer, a customer, or a publishable key's developer and route. */
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    /** Method and route pattern the key was first used on. */
+    route: text('route').notNull(),
+    /** SHA-256 of the canonical path parameters and body. */
+    digest: text('digest').notNull(),
+    status: text('status', { enum: IDEMPOTENCY_STATUSES }).notNull(),
+    responseStatus: integer('response_status'),
+    responseBody: text('response_body'),
+    createdAt: millis('created_at').notNull(),
+    expiresAt: millis('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_expiry').on(t.expiresAt)],
+);

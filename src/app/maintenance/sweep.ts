@@ -32,6 +32,8 @@ export const RETENTION_MS = {
    * Stripe redelivers for 3 days; a month leaves room for a replay from its dashboard.
    */
   incomingWebhookEvents: 30 * DAY_MS,
+  /** After expiry (24 hours after first use): Idempotency-Key records. */
+  idempotencyKeys: 0,
 } as const;
 
 export type SweptKind = keyof typeof RETENTION_MS;
@@ -46,7 +48,7 @@ export interface SweepOptions {
 
 export const DEFAULT_SWEEP: SweepOptions = { batchSize: 500, maxBatches: 20 };
 
-type SweepDeps = Pick<Deps, 'clock' | 'otps' | 'identityTokens' | 'connections' | 'smsOutbox' | 'purchases' | 'checkouts' | 'sandboxMail' | 'mailOutbox' | 'trialRequests' | 'webhookEvents'>;
+type SweepDeps = Pick<Deps, 'clock' | 'otps' | 'identityTokens' | 'connections' | 'smsOutbox' | 'purchases' | 'checkouts' | 'sandboxMail' | 'mailOutbox' | 'trialRequests' | 'webhookEvents' | 'idempotencyKeys'>;
 
 /**
  * Deletes every record past its retention period, in batches. Idempotent and safe to run from
@@ -66,6 +68,7 @@ export async function sweepExpired(deps: SweepDeps, options: SweepOptions = DEFA
     trialRequests: (b, l) => deps.trialRequests.deleteExpired(b, l),
     unpaidCheckouts: (b, l) => deps.checkouts.deleteUnpaid(b, l),
     incomingWebhookEvents: (b, l) => deps.webhookEvents.deleteReceivedBefore(b, l),
+    idempotencyKeys: (b, l) => deps.idempotencyKeys.deleteExpired(b, l),
   };
   const report = {} as SweepReport;
   for (const kind of Object.keys(deleters) as SweptKind[]) {

@@ -39,6 +39,8 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
   await store.checkouts.create(session);
   const eventId = `evt_${phone.slice(1)}`;
   await store.webhookEvents.claim(eventId, 'checkout.session.completed', at('incomingWebhookEvents'));
+  const idem = { scope: `dev:${seller.developerId}`, key: `key-${phone}`, route: 'POST /v1/developers/products', digest: 'd', createdAt: at('idempotencyKeys') - DAY, expiresAt: at('idempotencyKeys') };
+  await store.idempotencyKeys.claim(idem, 0);
   return {
     async present() {
       return {
@@ -53,6 +55,8 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
         unpaidCheckouts: (await store.checkouts.findById(session.id)) !== null,
         // Claiming again fails while the event id is kept (last: it claims an id that is gone).
         incomingWebhookEvents: !(await store.webhookEvents.claim(eventId, 'checkout.session.completed', NOW)),
+        // A claim made before the record's expiry wins only where the record is gone.
+        idempotencyKeys: (await store.idempotencyKeys.claim(idem, 0)) !== null,
       };
     },
   };
@@ -73,6 +77,7 @@ describe('the documented retention periods', () => {
       trialRequests: DAY,
       unpaidCheckouts: 30 * DAY,
       incomingWebhookEvents: 30 * DAY,
+      idempotencyKeys: 0,
     });
     expect(RETENTION_MS.otpChallenges).toBeGreaterThanOrEqual(OTP_LIMITS.sendWindowMs);
   });

@@ -12,6 +12,7 @@ import { EXAMPLE } from '../examples.ts';
 import { errorsOf, IdParams, Input, Int, Millis, MillisOrNull } from '../schemas.ts';
 import { KEY_STATUSES } from '../../../domain/key-statements.ts';
 import { literalUnion } from '../vocabulary.ts';
+import { idempotent } from '../idempotency.ts';
 
 const SignupBody = Input({
   email: t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'Unique across developers.' }),
@@ -156,6 +157,7 @@ function keyRoutes(deps: Deps) {
       return createApiKey(deps, caller.developerId, { scope: body.scope });
     }, {
       body: NewApiKeyBody,
+      ...idempotent(deps),
       response: { 201: NewApiKey, ...errorsOf(400, 401, 403, 413) },
       detail: {
         tags, security, summary: 'Make an API key',

@@ -8,6 +8,7 @@ import { ORDER_SOURCES, ORDER_STATUSES } from '../../../domain/order.ts';
 import { EXAMPLE } from '../examples.ts';
 import { CreatedAfter, CreatedBefore, Cursor, ExactEmail, errorsOf, Id, Input, Int, Limit, Millis, MillisOrNull, Page, ProductFilter } from '../schemas.ts';
 import { literalUnion } from '../vocabulary.ts';
+import { idempotent } from '../idempotency.ts';
 
 const OrderListQuery = Input({
   limit: Limit(ORDER_LIST_LIMIT),
@@ -103,6 +104,7 @@ export function orderListRoutes(deps: Deps) {
   .post('/developers/orders/:id/refund', ({ caller, params, body }) => refundOrder(deps, caller.developerId, params.id, body?.amount), {
     params: OrderParams,
     body: RefundBody,
+    ...idempotent(deps),
     response: { 200: RefundedOrder, ...errorsOf(400, 401, 403, 404, 409, 413, 502) },
     detail: {
       tags: ['Orders'],

@@ -9,6 +9,7 @@ import { ACTIVATION_LIMITS, ACTIVATION_MESSAGES } from '../../../domain/activati
 import { BILLING_INTERVALS, PRODUCT_LIMITS, PRODUCT_MESSAGES } from '../../../domain/product.ts';
 import { errorsOf, Features, IdParams, Input, Int, Millis, Page, PageQuery } from '../schemas.ts';
 import { literals } from '../vocabulary.ts';
+import { idempotent } from '../idempotency.ts';
 
 const Product = t.Object({
   id: t.String(),
@@ -105,6 +106,7 @@ export function productRoutes(deps: Deps) {
       },
       {
         body: NewProductBody,
+        ...idempotent(deps),
         response: { 201: Product, ...errorsOf(400, 401, 403, 413) },
         detail: { tags, summary: 'Create a product', security: SECURITY.secret },
       },

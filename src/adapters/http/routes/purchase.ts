@@ -7,6 +7,7 @@ import { EXAMPLE } from '../examples.ts';
 import { errorsOf, Id, Input } from '../schemas.ts';
 import { CodeSent } from './customers/schemas.ts';
 import { IssuedLicense } from './licenses/schemas.ts';
+import { idempotent } from '../idempotency.ts';
 
 const PurchaseInitBody = Input({ productId: Id() }, { examples: [{ productId: EXAMPLE.productId }] });
 
@@ -56,6 +57,7 @@ export function purchaseRoutes(deps: Deps) {
     })
     .post('/purchase/confirm', ({ customer, body }) => confirmPurchase(deps, customer.customerId, body), {
       body: PurchaseConfirmBody,
+      ...idempotent(deps),
       response: { 200: IssuedLicense, ...errorsOf(400, 401, 402, 404, 409, 410, 413, 422, 429, 502) },
       detail: {
         tags,

@@ -9,6 +9,7 @@ import { clientAddress } from '../client-address.ts';
 import { EXAMPLE, LICENSE_EXAMPLE } from '../examples.ts';
 import { errorsOf, Id, Input, LicenseView } from '../schemas.ts';
 import { ActivateBody, Activation, ACTIVATION_EXAMPLE, ValidateBody } from './licenses/schemas.ts';
+import { idempotent } from '../idempotency.ts';
 
 const TrialBody = Input({
   productId: Id({ error: 'productId must be a product id (prod_…).' }),
@@ -85,6 +86,7 @@ export function trialRoutes(deps: Deps) {
       },
       {
         body: TrialBody,
+        ...idempotent(deps),
         response: { 201: StartedTrial, 202: TrialRequested, ...errorsOf(400, 401, 404, 409, 413, 429, 502) },
         detail: {
           tags,
@@ -106,6 +108,7 @@ export function trialRoutes(deps: Deps) {
       },
       {
         body: ConfirmBody,
+        ...idempotent(deps),
         response: { 201: StartedTrial, ...errorsOf(400, 401, 404, 409, 410, 413, 422, 429) },
         detail: {
           tags,

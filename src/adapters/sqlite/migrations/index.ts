@@ -11,6 +11,7 @@ import m0007 from './0007_events_from_app.sql' with { type: 'text' };
 import m0008 from './0008_email_identity.sql' with { type: 'text' };
 import m0009 from './0009_refunds.sql' with { type: 'text' };
 import m0010 from './0010_key_rotation.sql' with { type: 'text' };
+import m0011 from './0011_idempotency_keys.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -26,4 +27,5 @@ export const SQLITE_MIGRATIONS = embeddedMigrations(journal, {
   '0008_email_identity': m0008,
   '0009_refunds': m0009,
   '0010_key_rotation': m0010,
+  '0011_idempotency_keys': m0011,
 });

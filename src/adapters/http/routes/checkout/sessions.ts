@@ -8,6 +8,7 @@ import { clientAddress } from '../../client-address.ts';
 import { EMAIL_MAX_LENGTH } from '../../../../domain/developer.ts';
 import { EXAMPLE } from '../../examples.ts';
 import { errorsOf, Id, Input, licenseFields, MillisOrNull } from '../../schemas.ts';
+import { idempotent } from '../../idempotency.ts';
 
 const CheckoutInitBody = Input({
   productId: Id(),
@@ -64,6 +65,7 @@ export function checkoutRoutes(deps: Deps) {
         },
         {
           body: CheckoutInitBody,
+          ...idempotent(deps),
           response: { 201: CheckoutInitResponse, ...errorsOf(400, 401, 404, 409, 413, 429, 502) },
           detail: {
             tags,

@@ -9,6 +9,7 @@ import { SECURITY, withSecretKey, withSecretKeyOrCustomer } from '../../auth.ts'
 import { errorsOf, IdParams, LicenseView } from '../../schemas.ts';
 import { ActivationList, ActivationParams, GrantBody, IssuedLicense, LicenseChangesBody, LicenseDetails, LicenseList, LicenseListQuery, ResendAnswer } from './schemas.ts';
 import { publicList } from './views.ts';
+import { idempotent } from '../../idempotency.ts';
 
 const tags = ['Licenses'];
 const security = SECURITY.secret;
@@ -21,6 +22,7 @@ export function licenseSellerRoutes(deps: Deps) {
       return grantLicense(deps, caller.developerId, body);
     }, {
       body: GrantBody,
+      ...idempotent(deps),
       response: { 201: IssuedLicense, ...errorsOf(400, 401, 403, 404, 413) },
       detail: {
         tags, security, summary: 'Grant a license by hand',

@@ -10,6 +10,7 @@ import {
   BulkRedeliverBody, BulkRedelivery, EndpointParams, NewWebhookEndpointBody, WebhookDeliveryQuery, WebhookPageQuery, RotatedWebhookSecret, WebhookDelivery, WebhookDeliveryList, WebhookEndpointChangesBody,
   WebhookEndpointList, WebhookEndpointView, WebhookEndpointWithSecret,
 } from './schemas.ts';
+import { idempotent } from '../../idempotency.ts';
 
 const tags = ['Webhooks'];
 const security = SECURITY.secret;
@@ -25,6 +26,7 @@ export function webhookEndpointRoutes(deps: Deps) {
       return createEndpoint(deps, caller.developerId, body);
     }, {
       body: NewWebhookEndpointBody,
+      ...idempotent(deps),
       response: { 201: WebhookEndpointWithSecret, ...errorsOf(400, 401, 403, 409, 413) },
       detail: {
         tags, security, summary: 'Register a webhook endpoint',

@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto';
+import type { Caller } from '../../app/developers/authenticate.ts';
+import { checkIdempotencyKey, IDEMPOTENCY_HEADER, IDEMPOTENCY_LIMITS, IdempotencyKeyReusedError, outcomeFor } from '../../domain/idempotency.ts';
+import type { Deps } from '../../ports/deps.ts';
+import { errorResponse } from './errors.ts';
+
+type IdempotencyDeps = Pick<Deps, 'clock' | 'idempotencyKeys'>;
+
+/** What the hooks read of a route's context: the derived caller (API key) or customer (identity token). */
+interface Ctx {
+  request: Request;
+  route: string;
+  body?: unknown;
+  params?: unknown;
+  set: { status?: number | string };
+  caller?: Caller;
+  customer?: { customerId: string };
+}
+
+interface Held {
+  scope: string;
+  key: string;
+}
+
+const held = new WeakMap<Request, Held>();
+
+/** Errors a retry could answer differently (state, limits): not kept, so the retry runs. */
+const TRANSIENT_STATUSES = new Set([408, 409, 429]);
+
+/** JSON with object keys sorted at every depth: equal requests digest equally whatever their key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** Keys never collide across sellers or buyers; a publishable key (shipped in apps) also per route. */
+function scopeOf(ctx: Ctx, route: string): string {
+  if (ctx.customer) return `cus:${ctx.customer.customerId}`;
+  if (!ctx.caller) throw new Error('idempotent() needs a route behind withSecretKey, withAnyApiKey or withCustomer');
+  return ctx.caller.scope === 'secret' ? `dev:${ctx.caller.developerId}` : `pk:${ctx.caller.developerId}:${route}`;
+}
+
+function stored(status: number, body: string, replayed: boolean): Response {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (replayed) headers['idempotent-replayed'] = 'true';
+  return new Response(body, { status, headers });
+}
+
+function inProgress(): Response {
+  const response = errorResponse(409, 'conflict', `A request with this ${IDEMPOTENCY_HEADER} is in progress; retry shortly.`);
+  response.headers.set('retry-after', String(IDEMPOTENCY_LIMITS.retryAfterSeconds));
+  return response;
+}
+
+async function textOf(value: unknown): Promise<string> {
+  return value instanceof Response ? value.clone().text() : JSON.stringify(value ?? null);
+}
+
+/** Claims a new key (null: run the handler), or answers for a key already held. */
+async function answerKnownKey(deps: IdempotencyDeps, ctx: Ctx): Promise<Response | undefined> {
+  const header = ctx.request.headers.get(IDEMPOTENCY_HEADER);
+  if (header === null) return;
+  const key = checkIdempotencyKey(header);
+  const route = `${ctx.request.method} ${ctx.route}`;
+  const scope = scopeOf(ctx, route);
+  const digest = createHash('sha256').update(canonical({ params: ctx.params ?? {}, body: ctx.body ?? null })).digest('hex');
+  const now = deps.clock.now();
+  const claim = { scope, key, route, digest, createdAt: now, expiresAt: now + IDEMPOTENCY_LIMITS.ttlMs };
+  const existing = await deps.idempotencyKeys.claim(claim, now - IDEMPOTENCY_LIMITS.abandonedAfterMs);
+  if (existing === null) {
+    held.set(ctx.request, { scope, key });
+    return;
+  }
+  const outcome = outcomeFor(existing, { route, digest });
+  if (outcome.kind === 'reused') throw new IdempotencyKeyReusedError();
+  if (outcome.kind === 'in_progress') return inProgress();
+  return stored(outcome.status, outcome.body, true);
+}
+
+const HOOKS = new WeakSet<object>();
+
+function marked<F extends object>(hook: F): F {
+  HOOKS.add(hook);
+  return hook;
+}
+
+/** Whether a route's hooks (as Elysia lists them) include idempotent()'s: the OpenAPI document lists the header there. */
+export function takesIdempotencyKey(hooks: { beforeHandle?: unknown } | undefined): boolean {
+  const before = hooks?.beforeHandle;
+  const list = Array.isArray(before) ? before : before ? [before] : [];
+  return list.some((hook) => HOOKS.has((hook as { fn?: object }).fn ?? (hook as object)));
+}
+
+/** The header as an OpenAPI parameter, declared once under components.parameters. */
+export const IDEMPOTENCY_PARAMETER = {
+  name: IDEMPOTENCY_HEADER,
+  in: 'header' as const,
+  required: false,
+  description:
+    'Makes a retry safe (as Stripe does): 1–255 printable ASCII characters, unique per request you mean. The same key with the same request within 24 hours answers the first answer again (header Idempotent-Replayed: true) with no second effect; with another body, path or route it is 422 idempotency_key_reused; while the first is still running, 409 conflict with Retry-After: 1. Failures on our side (5xx) and 409/429 refusals are not kept: retry with the same key. Keys are per caller: two sellers never collide.',
+  schema: { type: 'string' as const, minLength: 1, maxLength: IDEMPOTENCY_LIMITS.keyMaxLength, examples: ['3f1c9a2e-order-1042'] },
+};
+
+/** Keeps the answer to a claimed key, or gives the key back when a retry could fare otherwise. */
+async function settle(deps: IdempotencyDeps, request: Request, status: number, body: () => Promise<string>): Promise<void> {
+  const claim = held.get(request);
+  if (!claim) return;
+  held.delete(request);
+  if (status >= 500 || TRANSIENT_STATUSES.has(status)) await deps.idempotencyKeys.release(claim.scope, claim.key);
+  else await deps.idempotencyKeys.complete(claim.scope, claim.key, status, await body());
+}
+
+/**
+ * For the server's error hook (route-local error hooks do not run once it answers): a request that
+ * claimed a key and failed keeps its error answer when a retry would hear the same (a 4xx such as
+ * 404 or 402), and gives the key back otherwise (5xx, 409, 429).
+ */
+export function settleFailure(deps: IdempotencyDeps, request: Request, answer: Response): Promise<void> {
+  return settle(deps, request, answer.status, () => answer.clone().text());
+}
+
+/**
+ * Stripe's Idempotency-Key, as hooks for a route that creates or charges (spread into its options):
+ * the first request with a key claims it in the store (one winner, however many race) and its
+ * answer is kept 24 hours; the same key and request again answers it again with
+ * `Idempotent-Replayed: true` and no second effect; another request with the key is 422
+ * idempotency_key_reused; one still running is 409 with Retry-After. A failure on our side (5xx, an
+ * unexpected error) or a transient refusal (409, 429) gives the key back, so a retry runs; a
+ * failure is settled by the server's error hook (settleFailure).
+ */
+export function idempotent(deps: IdempotencyDeps) {
+  return {
+    // Elysia types a hook's answer by the route's response schemas, which cannot name a kept answer
+    // replayed as a Response: the one cast, in one place.
+    beforeHandle: marked(((ctx: Ctx) => answerKnownKey(deps, ctx)) as (ctx: Ctx) => Promise<void>),
+
+    async afterHandle(ctx: Ctx & { responseValue?: unknown }): Promise<void> {
+      const value = ctx.responseValue;
+      const status = value instanceof Response ? value.status : typeof ctx.set.status === 'number' ? ctx.set.status : 200;
+      await settle(deps, ctx.request, status, () => textOf(value));
+    },
+
+  };
+}
