@@ -11,7 +11,7 @@ import { assembleStatement, endorsementSigningInput } from '../../src/domain/key
 import { assembleLicenseKey, signingInputFor, type LicenseClaims } from '../../src/domain/license-key.ts';
 import { answerSigningInput } from '../../src/domain/signed-answer.ts';
 import { TEST_POSTGRES_URL } from '../support/postgres-url.ts';
-import { freshPostgresSchema, randomMasterKey, startServer, type RunningServer } from '../support/server-process.ts';
+import { apiOf, freshPostgresSchema, randomMasterKey, startServer, type RunningServer } from '../support/server-process.ts';
 import { DAY, tempDirs } from './support.ts';
 
 // docs/key-rotation.md, end to end: the real service, an application that shipped with the JWKS of
@@ -35,11 +35,7 @@ afterAll(async () => {
   await schema.drop();
 });
 
-async function call(method: string, path: string, options: { key?: string; body?: unknown } = {}) {
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(options.key ? { 'x-api-key': options.key } : {}) };
-  const response = await fetch(`${server.url}/v1${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
-  return { status: response.status, body: await response.json() };
-}
+const call = apiOf(() => server);
 
 /** A seller with a product, a license sold before any rotation, and the JWKS an app shipped with then. */
 async function sellerBeforeRotation() {

@@ -7,7 +7,7 @@ import { renewLicense } from '../../src/app/licenses/reissue-license.ts';
 import { LicenseClient } from '../../src/client/index.ts';
 import { depsFor } from '../support/deps.ts';
 import { TEST_POSTGRES_URL } from '../support/postgres-url.ts';
-import { freshPostgresSchema, randomMasterKey, startServer, type RunningServer } from '../support/server-process.ts';
+import { apiOf, freshPostgresSchema, randomMasterKey, startServer, type RunningServer } from '../support/server-process.ts';
 import { DAY, tempDirs } from './support.ts';
 
 const tempDir = tempDirs();
@@ -28,11 +28,7 @@ afterAll(async () => {
   await schema.drop();
 });
 
-async function call(method: string, path: string, options: { key?: string; body?: unknown } = {}) {
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(options.key ? { 'x-api-key': options.key } : {}) };
-  const response = await fetch(`${server.url}/v1${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
-  return { status: response.status, body: await response.json() };
-}
+const call = apiOf(() => server);
 
 /** A seller with a 30-day license granted over HTTP, and the renewal use case wired to the service's database and master key. */
 async function grantedFor30Days() {

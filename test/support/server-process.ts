@@ -158,3 +158,12 @@ export async function startCluster(count: number, env: Record<string, string>, o
   let turn = 0;
   return { instances, next: () => instances[turn++ % instances.length]!.url, stop };
 }
+
+/** JSON calls to a running server's API: `x-api-key` when a key is given, the answer's status and parsed body. */
+export function apiOf(server: () => { url: string }) {
+  return async (method: string, path: string, options: { key?: string; body?: unknown } = {}) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...(options.key ? { 'x-api-key': options.key } : {}) };
+    const response = await fetch(`${server().url}/v1${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    return { status: response.status, body: await response.json() };
+  };
+}
