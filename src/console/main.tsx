@@ -2,7 +2,7 @@ import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, onUnauthorized, setCsrfToken } from './api.ts';
+import { api, ApiError, onUnauthorized, setCsrfToken } from './api.ts';
 import { CustomersPage } from './pages/customers.tsx';
 import { DevelopersPage } from './pages/developers.tsx';
 import { LicensePage, LicensesPage } from './pages/licenses.tsx';
@@ -72,13 +72,17 @@ function App() {
   const [signedOut, setSignedOut] = useState(false);
   useEffect(() => {
     onUnauthorized(() => setSignedOut(true));
-    api<SessionAnswer>('GET', '/developers/console/session', undefined, { quiet401: true })
-      .then((answer) => {
+    (async () => {
+      try {
+        const answer = await api<SessionAnswer>('GET', '/developers/console/session', undefined, { quiet401: true });
         setCsrfToken(answer.csrfToken);
         setDeveloper(answer.developer);
-      })
-      .catch(() => {})
-      .finally(() => setReady(true));
+      } catch {
+        // No session: signed in only if the browser sends a secret key itself (scripts, tests).
+        await api('GET', '/developers/api-keys', undefined, { quiet401: true }).catch((e) => e instanceof ApiError && e.status === 401 && setSignedOut(true));
+      }
+      setReady(true);
+    })();
   }, []);
   const signedIn = (answer: SessionAnswer) => {
     setCsrfToken(answer.csrfToken);

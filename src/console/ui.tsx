@@ -4,11 +4,15 @@ import { api, ApiError, withQuery, type ListPage, type Query } from './api.ts';
 import { href, navigate } from './router.ts';
 
 /** A page: its heading takes focus when the route changes, so a screen reader announces where it is. */
+let firstPage = true;
+
 export function Page(props: { title: string; children: ComponentChildren; actions?: ComponentChildren }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${props.title} · Seller console`;
-    heading.current?.focus();
+    // Not on the first page a visit opens: there focus starts at the top, with the skip link.
+    if (!firstPage) heading.current?.focus();
+    firstPage = false;
   }, [props.title]);
   return (
     <>
@@ -45,11 +49,12 @@ export function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** An error shown where it happened; announced at once. */
-export function Alert(props: { error: unknown }) {
+/** An error shown where it happened; announced at once. `what` says what failed. */
+export function Alert(props: { error: unknown; what?: string }) {
   if (!props.error) return null;
   return (
     <p class="alert" role="alert">
+      {props.what ? `${props.what}: ` : ''}
       {describe(props.error)}
     </p>
   );

@@ -10,22 +10,24 @@ export type Call = <T = any>(method: string, path: string, options?: { body?: un
 /**
  * The real server process in sandbox mode on a temp SQLite file, for the test file that calls it.
  * PUBLIC_BASE_URL is the loopback address it listens on, so every URL it hands out (checkout,
- * authorize, success) is one the browser may open.
+ * authorize, success) is one the browser may open: `http://127.0.0.1:<port>`, or with `hostname:
+ * 'localhost'` `http://localhost:<port>` (a domain, as a WebAuthn rpID must be). `env` adds settings.
  */
-export function useSandboxService() {
+export function useSandboxService(options: { hostname?: '127.0.0.1' | 'localhost'; env?: Record<string, string> } = {}) {
   let service: Spawned | undefined;
   let dir: string | undefined;
   const state = { url: '', call: (async () => ({ status: 0, body: null })) as Call };
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'licensing-browser-'));
     const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    const env = { PORT: String(port), PUBLIC_BASE_URL: url, DATABASE_URL: `sqlite:${join(dir, 'licensing.db')}`, LOG_LEVEL: 'warn' };
+    const url = `http://${options.hostname ?? '127.0.0.1'}:${port}`;
+    const env = { PORT: String(port), PUBLIC_BASE_URL: url, DATABASE_URL: `sqlite:${join(dir, 'licensing.db')}`, LOG_LEVEL: 'warn', ...options.env };
     // Only PATH and HOME are inherited: no STRIPE_* or TWILIO_* variable can switch sandbox mode off.
     service = { ...(await spawnService(env, { inheritEnv: false })), url };
     await untilHealthy(service, SLOW / 2);
     state.url = url;
-    state.call = api(url);
+    // The test itself calls the address the server listens on.
+    state.call = api(`http://127.0.0.1:${port}`);
   }, SLOW);
   afterAll(async () => {
     service?.kill();
@@ -51,6 +53,8 @@ function api(url: string): Call {
 }
 
 export interface Seller {
+  id: string;
+  email: string;
   apiKey: string;
   publishableKey: string;
   productId: string;
@@ -66,7 +70,7 @@ export async function newSeller(call: Call): Promise<Seller> {
     body: { name: 'Pro Plan', price: 1999, currency: 'usd', features: ['pro'] },
   });
   if (product.status !== 201) throw new Error(`product: ${JSON.stringify(product.body)}`);
-  return { apiKey: signup.body.apiKey, publishableKey: signup.body.publishableKey, productId: product.body.id };
+  return { id: signup.body.id, email, apiKey: signup.body.apiKey, publishableKey: signup.body.publishableKey, productId: product.body.id };
 }
 
 /** Checkout init with the publishable key, as an application would. */

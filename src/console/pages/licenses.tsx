@@ -249,7 +249,7 @@ export function LicensePage(props: { id: string }) {
       )}
       <section aria-labelledby="machines">
         <h2 id="machines">Machines</h2>
-        <Alert error={machines.error} />
+        <Alert error={machines.error} what="Its machines could not be loaded" />
         {machines.value && (
           <>
             <form class="row end" onSubmit={setLimit}>
@@ -295,7 +295,7 @@ export function LicensePage(props: { id: string }) {
       </section>
       <section aria-labelledby="events">
         <h2 id="events">Events</h2>
-        <Alert error={events.error} />
+        <Alert error={events.error} what="The license's events could not be loaded" />
         {!events.loading && !events.error && events.items.length === 0 && <Empty>Nothing has happened to this license yet.</Empty>}
         {events.items.length > 0 && (
           <ul class="plain events">

@@ -46,7 +46,7 @@ export function OverviewPage() {
         ))}
       </div>
       <Loading loading={stats.loading} />
-      <Alert error={stats.error} />
+      <Alert error={stats.error} what="The overview could not be loaded" />
       {s && charts && (
         <>
           <ul class="tiles" aria-label="Totals">

@@ -38,8 +38,9 @@ function ProductForm(props: { product?: Product; onSaved: (product: Product) => 
       if (price === null) throw new Error('The price is an amount such as 19.99.');
       const saved = p ? await api<Product>('PATCH', `/developers/products/${p.id}`, body) : await api<Product>('POST', '/developers/products', body);
       props.onSaved(saved);
-      if (!p) (event.target as HTMLFormElement).reset();
-      return p ? `Saved ${saved.name}.` : `Created ${saved.name}.`;
+      if (p) return null; // the form closes; the page says it was saved
+      (event.target as HTMLFormElement).reset();
+      return `Created ${saved.name}.`;
     });
   };
   return (
@@ -55,7 +56,11 @@ function ProductForm(props: { product?: Product; onSaved: (product: Product) => 
           <option value="year">Subscription, yearly</option>
         </select>
       </div>
-      <Field label="License days" hint="empty: never expires" id={`${prefix}-licenseDays`} type="number" min={1} defaultValue={p?.licenseDays ?? ''} />
+      {interval ? (
+        <Field label="License days" hint="a subscription's license lasts its paid period plus the grace days" id={`${prefix}-licenseDays`} disabled value="" />
+      ) : (
+        <Field label="License days" hint="empty: never expires" id={`${prefix}-licenseDays`} type="number" min={1} defaultValue={p?.licenseDays ?? ''} />
+      )}
       <Field label="Grace days" hint="after a failed renewal" id={`${prefix}-graceDays`} type="number" min={0} defaultValue={p?.graceDays ?? ''} />
       <Field label="Trial days" hint="empty: no free trial" id={`${prefix}-trialDays`} type="number" min={1} defaultValue={p?.trialDays ?? ''} />
       <Field label="Machines per license" hint="empty: unlimited" id={`${prefix}-maxMachines`} type="number" min={1} defaultValue={p?.maxMachines ?? ''} />
@@ -88,6 +93,7 @@ function ProductForm(props: { product?: Product; onSaved: (product: Product) => 
 export function ProductsPage() {
   const list = useList<Product>('/developers/products');
   const [editing, setEditing] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
   return (
     <Page title="Products">
       <section aria-labelledby="new-product">
@@ -151,13 +157,15 @@ export function ProductsPage() {
           .map((p) => (
             <ProductForm
               product={p}
-              onSaved={() => {
+              onSaved={(product) => {
                 setEditing(null);
+                setSaved(`Saved ${product.name}.`);
                 list.reload();
               }}
               onCancel={() => setEditing(null)}
             />
           ))}
+        <Status message={saved} />
         <Pager list={list} label="Products" />
       </section>
     </Page>

@@ -1,0 +1,44 @@
+import { expect } from 'bun:test';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { testApi } from '../support/http.ts';
+import { axeViolations } from './axe.ts';
+import { screenshot } from './browser.ts';
+
+/**
+ * The routes the console uses that other branches of issue 20 add (sign-in, sessions and passkeys;
+ * GET /developers/stats; GET /developers/events?licenseId=): read from the API document of this
+ * very tree, so a test that needs one runs exactly when the route is there.
+ */
+const document = await (await testApi().app.handle(new Request('http://localhost/v1/openapi.json'))).json();
+const operation = (path: string, method: string) => document.paths[`/v1${path}`]?.[method];
+export const HAS = {
+  signIn: Boolean(operation('/developers/login', 'post') && operation('/developers/login/verify', 'post') && operation('/developers/console/session', 'get')),
+  passkeys: Boolean(operation('/developers/passkeys/registration/options', 'post') && operation('/developers/login/passkey/options', 'post')),
+  stats: Boolean(operation('/developers/stats', 'get')),
+  eventsByLicense: Boolean(operation('/developers/events', 'get')?.parameters?.some((p: { name: string }) => p.name === 'licenseId')),
+};
+
+/** Opens a console page and waits until its heading is there (the app has booted and routed). */
+export async function openConsole(page: Page, base: string, path = ''): Promise<void> {
+  await page.goto(`${base}/v1/console${path}`);
+  await page.locator('h1').first().waitFor();
+}
+
+/** axe-core's WCAG A/AA rules: nothing serious or critical on the page as it stands. */
+export async function expectAccessible(page: Page, where: string): Promise<void> {
+  const serious = (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect({ where, serious }).toEqual({ where, serious: [] });
+}
+
+/**
+ * A screenshot of a console page: into docs/console/ when UPDATE_CONSOLE_SCREENSHOTS=1 (the pictures
+ * docs/console.md shows), else into test-artifacts/ like every browser test's.
+ */
+export async function consoleScreenshot(page: Page, name: string): Promise<void> {
+  if (process.env.UPDATE_CONSOLE_SCREENSHOTS !== '1') return screenshot(page, `console-${name}`);
+  const dir = join(import.meta.dir, '..', '..', 'docs', 'console');
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+}
