@@ -26,6 +26,20 @@ export async function openConsole(page: Page, base: string, path = ''): Promise<
   await page.locator('h1').first().waitFor();
 }
 
+/**
+ * Moves to another console page the way its links do (history, no reload: the page keeps axe-core
+ * loaded), then waits for that page's heading and for its data to have loaded.
+ */
+export async function goInConsole(page: Page, path: string, heading: RegExp): Promise<void> {
+  await page.evaluate((to) => {
+    const base = document.getElementById('console')!.dataset.base!;
+    history.pushState(null, '', `${base}${to}`);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  await page.waitForFunction(() => !document.querySelector('main')?.textContent?.includes('Loading…'));
+}
+
 /** axe-core's WCAG A/AA rules: nothing serious or critical on the page as it stands. */
 export async function expectAccessible(page: Page, where: string): Promise<void> {
   const serious = (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
