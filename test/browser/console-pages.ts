@@ -8,7 +8,7 @@ import { screenshot } from './browser.ts';
 
 /**
  * The routes the console uses that other branches of issue 20 add (sign-in, sessions and passkeys;
- * GET /developers/stats; GET /developers/events?licenseId=): read from the API document of this
+ * GET /developers/stats): read from the API document of this
  * very tree, so a test that needs one runs exactly when the route is there.
  */
 const document = await (await testApi().app.handle(new Request('http://localhost/v1/openapi.json'))).json();
@@ -17,7 +17,6 @@ export const HAS = {
   signIn: Boolean(operation('/developers/login', 'post') && operation('/developers/login/verify', 'post') && operation('/developers/console/session', 'get')),
   passkeys: Boolean(operation('/developers/passkeys/registration/options', 'post') && operation('/developers/login/passkey/options', 'post')),
   stats: Boolean(operation('/developers/stats', 'get')),
-  eventsByLicense: Boolean(operation('/developers/events', 'get')?.parameters?.some((p: { name: string }) => p.name === 'licenseId')),
 };
 
 /** Opens a console page and waits until its heading is there (the app has booted and routed). */
@@ -47,11 +46,11 @@ export async function expectAccessible(page: Page, where: string): Promise<void>
 }
 
 /**
- * A screenshot of a console page: into docs/console/ when UPDATE_CONSOLE_SCREENSHOTS=1 (the pictures
- * docs/console.md shows), else into test-artifacts/ like every browser test's.
+ * A screenshot of a console page into test-artifacts/ like every browser test's; one `forDocs` goes
+ * into docs/console/ instead when UPDATE_CONSOLE_SCREENSHOTS=1 (the pictures docs/console.md shows).
  */
-export async function consoleScreenshot(page: Page, name: string): Promise<void> {
-  if (process.env.UPDATE_CONSOLE_SCREENSHOTS !== '1') return screenshot(page, `console-${name}`);
+export async function consoleScreenshot(page: Page, name: string, forDocs: boolean): Promise<void> {
+  if (process.env.UPDATE_CONSOLE_SCREENSHOTS !== '1' || !forDocs) return screenshot(page, `console-${name}`);
   const dir = join(import.meta.dir, '..', '..', 'docs', 'console');
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });

@@ -62,7 +62,7 @@ function ApiKeys() {
       <Status message={action.message} />
       {made && <ShownOnce label={made.scope === 'secret' ? 'Secret key' : 'Publishable key'} id="new-api-key" value={made.key} />}
       <Loading loading={keys.loading} />
-      <Alert error={keys.error} />
+      <Alert error={keys.error} what="API keys could not be loaded" />
       {keys.value && live.length === 0 && <Empty>No live key: create one above to call the API.</Empty>}
       {live.length > 0 && (
         <Table label="API keys">
@@ -141,7 +141,7 @@ function SigningKeys(props: { developer: Developer | null }) {
           <p>
             Public keys: <a href={`${API}${jwksPath}`}>{`${location.origin}${API}${jwksPath}`}</a>
           </p>
-          <Alert error={jwks.error} />
+          <Alert error={jwks.error} what="The JWKS could not be loaded" />
           {jwks.value && (
             <ul class="plain">
               {jwks.value.keys.map((k) => (
@@ -171,7 +171,7 @@ function Connect() {
   return (
     <section aria-labelledby="connect">
       <h2 id="connect">Stripe Connect</h2>
-      <Alert error={status.error} />
+      <Alert error={status.error} what="The Stripe Connect status could not be loaded" />
       {status.value &&
         (status.value.connected ? (
           <p>
@@ -213,7 +213,7 @@ function Sessions() {
     <section aria-labelledby="sessions">
       {confirm.element}
       <h2 id="sessions">Console sessions</h2>
-      <Alert error={sessions.error} />
+      <Alert error={sessions.error} what="Console sessions could not be loaded" />
       <Alert error={action.error} />
       <Status message={action.message} />
       {sessions.value && sessions.value.data.length === 0 && <Empty>No one is signed in to the console.</Empty>}
@@ -294,7 +294,7 @@ function Passkeys() {
       </form>
       <Alert error={action.error} />
       <Status message={action.message} />
-      <Alert error={passkeys.error} />
+      <Alert error={passkeys.error} what="Passkeys could not be loaded" />
       {passkeys.value && passkeys.value.data.length === 0 && <Empty>No passkey yet. Add one to sign in without waiting for an e-mail.</Empty>}
       {passkeys.value && passkeys.value.data.length > 0 && (
         <ul class="plain">
