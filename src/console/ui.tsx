@@ -125,7 +125,49 @@ export function useList<T extends { id: string }>(path: string, query: Query = {
   };
 }
 
-export function Pager(props: { list: { page: number; hasMore: boolean; next: () => void; previous: () => void; loading: boolean }; label: string }) {
+interface Paging {
+  page: number;
+  hasMore: boolean;
+  next: () => void;
+  previous: () => void;
+  loading: boolean;
+}
+
+/**
+ * A list as a table: "Loading…", its error in place, what to do next when it is empty, the rows
+ * (`row` gives each <tr>), and its pages when it has them. A column named '' is the actions column.
+ */
+export function Rows<T>(props: {
+  label: string;
+  list: { items: T[]; loading: boolean; error: unknown } & Partial<Paging>;
+  empty: ComponentChildren;
+  columns: string[];
+  row: (item: T) => ComponentChildren;
+}) {
+  const { list } = props;
+  return (
+    <>
+      <Loading loading={list.loading} />
+      <Alert error={list.error} what={`${props.label} could not be loaded`} />
+      {!list.loading && !list.error && list.items.length === 0 && <Empty>{props.empty}</Empty>}
+      {list.items.length > 0 && (
+        <Table label={props.label}>
+          <thead>
+            <tr>
+              {props.columns.map((column) => (
+                <th scope="col">{column || <span class="visually-hidden">Actions</span>}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>{list.items.map(props.row)}</tbody>
+        </Table>
+      )}
+      {list.next && <Pager list={list as Paging} label={props.label} />}
+    </>
+  );
+}
+
+export function Pager(props: { list: Paging; label: string }) {
   const { list } = props;
   if (list.page === 1 && !list.hasMore) return null;
   return (
@@ -230,16 +272,42 @@ export function Field(props: { label: string; hint?: string; id: string } & Inpu
   );
 }
 
-export function Select(props: { label: string; id: string; value: string; onChange: (value: string) => void; options: [string, string][] }) {
+/**
+ * A labelled <select> of [value, text] options: read from its form by `id` (uncontrolled), or
+ * controlled with `value` and `onChange`.
+ */
+export function Choice(props: { label: string; id: string; options: [string, string][]; value?: string; onChange?: (value: string) => void; required?: boolean }) {
   return (
-    <div class="field">
+    <div class={props.onChange ? 'field inline' : 'field'}>
       <label for={props.id}>{props.label}</label>
-      <select id={props.id} name={props.id} value={props.value} onChange={(e) => props.onChange((e.target as HTMLSelectElement).value)}>
+      <select
+        id={props.id}
+        name={props.id}
+        value={props.value}
+        required={props.required}
+        onChange={props.onChange && ((e) => props.onChange!((e.target as HTMLSelectElement).value))}
+      >
         {props.options.map(([value, text]) => (
           <option value={value}>{text}</option>
         ))}
       </select>
     </div>
+  );
+}
+
+/** A list's filters: `onSearch` gets the submitted form's event (read fields with formValue). */
+export function SearchForm(props: { label: string; onSearch: (event: Event) => void; children: ComponentChildren }) {
+  const submit = (event: Event) => {
+    event.preventDefault();
+    props.onSearch(event);
+  };
+  return (
+    <form class="filters" role="search" aria-label={props.label} onSubmit={submit}>
+      {props.children}
+      <div class="row">
+        <button type="submit">Search</button>
+      </div>
+    </form>
   );
 }
 

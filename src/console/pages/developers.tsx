@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { API, api, type ListPage } from '../api.ts';
 import { when } from '../format.ts';
 import type { ApiKey, ConsoleSession, Developer, Passkey } from '../types.ts';
-import { Alert, Empty, Field, formValue, Loading, Page, ShownOnce, Status, Table, useAction, useConfirm, useLoad } from '../ui.tsx';
+import { Alert, Choice, Empty, Field, formValue, Page, Rows, ShownOnce, Status, useAction, useConfirm, useLoad } from '../ui.tsx';
 
 /** API keys, signing keys, Stripe Connect, console sessions and passkeys. */
 export function DevelopersPage(props: { developer: Developer | null }) {
@@ -47,13 +47,14 @@ function ApiKeys() {
       {confirm.element}
       <h2 id="api-keys">API keys</h2>
       <form class="row end" onSubmit={create} aria-label="New API key">
-        <div class="field">
-          <label for="key-scope">Scope</label>
-          <select id="key-scope" name="key-scope">
-            <option value="secret">Secret (sk_: everything, server side only)</option>
-            <option value="publishable">Publishable (pk_: validation and checkout, safe in apps)</option>
-          </select>
-        </div>
+        <Choice
+          label="Scope"
+          id="key-scope"
+          options={[
+            ['secret', 'Secret (sk_: everything, server side only)'],
+            ['publishable', 'Publishable (pk_: validation and checkout, safe in apps)'],
+          ]}
+        />
         <button type="submit" disabled={action.busy}>
           Create API key
         </button>
@@ -61,39 +62,25 @@ function ApiKeys() {
       <Alert error={action.error} />
       <Status message={action.message} />
       {made && <ShownOnce label={made.scope === 'secret' ? 'Secret key' : 'Publishable key'} id="new-api-key" value={made.key} />}
-      <Loading loading={keys.loading} />
-      <Alert error={keys.error} what="API keys could not be loaded" />
-      {keys.value && live.length === 0 && <Empty>No live key: create one above to call the API.</Empty>}
-      {live.length > 0 && (
-        <Table label="API keys">
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Scope</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {live.map((k) => (
-              <tr>
-                <td class="mono small">{k.id}</td>
-                <td>{k.scope}</td>
-                <td>{when(k.createdAt)}</td>
-                <td>{k.lastUsedAt === undefined ? 'not recorded' : k.lastUsedAt === null ? 'never' : when(k.lastUsedAt)}</td>
-                <td>
-                  <button type="button" class="secondary small" onClick={() => revoke(k)} disabled={action.busy}>
-                    Revoke <span class="visually-hidden">{k.id}</span>
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      )}
+      <Rows
+        label="API keys"
+        list={{ items: live, loading: keys.loading, error: keys.error }}
+        empty="No live key: create one above to call the API."
+        columns={['Key', 'Scope', 'Created', 'Last used', '']}
+        row={(k) => (
+          <tr>
+            <td class="mono small">{k.id}</td>
+            <td>{k.scope}</td>
+            <td>{when(k.createdAt)}</td>
+            <td>{k.lastUsedAt === undefined ? 'not recorded' : k.lastUsedAt === null ? 'never' : when(k.lastUsedAt)}</td>
+            <td>
+              <button type="button" class="secondary small" onClick={() => revoke(k)} disabled={action.busy}>
+                Revoke <span class="visually-hidden">{k.id}</span>
+              </button>
+            </td>
+          </tr>
+        )}
+      />
     </section>
   );
 }
@@ -216,44 +203,33 @@ function Sessions() {
       <Alert error={sessions.error} what="Console sessions could not be loaded" />
       <Alert error={action.error} />
       <Status message={action.message} />
-      {sessions.value && sessions.value.data.length === 0 && <Empty>No one is signed in to the console.</Empty>}
-      {sessions.value && sessions.value.data.length > 0 && (
-        <>
-          <Table label="Console sessions">
-            <thead>
-              <tr>
-                <th scope="col">Browser</th>
-                <th scope="col">Signed in</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {sessions.value.data.map((s) => (
-                <tr>
-                  <td>
-                    {s.userAgent ?? 'unknown'} <span class="muted small">{s.clientAddress}</span>
-                    {s.current && <span class="tag">this session</span>}
-                  </td>
-                  <td>
-                    {when(s.createdAt)} by {s.how === 'passkey' ? 'passkey' : 'e-mail code'}
-                  </td>
-                  <td>{when(s.lastUsedAt)}</td>
-                  <td>
-                    <button type="button" class="secondary small" onClick={() => revoke(s)} disabled={action.busy}>
-                      Sign out <span class="visually-hidden">session {s.id}</span>
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-          <button type="button" class="danger" onClick={revokeAll} disabled={action.busy}>
-            Sign out everywhere
-          </button>
-        </>
+      <Rows
+        label="Console sessions"
+        list={{ items: sessions.value?.data ?? [], loading: sessions.loading, error: sessions.error }}
+        empty="No one is signed in to the console."
+        columns={['Browser', 'Signed in', 'Last used', '']}
+        row={(s) => (
+          <tr>
+            <td>
+              {s.userAgent ?? 'unknown'} <span class="muted small">{s.clientAddress}</span>
+              {s.current && <span class="tag">this session</span>}
+            </td>
+            <td>
+              {when(s.createdAt)} by {s.how === 'passkey' ? 'passkey' : 'e-mail code'}
+            </td>
+            <td>{when(s.lastUsedAt)}</td>
+            <td>
+              <button type="button" class="secondary small" onClick={() => revoke(s)} disabled={action.busy}>
+                Sign out <span class="visually-hidden">session {s.id}</span>
+              </button>
+            </td>
+          </tr>
+        )}
+      />
+      {(sessions.value?.data.length ?? 0) > 0 && (
+        <button type="button" class="danger" onClick={revokeAll} disabled={action.busy}>
+          Sign out everywhere
+        </button>
       )}
     </section>
   );

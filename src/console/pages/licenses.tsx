@@ -3,7 +3,7 @@ import { api, withQuery } from '../api.ts';
 import { day, when, words } from '../format.ts';
 import { useProducts } from '../products.ts';
 import type { Activations, EventItem, License } from '../types.ts';
-import { Alert, CopyButton, Empty, Field, formValue, Link, Loading, Page, Pager, Select, ShownOnce, Status, Table, useAction, useConfirm, useList, useLoad } from '../ui.tsx';
+import { Alert, Choice, CopyButton, Empty, Field, formValue, Link, Loading, Page, Pager, Rows, ShownOnce, Status, useAction, useConfirm, useLoad, useList, SearchForm } from '../ui.tsx';
 
 function dayStart(text: string): number | undefined {
   return text ? Date.parse(`${text}T00:00:00Z`) : undefined;
@@ -33,14 +33,7 @@ function GrantForm(props: { onGranted: () => void }) {
   if (products.all.length === 0) return products.error ? <Alert error={products.error} /> : <Empty>Create a product first (Products), then grant its licenses here.</Empty>;
   return (
     <form class="card grid-form" onSubmit={submit} aria-label="Grant a license">
-      <div class="field">
-        <label for="grant-product">Product</label>
-        <select id="grant-product" name="grant-product" required>
-          {products.all.map((p) => (
-            <option value={p.id}>{p.name}</option>
-          ))}
-        </select>
-      </div>
+      <Choice label="Product" id="grant-product" required options={products.all.map((p) => [p.id, p.name])} />
       <Field label="Customer e-mail" id="grant-email" type="email" required />
       <Field label="Features" hint="comma-separated; empty: the product's" id="grant-features" />
       <div class="field check">
@@ -79,8 +72,7 @@ export function LicensesPage() {
     createdAfter: dayStart(filters.createdAfter),
     createdBefore: dayStart(filters.createdBefore),
   });
-  const search = (event: Event) => {
-    event.preventDefault();
+  const search = (event: Event) =>
     setFilters({
       productId: formValue(event, 'f-product'),
       email: formValue(event, 'f-email'),
@@ -89,7 +81,6 @@ export function LicensesPage() {
       createdAfter: formValue(event, 'f-after'),
       createdBefore: formValue(event, 'f-before'),
     });
-  };
   const filtered = Object.values(filters).some(Boolean);
   return (
     <Page title="Licenses">
@@ -97,7 +88,7 @@ export function LicensesPage() {
         <summary>Grant a license</summary>
         <GrantForm onGranted={() => list.reload()} />
       </details>
-      <form class="filters" onSubmit={search} role="search" aria-label="Find licenses">
+      <SearchForm label="Find licenses" onSearch={search}>
         <Field label="Customer e-mail" id="f-email" type="email" defaultValue={filters.email} />
         <div class="field">
           <label for="f-product">Product</label>
@@ -110,66 +101,32 @@ export function LicensesPage() {
             ))}
           </select>
         </div>
-        <div class="field">
-          <label for="f-status">Status</label>
-          <select id="f-status" name="f-status">
-            <option value="">Any status</option>
-            <option value="active">Active</option>
-            <option value="expired">Expired</option>
-            <option value="revoked">Revoked</option>
-          </select>
-        </div>
-        <div class="field">
-          <label for="f-trial">Kind</label>
-          <select id="f-trial" name="f-trial">
-            <option value="">Paid, granted and trials</option>
-            <option value="false">Paid or granted</option>
-            <option value="true">Free trials</option>
-          </select>
-        </div>
+        <Choice label="Status" id="f-status" options={[['', 'Any status'], ['active', 'Active'], ['expired', 'Expired'], ['revoked', 'Revoked']]} />
+        <Choice label="Kind" id="f-trial" options={[['', 'Paid, granted and trials'], ['false', 'Paid or granted'], ['true', 'Free trials']]} />
         <Field label="Issued from" id="f-after" type="date" />
         <Field label="Issued before" id="f-before" type="date" />
-        <div class="row">
-          <button type="submit">Search</button>
-        </div>
-      </form>
-      <Loading loading={list.loading} />
-      <Alert error={list.error} />
-      {!list.loading && !list.error && list.items.length === 0 && (
-        <Empty>{filtered ? 'No license matches these filters: widen them or clear the e-mail.' : 'No licenses yet. Grant one above, or sell one through checkout.'}</Empty>
-      )}
-      {list.items.length > 0 && (
-        <Table label="Licenses">
-          <thead>
-            <tr>
-              <th scope="col">License</th>
-              <th scope="col">Customer</th>
-              <th scope="col">Product</th>
-              <th scope="col">Status</th>
-              <th scope="col">Issued</th>
-              <th scope="col">Expires</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.items.map((l) => (
-              <tr>
-                <td class="mono small">
-                  <Link to={`/licenses/${l.id}`}>{l.id}</Link>
-                </td>
-                <td>{l.customerEmail}</td>
-                <td>{products.name(l.productId)}</td>
-                <td>
-                  {l.status}
-                  {l.trial && <span class="tag">trial</span>}
-                </td>
-                <td>{day(l.issuedAt)}</td>
-                <td>{l.expiresAt ? day(l.expiresAt) : 'never'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      )}
-      <Pager list={list} label="Licenses" />
+      </SearchForm>
+      <Rows
+        label="Licenses"
+        list={list}
+        empty={filtered ? 'No license matches these filters: widen them or clear the e-mail.' : 'No licenses yet. Grant one above, or sell one through checkout.'}
+        columns={['License', 'Customer', 'Product', 'Status', 'Issued', 'Expires']}
+        row={(l) => (
+          <tr>
+            <td class="mono small">
+              <Link to={`/licenses/${l.id}`}>{l.id}</Link>
+            </td>
+            <td>{l.customerEmail}</td>
+            <td>{products.name(l.productId)}</td>
+            <td>
+              {l.status}
+              {l.trial && <span class="tag">trial</span>}
+            </td>
+            <td>{day(l.issuedAt)}</td>
+            <td>{l.expiresAt ? day(l.expiresAt) : 'never'}</td>
+          </tr>
+        )}
+      />
     </Page>
   );
 }
@@ -270,38 +227,25 @@ export function LicensePage(props: { id: string }) {
                 Set limit
               </button>
             </form>
-            {machines.value.data.length === 0 ? (
-              <Empty>No machine uses this license yet. The app activates one with POST /licenses/activate.</Empty>
-            ) : (
-              <Table label="Machines">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Fingerprint</th>
-                    <th scope="col">Activated</th>
-                    <th scope="col">Last seen</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {machines.value.data.map((m) => (
-                    <tr>
-                      <td>{m.name ?? '—'}</td>
-                      <td class="mono small">{m.machineFingerprint}</td>
-                      <td>{when(m.createdAt)}</td>
-                      <td>{when(m.lastSeenAt)}</td>
-                      <td>
-                        <button type="button" class="secondary small" onClick={() => remove(m.id, m.name ?? m.machineFingerprint)} disabled={action.busy}>
-                          Remove {m.name ?? m.machineFingerprint}
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </Table>
-            )}
+            <Rows
+              label="Machines"
+              list={{ items: machines.value.data, loading: false, error: null }}
+              empty="No machine uses this license yet. The app activates one with POST /licenses/activate."
+              columns={['Name', 'Fingerprint', 'Activated', 'Last seen', '']}
+              row={(m) => (
+                <tr>
+                  <td>{m.name ?? '—'}</td>
+                  <td class="mono small">{m.machineFingerprint}</td>
+                  <td>{when(m.createdAt)}</td>
+                  <td>{when(m.lastSeenAt)}</td>
+                  <td>
+                    <button type="button" class="secondary small" onClick={() => remove(m.id, m.name ?? m.machineFingerprint)} disabled={action.busy}>
+                      Remove {m.name ?? m.machineFingerprint}
+                    </button>
+                  </td>
+                </tr>
+              )}
+            />
           </>
         )}
       </section>

@@ -3,7 +3,7 @@ import { api } from '../api.ts';
 import { money, toMinor, when } from '../format.ts';
 import { useProducts } from '../products.ts';
 import type { Order } from '../types.ts';
-import { Alert, Empty, Field, formValue, Link, Loading, Page, Pager, Select, Status, Table, useAction, useConfirm, useList } from '../ui.tsx';
+import { Alert, Choice, Field, formValue, Link, Page, Rows, Status, useAction, useConfirm, useList, SearchForm } from '../ui.tsx';
 
 /** Money in: every paid order, refunds (whole or part) after a confirmation. */
 export function OrdersPage() {
@@ -34,28 +34,10 @@ export function OrdersPage() {
   return (
     <Page title="Orders">
       {confirm.element}
-      <form
-        class="filters"
-        role="search"
-        aria-label="Find orders"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setFilters({ email: formValue(event, 'o-email'), status: formValue(event, 'o-status') });
-        }}
-      >
+      <SearchForm label="Find orders" onSearch={(event) => setFilters({ email: formValue(event, 'o-email'), status: formValue(event, 'o-status') })}>
         <Field label="Customer e-mail" id="o-email" type="email" />
-        <div class="field">
-          <label for="o-status">Status</label>
-          <select id="o-status" name="o-status">
-            <option value="">Any status</option>
-            <option value="paid">Paid</option>
-            <option value="refunded">Refunded</option>
-          </select>
-        </div>
-        <div class="row">
-          <button type="submit">Search</button>
-        </div>
-      </form>
+        <Choice label="Status" id="o-status" options={[['', 'Any status'], ['paid', 'Paid'], ['refunded', 'Refunded']]} />
+      </SearchForm>
       <Alert error={action.error} />
       <Status message={action.message} />
       {refunding && (
@@ -72,50 +54,34 @@ export function OrdersPage() {
           </div>
         </form>
       )}
-      <Loading loading={list.loading} />
-      <Alert error={list.error} />
-      {!list.loading && !list.error && list.items.length === 0 && <Empty>No orders yet. They appear here once a buyer pays at checkout, buys in the app or a subscription renews.</Empty>}
-      {list.items.length > 0 && (
-        <Table label="Orders">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Customer</th>
-              <th scope="col">Product</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Status</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.items.map((o) => (
-              <tr>
-                <td>{when(o.createdAt)}</td>
-                <td>{o.customerEmail}</td>
-                <td>
-                  <Link to={`/licenses/${o.licenseId}`}>{products.name(o.productId)}</Link>
-                  <span class="muted small"> ({o.source})</span>
-                </td>
-                <td>
-                  {money(o.amount, o.currency)}
-                  {Number(o.amountRefunded) > 0 && <span class="muted small"> ({money(o.amountRefunded, o.currency)} refunded)</span>}
-                </td>
-                <td>{o.status}</td>
-                <td>
-                  {o.status === 'paid' && (
-                    <button type="button" class="secondary small" onClick={() => setRefunding(o)}>
-                      Refund <span class="visually-hidden">order from {o.customerEmail}</span>
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      )}
-      <Pager list={list} label="Orders" />
+      <Rows
+        label="Orders"
+        list={list}
+        empty="No orders yet. They appear here once a buyer pays at checkout, buys in the app or a subscription renews."
+        columns={['When', 'Customer', 'Product', 'Amount', 'Status', '']}
+        row={(o) => (
+          <tr>
+            <td>{when(o.createdAt)}</td>
+            <td>{o.customerEmail}</td>
+            <td>
+              <Link to={`/licenses/${o.licenseId}`}>{products.name(o.productId)}</Link>
+              <span class="muted small"> ({o.source})</span>
+            </td>
+            <td>
+              {money(o.amount, o.currency)}
+              {Number(o.amountRefunded) > 0 && <span class="muted small"> ({money(o.amountRefunded, o.currency)} refunded)</span>}
+            </td>
+            <td>{o.status}</td>
+            <td>
+              {o.status === 'paid' && (
+                <button type="button" class="secondary small" onClick={() => setRefunding(o)}>
+                  Refund <span class="visually-hidden">order from {o.customerEmail}</span>
+                </button>
+              )}
+            </td>
+          </tr>
+        )}
+      />
     </Page>
   );
 }

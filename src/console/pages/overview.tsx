@@ -3,7 +3,7 @@ import { api, withQuery } from '../api.ts';
 import { Chart } from '../chart.tsx';
 import { day, money, when } from '../format.ts';
 import type { Money, Stats } from '../types.ts';
-import { Alert, Empty, Link, Loading, Page, Table, useLoad } from '../ui.tsx';
+import { Alert, Empty, Link, Loading, Page, Rows, Table, useLoad } from '../ui.tsx';
 
 const RANGES = [30, 90, 365] as const;
 
@@ -113,30 +113,20 @@ export function OverviewPage() {
           </details>
           <section aria-labelledby="recent-orders">
             <h2 id="recent-orders">Recent orders</h2>
-            {s.recentOrders.length === 0 ? (
-              <Empty>No orders yet. They appear here once a buyer pays at checkout.</Empty>
-            ) : (
-              <Table label="Recent orders">
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Customer</th>
-                    <th scope="col">Amount</th>
-                    <th scope="col">Status</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {s.recentOrders.map((o) => (
-                    <tr>
-                      <td>{when(o.createdAt)}</td>
-                      <td>{o.customerEmail}</td>
-                      <td>{money(o.amount, o.currency)}</td>
-                      <td>{o.status}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </Table>
-            )}
+            <Rows
+              label="Recent orders"
+              list={{ items: s.recentOrders, loading: false, error: null }}
+              empty="No orders yet. They appear here once a buyer pays at checkout."
+              columns={['When', 'Customer', 'Amount', 'Status']}
+              row={(o) => (
+                <tr>
+                  <td>{when(o.createdAt)}</td>
+                  <td>{o.customerEmail}</td>
+                  <td>{money(o.amount, o.currency)}</td>
+                  <td>{o.status}</td>
+                </tr>
+              )}
+            />
             <p>
               <Link to="/orders">All orders</Link>
             </p>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { fromMinor, money, toMinor, words } from '../format.ts';
 import type { Product } from '../types.ts';
-import { Alert, Empty, Field, formValue, Link, Loading, Page, Pager, Status, Table, useAction, useList } from '../ui.tsx';
+import { Alert, Field, formValue, Link, Page, Rows, Status, useAction, useList } from '../ui.tsx';
 
 /** An optional whole number field: '' → null (unlimited / none). */
 function count(text: string): number | null {
@@ -102,56 +102,41 @@ export function ProductsPage() {
       </section>
       <section aria-labelledby="all-products">
         <h2 id="all-products">Your products</h2>
-        <Loading loading={list.loading} />
-        <Alert error={list.error} />
-        {!list.loading && !list.error && list.items.length === 0 && <Empty>No products yet. Create one above, then grant a license or share a checkout link.</Empty>}
-        {list.items.length > 0 && (
-          <Table label="Products">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Price</th>
-                <th scope="col">Terms</th>
-                <th scope="col">Features</th>
-                <th scope="col">Id</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.items.map((p) => (
-                <tr>
-                  <td>
-                    {p.name}
-                    {!p.active && <span class="tag">off sale</span>}
-                  </td>
-                  <td>
-                    {money(p.price, p.currency)}
-                    {p.interval ? ` / ${p.interval}` : ''}
-                  </td>
-                  <td class="small">
-                    {p.licenseDays ? `${p.licenseDays} days` : 'perpetual'}, {p.maxMachines ?? '∞'} machines, {p.deactivationsPer30Days} deactivations / 30 days
-                    {p.trialDays ? `, ${p.trialDays}-day trial` : ''}
-                    {p.graceDays ? `, ${p.graceDays} grace days` : ''}
-                  </td>
-                  <td>{p.features.join(', ') || '—'}</td>
-                  <td class="mono small">{p.id}</td>
-                  <td>
-                    <div class="row">
-                      <button type="button" class="secondary small" onClick={() => setEditing(editing === p.id ? null : p.id)} aria-expanded={editing === p.id}>
-                        Edit <span class="visually-hidden">{p.name}</span>
-                      </button>
-                      <Link to={`/licenses?productId=${p.id}`} class="small">
-                        Licenses
-                      </Link>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        )}
+        <Rows
+          label="Products"
+          list={list}
+          empty="No products yet. Create one above, then grant a license or share a checkout link."
+          columns={['Name', 'Price', 'Terms', 'Features', 'Id', '']}
+          row={(p) => (
+            <tr>
+              <td>
+                {p.name}
+                {!p.active && <span class="tag">off sale</span>}
+              </td>
+              <td>
+                {money(p.price, p.currency)}
+                {p.interval ? ` / ${p.interval}` : ''}
+              </td>
+              <td class="small">
+                {p.licenseDays ? `${p.licenseDays} days` : 'perpetual'}, {p.maxMachines ?? '∞'} machines, {p.deactivationsPer30Days} deactivations / 30 days
+                {p.trialDays ? `, ${p.trialDays}-day trial` : ''}
+                {p.graceDays ? `, ${p.graceDays} grace days` : ''}
+              </td>
+              <td>{p.features.join(', ') || '—'}</td>
+              <td class="mono small">{p.id}</td>
+              <td>
+                <div class="row">
+                  <button type="button" class="secondary small" onClick={() => setEditing(editing === p.id ? null : p.id)} aria-expanded={editing === p.id}>
+                    Edit <span class="visually-hidden">{p.name}</span>
+                  </button>
+                  <Link to={`/licenses?productId=${p.id}`} class="small">
+                    Licenses
+                  </Link>
+                </div>
+              </td>
+            </tr>
+          )}
+        />
         {list.items
           .filter((p) => p.id === editing)
           .map((p) => (
@@ -166,7 +151,6 @@ export function ProductsPage() {
             />
           ))}
         <Status message={saved} />
-        <Pager list={list} label="Products" />
       </section>
     </Page>
   );

@@ -3,7 +3,7 @@ import { api } from '../api.ts';
 import { day } from '../format.ts';
 import { useProducts } from '../products.ts';
 import type { Subscription } from '../types.ts';
-import { Alert, Empty, Link, Loading, Page, Pager, Status, Table, useAction, useConfirm, useList } from '../ui.tsx';
+import { Alert, Choice, Link, Page, Rows, Status, useAction, useConfirm, useList } from '../ui.tsx';
 
 /** Recurring customers; cancel (at the period's end, as the API does) after a confirmation. */
 export function SubscriptionsPage() {
@@ -23,58 +23,35 @@ export function SubscriptionsPage() {
   return (
     <Page title="Subscriptions">
       {confirm.element}
-      <div class="field inline">
-        <label for="s-status">Status</label>
-        <select id="s-status" value={status} onChange={(e) => setStatus((e.target as HTMLSelectElement).value)}>
-          <option value="">Any status</option>
-          <option value="active">Active</option>
-          <option value="past_due">Past due</option>
-          <option value="canceled">Canceled</option>
-        </select>
-      </div>
+      <Choice label="Status" id="s-status" value={status} onChange={setStatus} options={[['', 'Any status'], ['active', 'Active'], ['past_due', 'Past due'], ['canceled', 'Canceled']]} />
       <Alert error={action.error} />
       <Status message={action.message} />
-      <Loading loading={list.loading} />
-      <Alert error={list.error} />
-      {!list.loading && !list.error && list.items.length === 0 && <Empty>No subscriptions yet. Give a product a billing interval (Products) and sell it through checkout.</Empty>}
-      {list.items.length > 0 && (
-        <Table label="Subscriptions">
-          <thead>
-            <tr>
-              <th scope="col">Customer</th>
-              <th scope="col">Product</th>
-              <th scope="col">Status</th>
-              <th scope="col">Period ends</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.items.map((s) => (
-              <tr>
-                <td>{s.customerEmail}</td>
-                <td>
-                  <Link to={`/licenses/${s.licenseId}`}>{products.name(s.productId)}</Link> <span class="muted small">/ {s.interval}</span>
-                </td>
-                <td>
-                  {s.status}
-                  {s.cancelAtPeriodEnd && s.status !== 'canceled' && <span class="tag">ends at period end</span>}
-                </td>
-                <td>{day(Number(s.currentPeriodEnd))}</td>
-                <td>
-                  {s.status !== 'canceled' && !s.cancelAtPeriodEnd && (
-                    <button type="button" class="secondary small" onClick={() => cancel(s)} disabled={action.busy}>
-                      Cancel <span class="visually-hidden">subscription of {s.customerEmail}</span>
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      )}
-      <Pager list={list} label="Subscriptions" />
+      <Rows
+        label="Subscriptions"
+        list={list}
+        empty="No subscriptions yet. Give a product a billing interval (Products) and sell it through checkout."
+        columns={['Customer', 'Product', 'Status', 'Period ends', '']}
+        row={(s) => (
+          <tr>
+            <td>{s.customerEmail}</td>
+            <td>
+              <Link to={`/licenses/${s.licenseId}`}>{products.name(s.productId)}</Link> <span class="muted small">/ {s.interval}</span>
+            </td>
+            <td>
+              {s.status}
+              {s.cancelAtPeriodEnd && s.status !== 'canceled' && <span class="tag">ends at period end</span>}
+            </td>
+            <td>{day(Number(s.currentPeriodEnd))}</td>
+            <td>
+              {s.status !== 'canceled' && !s.cancelAtPeriodEnd && (
+                <button type="button" class="secondary small" onClick={() => cancel(s)} disabled={action.busy}>
+                  Cancel <span class="visually-hidden">subscription of {s.customerEmail}</span>
+                </button>
+              )}
+            </td>
+          </tr>
+        )}
+      />
     </Page>
   );
 }

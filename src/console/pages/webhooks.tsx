@@ -3,7 +3,7 @@ import { api } from '../api.ts';
 import { when, words } from '../format.ts';
 import { navigate } from '../router.ts';
 import type { Delivery, Endpoint } from '../types.ts';
-import { Alert, Empty, Field, formValue, Link, Loading, Page, Pager, ShownOnce, Status, Table, useAction, useConfirm, useList, useLoad } from '../ui.tsx';
+import { Alert, Choice, Empty, Field, formValue, Link, Loading, Page, Rows, ShownOnce, Status, useAction, useConfirm, useLoad, useList } from '../ui.tsx';
 
 function health(e: Endpoint): string {
   if (!e.enabled) return e.disabledReason ? `disabled (${e.disabledReason})` : 'disabled';
@@ -56,33 +56,22 @@ export function WebhooksPage() {
       </section>
       <section aria-labelledby="endpoints">
         <h2 id="endpoints">Endpoints</h2>
-        <Loading loading={list.loading} />
-        <Alert error={list.error} />
-        {!list.loading && !list.error && list.items.length === 0 && <Empty>No endpoints yet. Add one above to hear about orders, licenses and subscriptions as they happen.</Empty>}
-        {list.items.length > 0 && (
-          <Table label="Endpoints">
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.items.map((e) => (
-                <tr>
-                  <td>
-                    <Link to={`/webhooks/${e.id}`}>{e.url}</Link>
-                    {e.description && <span class="muted small"> {e.description}</span>}
-                  </td>
-                  <td>{e.events?.join(', ') ?? 'every event'}</td>
-                  <td>{health(e)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        )}
-        <Pager list={list} label="Endpoints" />
+        <Rows
+          label="Endpoints"
+          list={list}
+          empty="No endpoints yet. Add one above to hear about orders, licenses and subscriptions as they happen."
+          columns={['URL', 'Events', 'State']}
+          row={(e) => (
+            <tr>
+              <td>
+                <Link to={`/webhooks/${e.id}`}>{e.url}</Link>
+                {e.description && <span class="muted small"> {e.description}</span>}
+              </td>
+              <td>{e.events?.join(', ') ?? 'every event'}</td>
+              <td>{health(e)}</td>
+            </tr>
+          )}
+        />
       </section>
     </Page>
   );
@@ -175,58 +164,35 @@ export function EndpointPage(props: { id: string }) {
       {secret && <ShownOnce label="New signing secret" id="rotated-secret" value={secret} />}
       <section aria-labelledby="deliveries">
         <h2 id="deliveries">Deliveries</h2>
-        <div class="field inline">
-          <label for="d-status">Status</label>
-          <select id="d-status" value={status} onChange={(ev) => setStatus((ev.target as HTMLSelectElement).value)}>
-            <option value="">Any</option>
-            <option value="pending">Pending</option>
-            <option value="succeeded">Succeeded</option>
-            <option value="failed">Failed</option>
-          </select>
-        </div>
-        <Loading loading={deliveries.loading} />
-        <Alert error={deliveries.error} />
-        {!deliveries.loading && !deliveries.error && deliveries.items.length === 0 && <Empty>No deliveries yet. Send a test event to check the endpoint answers.</Empty>}
-        {deliveries.items.length > 0 && (
-          <Table label="Deliveries">
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last attempt</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.items.map((d) => (
-                <tr>
-                  <td class="mono small">{d.eventType}</td>
-                  <td>
-                    {d.status}
-                    {d.lastStatus ? ` (HTTP ${d.lastStatus})` : ''}
-                    {d.lastError && <span class="muted small"> {d.lastError}</span>}
-                  </td>
-                  <td>{d.attempts}</td>
-                  <td>{when(d.lastAttemptAt)}</td>
-                  <td>
-                    <div class="row">
-                      <button type="button" class="secondary small" onClick={() => show(d.id)}>
-                        Attempts <span class="visually-hidden">of {d.id}</span>
-                      </button>
-                      <button type="button" class="secondary small" onClick={() => redeliver(d.id)} disabled={action.busy}>
-                        Redeliver <span class="visually-hidden">{d.id}</span>
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        )}
-        <Pager list={deliveries} label="Deliveries" />
+        <Choice label="Status" id="d-status" value={status} onChange={setStatus} options={[['', 'Any'], ['pending', 'Pending'], ['succeeded', 'Succeeded'], ['failed', 'Failed']]} />
+        <Rows
+          label="Deliveries"
+          list={deliveries}
+          empty="No deliveries yet. Send a test event to check the endpoint answers."
+          columns={['Event', 'Status', 'Attempts', 'Last attempt', '']}
+          row={(d) => (
+            <tr>
+              <td class="mono small">{d.eventType}</td>
+              <td>
+                {d.status}
+                {d.lastStatus ? ` (HTTP ${d.lastStatus})` : ''}
+                {d.lastError && <span class="muted small"> {d.lastError}</span>}
+              </td>
+              <td>{d.attempts}</td>
+              <td>{when(d.lastAttemptAt)}</td>
+              <td>
+                <div class="row">
+                  <button type="button" class="secondary small" onClick={() => show(d.id)}>
+                    Attempts <span class="visually-hidden">of {d.id}</span>
+                  </button>
+                  <button type="button" class="secondary small" onClick={() => redeliver(d.id)} disabled={action.busy}>
+                    Redeliver <span class="visually-hidden">{d.id}</span>
+                  </button>
+                </div>
+              </td>
+            </tr>
+          )}
+        />
         {open && (
           <section aria-labelledby="attempts" class="card">
             <h3 id="attempts">
