@@ -1,5 +1,5 @@
 import type { ComponentChildren, InputHTMLAttributes } from 'preact';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
 import { api, ApiError, withQuery, type ListPage, type Query } from './api.ts';
 import { href, navigate } from './router.ts';
 
@@ -189,6 +189,7 @@ export function Pager(props: { list: Paging; label: string }) {
  */
 export function useConfirm() {
   const dialog = useRef<HTMLDialogElement>(null);
+  const id = useId();
   const [text, setText] = useState({ title: '', body: '', action: '' });
   const answer = useRef<(ok: boolean) => void>(() => {});
   const ask = useCallback((title: string, body: string, action: string) => {
@@ -204,9 +205,9 @@ export function useConfirm() {
     answer.current = () => {};
   };
   const element = (
-    <dialog ref={dialog} aria-labelledby="confirm-title" aria-describedby="confirm-body" onCancel={() => answer.current(false)} onClose={() => answer.current(false)}>
-      <h2 id="confirm-title">{text.title}</h2>
-      <p id="confirm-body">{text.body}</p>
+    <dialog ref={dialog} aria-labelledby={`${id}-title`} aria-describedby={`${id}-body`} onCancel={() => answer.current(false)} onClose={() => answer.current(false)}>
+      <h2 id={`${id}-title`}>{text.title}</h2>
+      <p id={`${id}-body`}>{text.body}</p>
       <div class="row">
         <button type="button" class="secondary" onClick={() => close(false)} autoFocus>
           Cancel

@@ -232,8 +232,10 @@ describe('the console, page by page', () => {
       attempts = await page.getByRole('heading', { name: /^Attempts of/ }).locator('..').getByRole('listitem').allTextContents();
       if (!attempts.join().includes('HTTP 200')) await Bun.sleep(250);
     }
-    await page.getByRole('button', { name: /^Redeliver/ }).first().click();
+    await page.getByRole('button', { name: /^Redeliver \w+$/ }).first().click();
     await status(page, /Redelivered/);
+    await page.getByRole('button', { name: 'Redeliver failed deliveries of the last 30 days' }).click();
+    await status(page, /^0 failed deliveries of the last 30 days are going out again\.$/);
     await page.getByRole('button', { name: 'Rotate secret' }).click();
     await confirm(page, 'Rotate secret');
     const rotated = await page.getByLabel('New signing secret').inputValue();

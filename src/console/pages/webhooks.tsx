@@ -116,6 +116,13 @@ export function EndpointPage(props: { id: string }) {
       navigate('/webhooks');
     });
   };
+  const redeliverFailed = () =>
+    void action.run(async () => {
+      const to = Date.now();
+      const answer = await api<{ redelivered: number; hasMore: boolean }>('POST', `/developers/webhook-endpoints/${props.id}/redeliver`, { from: to - 30 * 86_400_000, to });
+      deliveries.reload();
+      return `${answer.redelivered} failed deliveries of the last 30 days are going out again${answer.hasMore ? '; there are more: press again' : ''}.`;
+    });
   const show = (id: string) =>
     void action.run(async () => {
       setOpen(await api<Delivery>('GET', `/developers/webhook-deliveries/${id}`));
@@ -164,6 +171,11 @@ export function EndpointPage(props: { id: string }) {
       {secret && <ShownOnce label="New signing secret" id="rotated-secret" value={secret} />}
       <section aria-labelledby="deliveries">
         <h2 id="deliveries">Deliveries</h2>
+        <div class="row">
+          <button type="button" class="secondary" onClick={redeliverFailed} disabled={action.busy || !e?.enabled}>
+            Redeliver failed deliveries of the last 30 days
+          </button>
+        </div>
         <Choice label="Status" id="d-status" value={status} onChange={setStatus} options={[['', 'Any'], ['pending', 'Pending'], ['succeeded', 'Succeeded'], ['failed', 'Failed']]} />
         <Rows
           label="Deliveries"
