@@ -1,6 +1,7 @@
 import { HmacDerivedSecrets } from './adapters/crypto/hmac-derived-secrets.ts';
 import { HmacOtpCodes } from './adapters/crypto/hmac-otp-codes.ts';
 import { NodeSigner } from './adapters/crypto/node-signer.ts';
+import { SealedAnswers } from './adapters/crypto/sealed-answers.ts';
 import { sha256Hashing } from './adapters/crypto/sha256-hashing.ts';
 import { MemoryRateLimiter } from './adapters/rate-limit/memory-rate-limiter.ts';
 import { KeptMailer } from './adapters/sandbox/kept-mailer.ts';
@@ -23,7 +24,7 @@ import { noMetrics } from './adapters/system/metrics.ts';
 export interface DepsParts<C extends Clock> {
   store: Store;
   clock: C;
-  /** Seals the signing keys and webhook secrets, and keys the OTP HMACs. */
+  /** Seals the signing keys, webhook secrets and kept Idempotency-Key answers, and keys the OTP HMACs. */
   masterKey: Uint8Array;
   settings: Settings;
   /** Live providers; without them, the sandbox processor and SMS outbox. */
@@ -56,6 +57,7 @@ export function composeDeps<C extends Clock>(parts: DepsParts<C>): Deps & { cloc
     otpCodes: new HmacOtpCodes(masterKey),
     rateLimiter: parts.rateLimiter ?? new MemoryRateLimiter(clock),
     webhookSecrets: new SealedWebhookSecrets(masterKey),
+    keptAnswers: new SealedAnswers(masterKey),
     hostResolver: parts.hostResolver ?? new DnsHostResolver(settings.webhooks.timeoutMs),
     settings,
     metrics: parts.metrics ?? noMetrics,

@@ -1,5 +1,5 @@
 import type { Clock } from './clock.ts';
-import type { DerivedSecrets, Hashing, Signer } from './crypto.ts';
+import type { DerivedSecrets, Hashing, Signer, TextSealer } from './crypto.ts';
 import type { CustomerDirectory } from './customer-directory.ts';
 import type { CustomerRepository } from './customer-repository.ts';
 import type { DeveloperRepository } from './developer-repository.ts';
@@ -85,6 +85,8 @@ export interface Deps extends Repositories {
   rateLimiter: RateLimiter;
   /** Outgoing webhooks' endpoint secrets, sealed with the master key. */
   webhookSecrets: WebhookSecrets;
+  /** Seals the answers kept for Idempotency-Key with the master key. */
+  keptAnswers: TextSealer;
   /** Names to addresses: a webhook endpoint's host is checked when registered. */
   hostResolver: HostResolver;
   /** The tunables read from the environment (limits, addresses, timings). */
