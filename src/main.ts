@@ -103,7 +103,7 @@ async function serve(config: Config, log: Logger) {
   const live = await liveProviders(config);
   // Counted whether or not a page is served (a property increment each); GET /metrics only with METRICS_TOKEN.
   const metrics = new ServiceMetrics();
-  metrics.readFrom({ outboxDepths: () => store.outbox.depths(), rateLimitsFailingOpen: () => limits.rateLimiter.failingOpen === true });
+  metrics.readFrom({ outboxDepths: () => store.outbox.depths(), rateLimitsFailingOpen: () => limits.rateLimiter.failingOpen === true, pool: postgres?.poolUsage });
   const deps = composeDeps({
     store,
     clock: systemClock,

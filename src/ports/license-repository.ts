@@ -81,6 +81,8 @@ export interface LicenseRepository {
   deactivate(licenseId: string, which: ActivationSelector, quota?: DeactivationQuota): Promise<DeactivateOutcome>;
   /** Removes every activation (the seller's unbind; not counted against the holder's quota). */
   unbind(id: string): Promise<void>;
+  /** Retention: deletes up to `limit` logged holder deactivations made before `before`; returns how many. */
+  deleteDeactivationsBefore(before: number, limit: number): Promise<number>;
   /**
    * Writes the fields `patch` names (undefined = unchanged) and the event the change announces, in
    * one store transaction; with `expect`, only while the license still has those values (compare

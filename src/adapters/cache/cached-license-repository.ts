@@ -20,8 +20,8 @@ import { LruMap } from './lru-map.ts';
  * guarantees that by holding its file in exclusive locking mode (one process owns it). Reads other
  * than by key digest, and creation (a new key has no entry), go straight to the store.
  */
-/** Reads that cannot serve a stale state, and creation (a new key has no entry yet), go straight to the store. */
-const FORWARDED = ['create', 'findByCheckoutSession', 'findByPurchase', 'listByCustomer', 'findById', 'findStateById', 'listActivations', 'listByDeveloper'] as const;
+/** Reads that cannot serve a stale state, creation (a new key has no entry yet) and the deactivation log's retention (no state reads it), go straight to the store. */
+const FORWARDED = ['create', 'findByCheckoutSession', 'findByPurchase', 'listByCustomer', 'findById', 'findStateById', 'listActivations', 'listByDeveloper', 'deleteDeactivationsBefore'] as const;
 
 export class CachedLicenseRepository extends forwarding<LicenseRepository>()(FORWARDED) implements LicenseRepository {
   private readonly states: LruMap<string, LicenseState>;

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, gte, isNotNull, isNull, lt, lte, or, sql, type 
 import type { Activation } from '../../domain/activation.ts';
 import type { License, LicenseStatus } from '../../domain/license.ts';
 import type * as port from '../../ports/license-repository.ts';
+import { deleteOldDeactivations } from './drizzle-retention.ts';
 import { licenseColumns } from './license-rows.ts';
 import { oneOrNull, type SqlStore } from './sql-store.ts';
 
@@ -76,6 +77,10 @@ export abstract class DrizzleLicenseRepository implements Omit<port.LicenseRepos
 
   async unbind(id: string): Promise<void> {
     await this.machines.removeAll(id);
+  }
+
+  async deleteDeactivationsBefore(before: number, limit: number): Promise<number> {
+    return deleteOldDeactivations(this.store, before, limit);
   }
 
   private findOne(where: SQL): Promise<License | null> {
