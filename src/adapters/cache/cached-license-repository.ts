@@ -10,6 +10,7 @@ import type {
   LicenseRepository,
   LicenseState,
   NewActivation,
+  SeenMachine,
 } from '../../ports/license-repository.ts';
 import { forwarding } from './forwarding.ts';
 import { LruMap } from './lru-map.ts';
@@ -68,6 +69,23 @@ export class CachedLicenseRepository extends forwarding<LicenseRepository>()(FOR
     this.change(licenseId, (state) => ({
       activations: state.activations.map((a) => (a.machineFingerprint === machineFingerprint && a.lastSeenAt < at ? { ...a, lastSeenAt: at } : a)),
     }));
+  }
+
+  async touchActivations(seen: readonly SeenMachine[]): Promise<void> {
+    this.writes++;
+    try {
+      await this.inner.touchActivations(seen);
+    } catch (error) {
+      for (const { licenseId } of seen) this.forget(licenseId);
+      throw error;
+    } finally {
+      this.writes++;
+    }
+    for (const { licenseId, machineFingerprint, at } of seen) {
+      this.change(licenseId, (state) => ({
+        activations: state.activations.map((a) => (a.machineFingerprint === machineFingerprint && a.lastSeenAt < at ? { ...a, lastSeenAt: at } : a)),
+      }));
+    }
   }
 
   async deactivate(licenseId: string, which: ActivationSelector, quota?: DeactivationQuota): Promise<DeactivateOutcome> {
