@@ -66,9 +66,7 @@ export class CachedLicenseRepository extends forwarding<LicenseRepository>()(FOR
 
   async touchActivation(licenseId: string, machineFingerprint: string, at: number): Promise<void> {
     await this.write(licenseId, () => this.inner.touchActivation(licenseId, machineFingerprint, at));
-    this.change(licenseId, (state) => ({
-      activations: state.activations.map((a) => (a.machineFingerprint === machineFingerprint && a.lastSeenAt < at ? { ...a, lastSeenAt: at } : a)),
-    }));
+    this.moveLastSeen({ licenseId, machineFingerprint, at });
   }
 
   async touchActivations(seen: readonly SeenMachine[]): Promise<void> {
@@ -81,11 +79,14 @@ export class CachedLicenseRepository extends forwarding<LicenseRepository>()(FOR
     } finally {
       this.writes++;
     }
-    for (const { licenseId, machineFingerprint, at } of seen) {
-      this.change(licenseId, (state) => ({
-        activations: state.activations.map((a) => (a.machineFingerprint === machineFingerprint && a.lastSeenAt < at ? { ...a, lastSeenAt: at } : a)),
-      }));
-    }
+    for (const machine of seen) this.moveLastSeen(machine);
+  }
+
+  /** The cached state follows a lastSeenAt the store moved (forward only, as the store does). */
+  private moveLastSeen({ licenseId, machineFingerprint, at }: SeenMachine): void {
+    this.change(licenseId, (state) => ({
+      activations: state.activations.map((a) => (a.machineFingerprint === machineFingerprint && a.lastSeenAt < at ? { ...a, lastSeenAt: at } : a)),
+    }));
   }
 
   async deactivate(licenseId: string, which: ActivationSelector, quota?: DeactivationQuota): Promise<DeactivateOutcome> {
