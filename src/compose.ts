@@ -19,6 +19,7 @@ import type { RateLimiter } from './ports/rate-limiter.ts';
 import type { Mailer } from './ports/mailer.ts';
 import type { SmsSender } from './ports/sms-sender.ts';
 import type { Metrics } from './ports/metrics.ts';
+import type { LastSeenRecorder } from './ports/last-seen.ts';
 import { noMetrics } from './adapters/system/metrics.ts';
 
 export interface DepsParts<C extends Clock> {
@@ -39,6 +40,8 @@ export interface DepsParts<C extends Clock> {
   hostResolver?: HostResolver;
   /** Where use cases count what the metrics page shows; without it, nothing is counted. */
   metrics?: Metrics;
+  /** Where validations note lastSeenAt (the service's LastSeenBatch); without one, written before each answer. */
+  lastSeen?: LastSeenRecorder;
 }
 
 /** The one way Deps is built (service, tests, benchmarks): real adapters around a store, a clock and a master key. */
@@ -61,5 +64,6 @@ export function composeDeps<C extends Clock>(parts: DepsParts<C>): Deps & { cloc
     hostResolver: parts.hostResolver ?? new DnsHostResolver(settings.webhooks.timeoutMs),
     settings,
     metrics: parts.metrics ?? noMetrics,
+    lastSeen: parts.lastSeen ?? { seen: ({ licenseId, machineFingerprint, at }) => store.licenses.touchActivation(licenseId, machineFingerprint, at) },
   };
 }

@@ -31,6 +31,7 @@ import type { Settings } from '../domain/settings.ts';
 import type { MailOutboxRepository, SandboxMailRepository } from './mail-repository.ts';
 import type { Mailer } from './mailer.ts';
 import type { Metrics } from './metrics.ts';
+import type { LastSeenRecorder } from './last-seen.ts';
 import type { IdempotencyRepository } from './idempotency-repository.ts';
 
 /** The stored state of the service, one repository per kind of record. */
@@ -93,6 +94,8 @@ export interface Deps extends Repositories {
   settings: Settings;
   /** Counts for the operators' metrics page (nothing is kept when no page is served). */
   metrics: Metrics;
+  /** Where validations note the machines they saw (lastSeenAt): batched behind the answers in the service. */
+  lastSeen: LastSeenRecorder;
 }
 
 /** A store: the repositories plus its own lifecycle. */

@@ -18,6 +18,13 @@ export interface LicenseState {
 }
 
 /** A new activation: the caller picks the id (`act_…`) and the time. */
+/** A machine seen by a validation at `at`: what the lastSeenAt batch writes. */
+export interface SeenMachine {
+  licenseId: string;
+  machineFingerprint: string;
+  at: number;
+}
+
 export interface NewActivation {
   id: string;
   machineFingerprint: string;
@@ -74,6 +81,8 @@ export interface LicenseRepository {
   listActivations(licenseId: string): Promise<Activation[]>;
   /** Records that the machine was seen at `at` (validation calls it at most once per LAST_SEEN_REFRESH_MS). */
   touchActivation(licenseId: string, machineFingerprint: string, at: number): Promise<void>;
+  /** The same for many machines in one write (the batched lastSeenAt flush); each moves forward only. */
+  touchActivations(seen: readonly SeenMachine[]): Promise<void>;
   /**
    * Removes one activation. With a quota (the holder's), the removal is logged and refused once
    * `limit` removals happened within the window, checked in the same transaction.

@@ -10,6 +10,7 @@ import type {
   LicenseRepository,
   LicenseState,
   NewActivation,
+  SeenMachine,
 } from '../../ports/license-repository.ts';
 import { forwarding } from './forwarding.ts';
 import { LruMap } from './lru-map.ts';
@@ -65,6 +66,24 @@ export class CachedLicenseRepository extends forwarding<LicenseRepository>()(FOR
 
   async touchActivation(licenseId: string, machineFingerprint: string, at: number): Promise<void> {
     await this.write(licenseId, () => this.inner.touchActivation(licenseId, machineFingerprint, at));
+    this.moveLastSeen({ licenseId, machineFingerprint, at });
+  }
+
+  async touchActivations(seen: readonly SeenMachine[]): Promise<void> {
+    this.writes++;
+    try {
+      await this.inner.touchActivations(seen);
+    } catch (error) {
+      for (const { licenseId } of seen) this.forget(licenseId);
+      throw error;
+    } finally {
+      this.writes++;
+    }
+    for (const machine of seen) this.moveLastSeen(machine);
+  }
+
+  /** The cached state follows a lastSeenAt the store moved (forward only, as the store does). */
+  private moveLastSeen({ licenseId, machineFingerprint, at }: SeenMachine): void {
     this.change(licenseId, (state) => ({
       activations: state.activations.map((a) => (a.machineFingerprint === machineFingerprint && a.lastSeenAt < at ? { ...a, lastSeenAt: at } : a)),
     }));

@@ -11,6 +11,7 @@ export interface LicenseMachines {
   activate(licenseId: string, input: port.NewActivation): port.ActivateOutcome | Promise<port.ActivateOutcome>;
   list(licenseId: string): Activation[] | Promise<Activation[]>;
   touchSeen(licenseId: string, machineFingerprint: string, at: number): void | Promise<void>;
+  touchSeenMany(seen: readonly port.SeenMachine[]): void | Promise<void>;
   deactivate(licenseId: string, which: port.ActivationSelector, quota?: port.DeactivationQuota): port.DeactivateOutcome | Promise<port.DeactivateOutcome>;
   removeAll(licenseId: string): void | Promise<void>;
 }
@@ -69,6 +70,10 @@ export abstract class DrizzleLicenseRepository implements Omit<port.LicenseRepos
 
   async touchActivation(licenseId: string, machineFingerprint: string, at: number): Promise<void> {
     await this.machines.touchSeen(licenseId, machineFingerprint, at);
+  }
+
+  async touchActivations(seen: readonly port.SeenMachine[]): Promise<void> {
+    if (seen.length > 0) await this.machines.touchSeenMany(seen);
   }
 
   async deactivate(licenseId: string, which: port.ActivationSelector, quota?: port.DeactivationQuota): Promise<port.DeactivateOutcome> {
