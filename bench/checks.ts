@@ -4,13 +4,13 @@ import { readFileSync } from 'node:fs';
 export async function checkResponses(url: string, apiKey: string, sampleFile: string, count = 5): Promise<void> {
   const lines = readFileSync(sampleFile, 'utf8').trim().split('\n').slice(0, count);
   if (lines.length === 0) throw new Error(`${sampleFile} is empty.`);
-  const post = async (path: string, licenseKey: string, machineFingerprint: string) => {
+  const post = async (path: string, licenseKey: string, machineFingerprint: string, nonce?: string) => {
     const response = await fetch(`${url}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey, ...(nonce ? { 'licensing-nonce': nonce } : {}) },
       body: JSON.stringify({ licenseKey, machineFingerprint }),
     });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    return { status: response.status, signature: response.headers.get('licensing-signature'), body: (await response.json()) as Record<string, unknown> };
   };
   for (const line of lines) {
     const [key, fingerprint] = line.split(' ') as [string, string];
@@ -26,8 +26,17 @@ export async function checkResponses(url: string, apiKey: string, sampleFile: st
     }
   }
   const [key, fingerprint] = lines[0]!.split(' ') as [string, string];
-  const ceiling = await post('/v1/bench/ceiling', key, fingerprint);
-  if (ceiling.status !== 200 || ceiling.body.valid !== true) {
-    throw new Error(`the ceiling route did not answer (is LICENSING_BENCH_CEILING honoured?): ${ceiling.status} ${JSON.stringify(ceiling.body)}`);
+  // The signed rows measure signing: a nonce must get a signature, and its absence none.
+  const nonce = 'bench-check-nonce-0001';
+  const signed = await post('/v1/licenses/validate', key, fingerprint, nonce);
+  const unsigned = await post('/v1/licenses/validate', key, fingerprint);
+  if (signed.body.valid !== true || !signed.signature || unsigned.signature !== null) {
+    throw new Error(`validate with a nonce was not signed, or without one was: ${signed.signature} / ${unsigned.signature}`);
+  }
+  for (const [path, withNonce] of [['/v1/bench/ceiling', undefined], ['/v1/bench/ceiling-signed', nonce]] as const) {
+    const ceiling = await post(path, key, fingerprint, withNonce);
+    if (ceiling.status !== 200 || ceiling.body.valid !== true || (withNonce !== undefined) !== (ceiling.signature !== null)) {
+      throw new Error(`${path} did not answer as a ceiling (is LICENSING_BENCH_CEILING honoured?): ${ceiling.status} ${JSON.stringify(ceiling.body)}`);
+    }
   }
 }

@@ -10,6 +10,7 @@ import { openSqliteStore } from '../src/adapters/sqlite/sqlite-store.ts';
 import { jsonLogger } from '../src/adapters/system/logger.ts';
 import { systemClock } from '../src/adapters/system/system-clock.ts';
 import { authenticateApiKey } from '../src/app/developers/authenticate.ts';
+import { answerSigner } from '../src/app/licenses/sign-answer.ts';
 import { validateLicense } from '../src/app/licenses/validate-license.ts';
 import { composeDeps } from '../src/compose.ts';
 import { settingsWith } from '../src/domain/settings.ts';
@@ -25,6 +26,7 @@ const settings = settingsWith({ issuer: ISSUER, apiBaseUrl: `${ISSUER}/v1`, ...n
 const deps = composeDeps({ store, clock: systemClock, masterKey: Buffer.from(meta.masterKey, 'base64'), settings });
 const app = createHttpApp(deps, { log: jsonLogger('warn'), ping: store.ping, publicBaseUrl: ISSUER, version: 'bench', benchCeiling: true });
 
+const sign = answerSigner(deps);
 const rows: string[][] = [];
 async function time(name: string, fn: (i: number) => unknown, iterations = Number(process.env.MICRO_N ?? 50_000)): Promise<void> {
   for (let i = 0; i < Math.min(2_000, iterations); i++) await fn(i); // warm-up (JIT, caches)
@@ -39,11 +41,13 @@ const pick = (i: number) => sample[i % sample.length]!;
 const rawSelect = store.sqlite.query(
   'SELECT id, developer_id, status, features, expires_at, machine_fingerprint FROM licenses WHERE key_hash = ?',
 );
-const request = (path: string, i: number) => {
+let nonces = 0;
+const request = (path: string, i: number, nonce = false) => {
   const [licenseKey, machineFingerprint] = pick(i);
+  const signed: Record<string, string> = nonce ? { 'licensing-nonce': `micro-nonce-${String(++nonces).padStart(12, '0')}` } : {};
   return new Request(`http://127.0.0.1${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': meta.publishableKey },
+    headers: { 'content-type': 'application/json', 'x-api-key': meta.publishableKey, ...signed },
     body: JSON.stringify({ licenseKey, machineFingerprint }),
   });
 };
@@ -56,8 +60,11 @@ await time('authenticateApiKey (pk, sha256 + lookup)', () => authenticateApiKey(
 await time('validateLicense use case (random bound keys)', (i) => validateLicense(deps, meta.developerId, { licenseKey: pick(i)[0], machineFingerprint: pick(i)[1], clientAddress: '127.0.0.1' }));
 await time('new Request + JSON body (cost of the harness)', (i) => request('/v1/bench/ceiling', i));
 await time('app.handle POST /v1/bench/ceiling', (i) => app.handle(request('/v1/bench/ceiling', i)));
-await time('app.handle POST /v1/licenses/validate', (i) => app.handle(request('/v1/licenses/validate', i)));
-await time('app.handle + read body, validate', async (i) => (await app.handle(request('/v1/licenses/validate', i))).text());
+await time('app.handle POST /v1/bench/ceiling-signed (nonce)', (i) => app.handle(request('/v1/bench/ceiling-signed', i, true)));
+await time('answerSigner: one signed answer (header, payload, Ed25519)', () => sign(meta.developerId, '{"valid":true,"license":{"id":"lic_x","status":"active","features":["pro"],"expiresAt":null}}', { op: 'validate', nonce: 'micro-nonce-000000000000', machineFingerprint: 'f'.repeat(64) }));
+await time('app.handle POST /v1/licenses/validate (unsigned)', (i) => app.handle(request('/v1/licenses/validate', i)));
+await time('app.handle POST /v1/licenses/validate (nonce, signed)', (i) => app.handle(request('/v1/licenses/validate', i, true)));
+await time('app.handle + read body, validate (nonce, signed)', async (i) => (await app.handle(request('/v1/licenses/validate', i, true))).text());
 
 console.log('\n| piece | µs per call | calls/s |\n|---|---:|---:|');
 for (const row of rows) console.log(`| ${row.join(' | ')} |`);

@@ -19,6 +19,10 @@ export interface Scenario {
   path: string;
   /** validate: wrk posting sample keys; status: wrk polling pending sessions; checkout: whole checkouts from TypeScript. */
   load: 'validate' | 'status' | 'checkout';
+  /** validate loads: a fresh Licensing-Nonce per request, so every answer is signed (what the client library sends). */
+  nonce?: boolean;
+  /** The ceiling a validate row is compared with: the bare one, or the one that also signs. */
+  ceiling?: 'bare' | 'signed';
 }
 
 export interface Phase {
@@ -44,7 +48,11 @@ const VALIDATE = '/v1/licenses/validate';
 const STATUS = '/v1/checkout/status/:sessionId';
 const CHECKOUT = 'init → pay → status';
 
-/** The ceiling and SQLite first (as in issue 2), then PostgreSQL with one and two instances. */
+/**
+ * The ceilings and SQLite first (as in issue 2), then PostgreSQL with one and two instances. Validate
+ * runs signed (a fresh nonce per request, as the client library) and unsigned (no nonce, no Accept:
+ * nobody asked to verify it, docs/signed-answers.md), each compared with its ceiling.
+ */
 export function phases(sqliteUrl: string, postgresUrl: string | null): Phase[] {
   const list: Phase[] = [
     {
@@ -53,8 +61,10 @@ export function phases(sqliteUrl: string, postgresUrl: string | null): Phase[] {
       instances: 1,
       env: { DATABASE_URL: sqliteUrl },
       scenarios: [
-        { id: 'ceiling', name: 'ceiling (POST /v1/bench/ceiling)', path: '/v1/bench/ceiling', load: 'validate' },
-        { id: 'validate-sqlite', name: 'validate, SQLite', path: VALIDATE, load: 'validate' },
+        { id: 'ceiling', name: 'bare ceiling (POST /v1/bench/ceiling)', path: '/v1/bench/ceiling', load: 'validate' },
+        { id: 'ceiling-signed', name: 'signed ceiling (POST /v1/bench/ceiling-signed, one Ed25519 signature, fresh nonce)', path: '/v1/bench/ceiling-signed', load: 'validate', nonce: true },
+        { id: 'validate-sqlite-signed', name: 'validate signed (fresh Licensing-Nonce), SQLite', path: VALIDATE, load: 'validate', nonce: true, ceiling: 'signed' },
+        { id: 'validate-sqlite', name: 'validate unsigned (no nonce, no Accept), SQLite', path: VALIDATE, load: 'validate', ceiling: 'bare' },
         { id: 'status-sqlite', name: 'checkout-status polling, SQLite', path: STATUS, load: 'status' },
         { id: 'checkout-sqlite', name: 'checkouts end to end, SQLite (completions/s)', path: CHECKOUT, load: 'checkout' },
       ],
@@ -64,7 +74,7 @@ export function phases(sqliteUrl: string, postgresUrl: string | null): Phase[] {
       store: 'sqlite',
       instances: 1,
       env: { DATABASE_URL: sqliteUrl, LICENSE_CACHE_SIZE: '0' },
-      scenarios: [{ id: 'validate-sqlite-uncached', name: 'validate, SQLite, license cache off (every read from SQLite)', path: VALIDATE, load: 'validate' }],
+      scenarios: [{ id: 'validate-sqlite-uncached', name: 'validate unsigned, SQLite, license cache off (every read from SQLite)', path: VALIDATE, load: 'validate', ceiling: 'bare' }],
     },
   ];
   if (!postgresUrl) return list;
@@ -76,7 +86,8 @@ export function phases(sqliteUrl: string, postgresUrl: string | null): Phase[] {
       instances: 1,
       env: { DATABASE_URL: postgresUrl },
       scenarios: [
-        { id: 'validate-postgres', name: 'validate, PostgreSQL, one instance', path: VALIDATE, load: 'validate' },
+        { id: 'validate-postgres-signed', name: 'validate signed (fresh Licensing-Nonce), PostgreSQL, one instance', path: VALIDATE, load: 'validate', nonce: true, ceiling: 'signed' },
+        { id: 'validate-postgres', name: 'validate unsigned, PostgreSQL, one instance', path: VALIDATE, load: 'validate', ceiling: 'bare' },
         { id: 'status-postgres', name: 'checkout-status polling, PostgreSQL', path: STATUS, load: 'status' },
         { id: 'checkout-postgres', name: 'checkouts end to end, PostgreSQL (completions/s)', path: CHECKOUT, load: 'checkout' },
       ],
@@ -86,7 +97,7 @@ export function phases(sqliteUrl: string, postgresUrl: string | null): Phase[] {
       store: 'postgres',
       instances: 2,
       env: { DATABASE_URL: postgresUrl },
-      scenarios: [{ id: 'validate-postgres-2', name: 'validate, PostgreSQL, two instances (one wrk each)', path: VALIDATE, load: 'validate' }],
+      scenarios: [{ id: 'validate-postgres-2', name: 'validate signed, PostgreSQL, two instances (one wrk each)', path: VALIDATE, load: 'validate', nonce: true, ceiling: 'signed' }],
     },
   ];
 }
@@ -102,7 +113,7 @@ export async function runPhase(phase: Phase, env: Record<string, string>, ctx: P
     if (failed) throw (failed as PromiseRejectedResult).reason;
     console.log(`${phase.label}: ${servers.map((s) => `pid ${s.pid} at ${s.url}`).join(', ')}`);
     for (const server of servers) await checkResponses(server.url, ctx.apiKey, ctx.sampleFile);
-    console.log('  sanity: sample keys validate as valid:true, a foreign fingerprint gets machine_mismatch, the ceiling answers');
+    console.log('  sanity: sample keys validate as valid:true, a foreign fingerprint gets machine_mismatch, a nonce gets a signature and no nonce none, both ceilings answer');
     const loads = await prepareLoads(phase, servers, ctx);
     const window = () => samplers.reduce((total, s) => total + s.window(), 0);
     const results = await measure(phase, loads, ctx, window);
@@ -142,6 +153,7 @@ async function prepareLoads(phase: Phase, servers: BenchServer[], ctx: PhaseCont
         apiKey: ctx.apiKey,
         sampleFile: status ? sessionsFile : ctx.sampleFile,
         script: status ? SCRIPTS.getPath : SCRIPTS.postKey,
+        nonce: scenario.nonce === true,
         seconds,
         // The connections are shared out: two instances get 25 each of the 50.
         connections: Math.max(1, Math.round(settings.connections / servers.length)),
@@ -170,6 +182,7 @@ async function measure(phase: Phase, loadFor: LoadFor, ctx: PhaseContext, rssWin
         store: phase.store,
         instances: phase.instances,
         unit: scenario.load === 'checkout' ? 'checkouts/s' : 'req/s',
+        ceiling: scenario.ceiling,
         load,
         peakRssKb: rssWindow(),
         loadAvg: [loadBefore, loadavg()[0]!],

@@ -83,14 +83,17 @@ export async function seedPostgres(options: { url: string; schema: string; sqlit
   // The service's own migrations create the tables, exactly as a server start would.
   const store = await openPostgresStore(url, { schema, max: 1 });
   const sqlite = new Database(options.sqlitePath, { readonly: true });
+  // COPY needs the driver's own query (`.writable()`), not the store's gated pool (pool-gate.ts).
+  const copier = new SQL({ url, max: 1 });
   try {
     for (const copy of COPIES) {
-      const copied = await copyTable(sqlite, store.sql, schema, copy, meta.developerId);
+      const copied = await copyTable(sqlite, copier, schema, copy, meta.developerId);
       console.log(`  copied ${copied.toLocaleString('en')} ${copy.table} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
     await store.sql.unsafe(`VACUUM (ANALYZE) ${COPIES.map((c) => `"${schema}"."${c.table}"`).join(', ')}`);
   } finally {
     sqlite.close();
+    await copier.close();
     await store.close();
   }
   return { databaseUrl, reused: false, seconds: (performance.now() - started) / 1000 };

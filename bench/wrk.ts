@@ -21,6 +21,8 @@ export interface LoadOptions {
   script?: string;
   /** SCRIPTS.getPath only: send apiKey in X-API-Key (the seller routes of the lists benchmark). */
   getWithKey?: boolean;
+  /** SCRIPTS.postKey only: a fresh Licensing-Nonce per request, so every answer is signed. */
+  nonce?: boolean;
 }
 
 export interface LoadResult {
@@ -58,7 +60,7 @@ export async function runWrk(options: LoadOptions): Promise<LoadResult> {
       `${options.url}${options.path}`,
     ],
     {
-      env: { ...process.env, BENCH_SAMPLE: options.sampleFile, BENCH_API_KEY: options.apiKey, BENCH_PATH: options.path, BENCH_GET_WITH_KEY: options.getWithKey ? '1' : '0' },
+      env: { ...process.env, BENCH_SAMPLE: options.sampleFile, BENCH_API_KEY: options.apiKey, BENCH_PATH: options.path, BENCH_GET_WITH_KEY: options.getWithKey ? '1' : '0', BENCH_NONCE: options.nonce ? '1' : '0' },
       stdout: 'pipe',
       stderr: 'pipe',
     },

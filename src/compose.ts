@@ -1,6 +1,7 @@
 import { HmacDerivedSecrets } from './adapters/crypto/hmac-derived-secrets.ts';
 import { HmacOtpCodes } from './adapters/crypto/hmac-otp-codes.ts';
 import { NodeSigner } from './adapters/crypto/node-signer.ts';
+import { SealedAnswers } from './adapters/crypto/sealed-answers.ts';
 import { sha256Hashing } from './adapters/crypto/sha256-hashing.ts';
 import { MemoryRateLimiter } from './adapters/rate-limit/memory-rate-limiter.ts';
 import { KeptMailer } from './adapters/sandbox/kept-mailer.ts';
@@ -18,12 +19,13 @@ import type { RateLimiter } from './ports/rate-limiter.ts';
 import type { Mailer } from './ports/mailer.ts';
 import type { SmsSender } from './ports/sms-sender.ts';
 import type { Metrics } from './ports/metrics.ts';
+import type { LastSeenRecorder } from './ports/last-seen.ts';
 import { noMetrics } from './adapters/system/metrics.ts';
 
 export interface DepsParts<C extends Clock> {
   store: Store;
   clock: C;
-  /** Seals the signing keys and webhook secrets, and keys the OTP HMACs. */
+  /** Seals the signing keys, webhook secrets and kept Idempotency-Key answers, and keys the OTP HMACs. */
   masterKey: Uint8Array;
   settings: Settings;
   /** Live providers; without them, the sandbox processor and SMS outbox. */
@@ -38,6 +40,8 @@ export interface DepsParts<C extends Clock> {
   hostResolver?: HostResolver;
   /** Where use cases count what the metrics page shows; without it, nothing is counted. */
   metrics?: Metrics;
+  /** Where validations note lastSeenAt (the service's LastSeenBatch); without one, written before each answer. */
+  lastSeen?: LastSeenRecorder;
 }
 
 /** The one way Deps is built (service, tests, benchmarks): real adapters around a store, a clock and a master key. */
@@ -56,8 +60,10 @@ export function composeDeps<C extends Clock>(parts: DepsParts<C>): Deps & { cloc
     otpCodes: new HmacOtpCodes(masterKey),
     rateLimiter: parts.rateLimiter ?? new MemoryRateLimiter(clock),
     webhookSecrets: new SealedWebhookSecrets(masterKey),
+    keptAnswers: new SealedAnswers(masterKey),
     hostResolver: parts.hostResolver ?? new DnsHostResolver(settings.webhooks.timeoutMs),
     settings,
     metrics: parts.metrics ?? noMetrics,
+    lastSeen: parts.lastSeen ?? { seen: ({ licenseId, machineFingerprint, at }) => store.licenses.touchActivation(licenseId, machineFingerprint, at) },
   };
 }

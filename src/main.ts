@@ -4,6 +4,7 @@ import { serverFetch } from './adapters/http/request-route.ts';
 import { withSocketAddress } from './adapters/http/client-address.ts';
 import { startPeriodicSweep } from './adapters/system/periodic-sweep.ts';
 import { startMailSender } from './adapters/system/mail-sender.ts';
+import { LAST_SEEN_FLUSH_MS, LastSeenBatch } from './adapters/system/last-seen-batch.ts';
 import { startSqliteBackups } from './adapters/sqlite/sqlite-backup.ts';
 import { startSchemaGuard } from './adapters/system/schema-guard.ts';
 import { appliedPostgresMigrations } from './adapters/postgres/postgres-migrate.ts';
@@ -103,7 +104,9 @@ async function serve(config: Config, log: Logger) {
   const live = await liveProviders(config);
   // Counted whether or not a page is served (a property increment each); GET /metrics only with METRICS_TOKEN.
   const metrics = new ServiceMetrics();
-  metrics.readFrom({ outboxDepths: () => store.outbox.depths(), rateLimitsFailingOpen: () => limits.rateLimiter.failingOpen === true });
+  metrics.readFrom({ outboxDepths: () => store.outbox.depths(), rateLimitsFailingOpen: () => limits.rateLimiter.failingOpen === true, pool: postgres?.poolUsage });
+  // Validations note the machines they saw; the writes follow the answers, once a second (docs/operating.md).
+  const lastSeen = new LastSeenBatch(store.licenses, log, { everyMs: LAST_SEEN_FLUSH_MS });
   const deps = composeDeps({
     store,
     clock: systemClock,
@@ -115,6 +118,7 @@ async function serve(config: Config, log: Logger) {
     mailer: live.smtp ?? undefined,
     rateLimiter: new CountingRateLimiter(limits.rateLimiter, metrics.rateLimitRefused),
     metrics,
+    lastSeen,
   });
   const { settings } = deps;
   const storeHealth = new StoreHealth(log);
@@ -206,6 +210,8 @@ async function serve(config: Config, log: Logger) {
     schemaGuard?.stop();
     if (drainSeconds > 0) await Bun.sleep(drainSeconds * 1000);
     await step('server', () => server.stop()); // waits for in-flight requests
+    // The sightings the last answers noted; none once a newer release owns the schema.
+    await step('last seen', () => (signal === 'schema' ? undefined : lastSeen.stop()));
     await step('sweeper', () => sweeper?.stop());
     await step('backups', () => backups?.stop());
     await step('webhooks', () => dispatcher?.stop()); // lets the deliveries in flight finish and be recorded

@@ -3,7 +3,17 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const LOOKUP = new Int16Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) LOOKUP[ALPHABET.charCodeAt(i)] = i;
 
+type NativeBase64 = { toBase64?: (options: { alphabet: 'base64url'; omitPadding: boolean }) => string };
+/** The runtime's own encoder where it has one (Bun, recent browsers): a signed answer encodes three times. */
+const NATIVE = typeof (Uint8Array.prototype as NativeBase64).toBase64 === 'function';
+const URL_SAFE = { alphabet: 'base64url', omitPadding: true } as const;
+
 export function encodeBase64url(bytes: Uint8Array): string {
+  return NATIVE ? (bytes as NativeBase64).toBase64!(URL_SAFE) : encodeBase64urlPortable(bytes);
+}
+
+/** The same encoding in plain JavaScript, for runtimes without Uint8Array.prototype.toBase64. */
+export function encodeBase64urlPortable(bytes: Uint8Array): string {
   let out = '';
   let i = 0;
   for (; i + 2 < bytes.length; i += 3) {

@@ -26,3 +26,12 @@ export interface DerivedSecrets {
   /** Whether `mac` is the phone link MAC of `payload`, compared in constant time. */
   phoneLinkValid(payload: string, mac: string): boolean;
 }
+
+/**
+ * Text kept at rest sealed under the master key: the answers kept for Idempotency-Key, which may
+ * hold a secret shown once (a new API key, a webhook endpoint's secret, a license key).
+ */
+export interface TextSealer {
+  seal(text: string): string;
+  unseal(sealed: string): string;
+}

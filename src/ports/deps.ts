@@ -1,5 +1,5 @@
 import type { Clock } from './clock.ts';
-import type { DerivedSecrets, Hashing, Signer } from './crypto.ts';
+import type { DerivedSecrets, Hashing, Signer, TextSealer } from './crypto.ts';
 import type { CustomerDirectory } from './customer-directory.ts';
 import type { CustomerRepository } from './customer-repository.ts';
 import type { DeveloperRepository } from './developer-repository.ts';
@@ -31,6 +31,7 @@ import type { Settings } from '../domain/settings.ts';
 import type { MailOutboxRepository, SandboxMailRepository } from './mail-repository.ts';
 import type { Mailer } from './mailer.ts';
 import type { Metrics } from './metrics.ts';
+import type { LastSeenRecorder } from './last-seen.ts';
 import type { IdempotencyRepository } from './idempotency-repository.ts';
 
 /** The stored state of the service, one repository per kind of record. */
@@ -85,12 +86,16 @@ export interface Deps extends Repositories {
   rateLimiter: RateLimiter;
   /** Outgoing webhooks' endpoint secrets, sealed with the master key. */
   webhookSecrets: WebhookSecrets;
+  /** Seals the answers kept for Idempotency-Key with the master key. */
+  keptAnswers: TextSealer;
   /** Names to addresses: a webhook endpoint's host is checked when registered. */
   hostResolver: HostResolver;
   /** The tunables read from the environment (limits, addresses, timings). */
   settings: Settings;
   /** Counts for the operators' metrics page (nothing is kept when no page is served). */
   metrics: Metrics;
+  /** Where validations note the machines they saw (lastSeenAt): batched behind the answers in the service. */
+  lastSeen: LastSeenRecorder;
 }
 
 /** A store: the repositories plus its own lifecycle. */

@@ -18,6 +18,13 @@ export interface LicenseState {
 }
 
 /** A new activation: the caller picks the id (`act_…`) and the time. */
+/** A machine seen by a validation at `at`: what the lastSeenAt batch writes. */
+export interface SeenMachine {
+  licenseId: string;
+  machineFingerprint: string;
+  at: number;
+}
+
 export interface NewActivation {
   id: string;
   machineFingerprint: string;
@@ -74,6 +81,8 @@ export interface LicenseRepository {
   listActivations(licenseId: string): Promise<Activation[]>;
   /** Records that the machine was seen at `at` (validation calls it at most once per LAST_SEEN_REFRESH_MS). */
   touchActivation(licenseId: string, machineFingerprint: string, at: number): Promise<void>;
+  /** The same for many machines in one write (the batched lastSeenAt flush); each moves forward only. */
+  touchActivations(seen: readonly SeenMachine[]): Promise<void>;
   /**
    * Removes one activation. With a quota (the holder's), the removal is logged and refused once
    * `limit` removals happened within the window, checked in the same transaction.
@@ -81,6 +90,8 @@ export interface LicenseRepository {
   deactivate(licenseId: string, which: ActivationSelector, quota?: DeactivationQuota): Promise<DeactivateOutcome>;
   /** Removes every activation (the seller's unbind; not counted against the holder's quota). */
   unbind(id: string): Promise<void>;
+  /** Retention: deletes up to `limit` logged holder deactivations made before `before`; returns how many. */
+  deleteDeactivationsBefore(before: number, limit: number): Promise<number>;
   /**
    * Writes the fields `patch` names (undefined = unchanged) and the event the change announces, in
    * one store transaction; with `expect`, only while the license still has those values (compare

@@ -22,8 +22,13 @@ export interface OtpRepository {
    * state after; `attemptAllowed` tells whether this attempt may be judged.
    */
   countTowardsLock(key: string, now: number, lockAt: number, lockMs: number): Promise<LoginFailures>;
-  /** A success: the count starts again from zero and any lock is lifted. */
-  resetLoginFailures(key: string): Promise<void>;
+  /** A success at `now`: the count starts again from zero and any lock is lifted. */
+  resetLoginFailures(key: string, now: number): Promise<void>;
+  /**
+   * Retention: deletes up to `limit` failure counts last counted or reset before `before` whose lock,
+   * if any, also ran out before it; returns how many. A later attempt starts from zero again.
+   */
+  deleteIdleLoginFailures(before: number, limit: number): Promise<number>;
   /** Retention: deletes up to `limit` challenges that expired before `before`; returns how many. */
   deleteExpired(before: number, limit: number): Promise<number>;
 }

@@ -1,7 +1,7 @@
 import { SANDBOX_CODE_PREFIX } from '../../src/adapters/sandbox/sandbox-processor.ts';
 import { StripeProcessor } from '../../src/adapters/stripe/stripe-processor.ts';
 import type { Completion } from '../../src/domain/checkout-session.ts';
-import { sqliteDeps } from '../support/deps.ts';
+import { depsFor, sqliteDeps } from '../support/deps.ts';
 import { CONNECTED_ACCOUNT, GOOD_CODE, signatureHeader, stripeEvent, type FakeStripe, type PaidDetails } from '../support/fake-stripe.ts';
 import { seller, testApi, type TestApi } from '../support/http.ts';
 
@@ -27,6 +27,18 @@ export interface ShopOptions {
 
 export async function openShop(options: ShopOptions = {}) {
   const { deps, store } = sqliteDeps();
+  const shop = await shopOn(deps, options);
+  /** Licenses of the customer that a session was completed for, counted in the database itself. */
+  const licensesOfBuyer = async (sessionId: string) => {
+    const session = await shop.api.deps.checkouts.findById(sessionId);
+    const rows = store.sqlite.query('SELECT id FROM licenses WHERE customer_id = ?').all(session!.customerId!) as { id: string }[];
+    return rows.map((r) => r.id);
+  };
+  return { ...shop, store, licensesOfBuyer };
+}
+
+/** The same shop over any store's deps (PostgreSQL too), without the SQLite-only helpers. */
+export async function shopOn(deps: ReturnType<typeof depsFor>, options: ShopOptions = {}) {
   if (options.fake) {
     deps.processor = new StripeProcessor({
       secretKey: SECRET_KEY,
@@ -65,14 +77,18 @@ export async function openShop(options: ShopOptions = {}) {
 
   /** Stripe's id for one of our sessions. */
   const stripeId = async (sessionId: string) => (await api.deps.checkouts.findById(sessionId))!.processorSessionId!;
-  /** Licenses of the customer that a session was completed for, counted in the database itself. */
-  const licensesOfBuyer = async (sessionId: string) => {
-    const session = await api.deps.checkouts.findById(sessionId);
-    const rows = store.sqlite.query('SELECT id FROM licenses WHERE customer_id = ?').all(session!.customerId!) as { id: string }[];
-    return rows.map((r) => r.id);
+  /** With Stripe: a one-off sale paid at Stripe and completed by its webhook; the order and what paid it. */
+  const stripeSale = async (email = 'buyer@example.com') => {
+    const fake = options.fake;
+    if (!fake) throw new Error('stripeSale needs a shop with the Stripe fake');
+    const { sessionId } = await checkout({ email });
+    const payment = aPayment({ email });
+    fake.markPaid(await stripeId(sessionId), payment);
+    await deliver(api, fake.completedEvent(await stripeId(sessionId)));
+    return { order: (await api.deps.orders.findBySource(sessionId))!, payment };
   };
 
-  return { api, store, clock: api.clock, dev, goodCode, start, callback, connect, connectStatus, init, checkout, status, validate, stripeId, licensesOfBuyer };
+  return { api, clock: api.clock, dev, goodCode, start, callback, connect, connectStatus, init, checkout, status, validate, stripeId, stripeSale };
 }
 
 export type Shop = Awaited<ReturnType<typeof openShop>>;

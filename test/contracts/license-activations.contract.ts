@@ -73,6 +73,27 @@ export function licenseActivationsContract(factory: StoreFactory): void {
       expect((await store.licenses.findStateByKeyHash(keyHash))!.activations).toEqual([{ machineFingerprint: 'm', lastSeenAt: T0 + DAY }]);
     });
 
+    test('touchActivations writes a batch of machines at once, each forward only; unknown ones are skipped', async () => {
+      const { store } = opened();
+      const { license: one, keyHash } = await givenLicense(store, { maxMachines: 2 });
+      const { license: two } = await givenLicense(store);
+      await activate(store, one.id, 'a', T0);
+      await activate(store, one.id, 'b', T0 + 5);
+      await activate(store, two.id, 'a', T0);
+
+      await store.licenses.touchActivations([
+        { licenseId: one.id, machineFingerprint: 'a', at: T0 + DAY },
+        { licenseId: one.id, machineFingerprint: 'b', at: T0 + 1 },
+        { licenseId: two.id, machineFingerprint: 'a', at: T0 + 2 * DAY },
+        { licenseId: two.id, machineFingerprint: 'never-activated', at: T0 + DAY },
+      ]);
+      await store.licenses.touchActivations([]);
+
+      expect((await store.licenses.listActivations(one.id)).map((a) => [a.machineFingerprint, a.lastSeenAt])).toEqual([['a', T0 + DAY], ['b', T0 + 5]]);
+      expect((await store.licenses.listActivations(two.id)).map((a) => [a.machineFingerprint, a.lastSeenAt])).toEqual([['a', T0 + 2 * DAY]]);
+      expect((await store.licenses.findStateByKeyHash(keyHash))!.activations).toEqual([{ machineFingerprint: 'a', lastSeenAt: T0 + DAY }, { machineFingerprint: 'b', lastSeenAt: T0 + 5 }]);
+    });
+
     test('a lowered maxMachines keeps the machines there and admits none until enough leave', async () => {
       const { store } = opened();
       const { license } = await givenLicense(store, { maxMachines: 3 });

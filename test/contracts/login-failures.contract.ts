@@ -103,7 +103,7 @@ export function loginFailuresContract(factory: StoreFactory): void {
       const customer = await givenCustomer(store);
       for (let i = 0; i < 3; i++) await store.otps.countTowardsLock(customer.id, T0, 3, LOCK_MS);
 
-      await store.otps.resetLoginFailures(customer.id);
+      await store.otps.resetLoginFailures(customer.id, T0);
 
       expect(await store.otps.loginFailures(customer.id)).toEqual({ customerId: customer.id, consecutive: 0, lockedUntil: null });
       expect(await store.otps.countTowardsLock(customer.id, T0, 3, LOCK_MS)).toEqual({ customerId: customer.id, consecutive: 1, lockedUntil: null });
@@ -113,7 +113,7 @@ export function loginFailuresContract(factory: StoreFactory): void {
       const { store } = opened();
       const customer = await givenCustomer(store);
 
-      await store.otps.resetLoginFailures(customer.id);
+      await store.otps.resetLoginFailures(customer.id, T0);
 
       expect(await store.otps.loginFailures(customer.id)).toBeNull();
     });
@@ -126,7 +126,7 @@ export function loginFailuresContract(factory: StoreFactory): void {
 
       await store.otps.countTowardsLock(failing.id, T0, LOCK_AT, LOCK_MS);
       await store.otps.countTowardsLock(`purchase:${failing.id}`, T0, LOCK_AT, LOCK_MS);
-      await store.otps.resetLoginFailures(failing.id);
+      await store.otps.resetLoginFailures(failing.id, T0);
 
       expect(await store.otps.loginFailures(other.id)).toEqual({ customerId: other.id, consecutive: 1, lockedUntil: null });
       expect(await store.otps.loginFailures(`purchase:${failing.id}`)).toEqual({ customerId: `purchase:${failing.id}`, consecutive: 1, lockedUntil: null });

@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { openPostgresTestStore, type TestStore } from '../contracts/stores.ts';
-import { SANDBOX_CODE } from '../checkout/shop.ts';
+import { SANDBOX_CODE, shopOn } from '../checkout/shop.ts';
 import { depsFor } from '../support/deps.ts';
-import { seller, testApi, type TestApi } from '../support/http.ts';
+import { startFakeStripe, type FakeStripe } from '../support/fake-stripe.ts';
+import { seller, testApi, type Reply, type TestApi } from '../support/http.ts';
+import { openPurchaseShop, type PurchaseShop } from '../terminal/purchase-modes.ts';
+import { wrongCode } from '../terminal/terminal.ts';
+import { mailedCode, trialShop } from '../trials/trial-shop.ts';
 
 const HOUR = 3_600_000;
 let n = 0;
@@ -17,6 +21,19 @@ function createProduct(w: World, key: string | null, body: Record<string, unknow
 async function productCount(w: World, apiKey = w.s.apiKey) {
   const page = await w.api.call('GET', '/developers/products?limit=100', { key: apiKey });
   return (page.body.data as unknown[]).length;
+}
+
+/** Concurrent requests with one key: one ran (`status`), every other replayed it or heard 409 with Retry-After. */
+function expectOneRan(replies: Reply[], status: number) {
+  const answered = replies.filter((r) => r.status === status);
+  const busy = replies.filter((r) => r.status === 409);
+  expect(answered.length + busy.length).toBe(replies.length);
+  expect(answered.filter((r) => r.headers.get('idempotent-replayed') === null)).toHaveLength(1);
+  expect(new Set(answered.map((r) => JSON.stringify(r.body))).size).toBe(1);
+  for (const r of busy) {
+    expect(r.body.error.code).toBe('conflict');
+    expect(r.headers.get('retry-after')).toBe('1');
+  }
 }
 
 /** The rules every store must keep; one world (one seller, one store) per dialect. */
@@ -181,16 +198,211 @@ describe('Idempotency-Key under concurrency (postgres)', () => {
     const replies = await Promise.all(Array.from({ length: 50 }, () => createProduct(w, key)));
 
     expect(await productCount(w)).toBe(before + 1);
-    const created = replies.filter((r) => r.status === 201);
-    const busy = replies.filter((r) => r.status === 409);
-    expect(created.length + busy.length).toBe(50);
-    expect(created.filter((r) => r.headers.get('idempotent-replayed') === null)).toHaveLength(1);
-    expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
-    for (const r of busy) {
-      expect(r.body.error.code).toBe('conflict');
-      expect(r.headers.get('retry-after')).toBe('1');
-    }
+    expectOneRan(replies, 201);
     expect((await createProduct(w, key)).headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  describe('on a charging route, with the Stripe fake', () => {
+    let fake: FakeStripe;
+    let shop: Awaited<ReturnType<typeof shopOn>>;
+    beforeAll(async () => {
+      fake = await startFakeStripe();
+      shop = await shopOn(depsFor(store.store), { fake });
+      expect((await shop.connect()).status).toBe(200);
+    });
+    afterAll(() => fake.stop());
+
+    test('50 concurrent partial refunds of one order with one key: Stripe refunds once; the others replay it or hear 409 with Retry-After', async () => {
+      const { order, payment } = await shop.stripeSale();
+      const key = newKey();
+      const refund = () => shop.api.call('POST', `/developers/orders/${order.id}/refund`, { key: shop.dev.apiKey, headers: { 'Idempotency-Key': key }, body: { amount: 500 } });
+
+      const replies = await Promise.all(Array.from({ length: 50 }, refund));
+
+      expect(fake.refunds.filter((r) => r.paymentIntentId === payment.paymentIntentId).map((r) => r.amount)).toEqual([500]);
+      expectOneRan(replies, 200);
+      expect(replies.find((r) => r.status === 200)!.body).toMatchObject({ id: order.id, amountRefunded: 500 });
+      expect((await shop.api.deps.orders.findById(order.id))!.amountRefunded).toBe(500);
+      expect((await refund()).headers.get('idempotent-replayed')).toBe('true');
+    });
+  });
+});
+
+/** One request of a route, made fresh for each test: the request and the count of its effect. */
+interface Subject {
+  body: Record<string, unknown>;
+  /** Another body for the same request. */
+  other: Record<string, unknown>;
+  send(key: string, body: Record<string, unknown>): Promise<Reply>;
+  effects(): Promise<number>;
+}
+
+/** A connected seller with Stripe (a buyer signed in with a saved card) and a seller whose product offers trials. */
+interface RouteWorld {
+  fake: FakeStripe;
+  shop: PurchaseShop;
+  token: string;
+  trials: Awaited<ReturnType<typeof trialShop>>;
+}
+
+const withKey = (key: string) => ({ 'Idempotency-Key': key });
+
+async function countOf(api: TestApi, path: string, key?: string) {
+  return ((await api.call('GET', path, { key })).body.data as unknown[]).length;
+}
+
+const trialLicenses = ({ trials }: RouteWorld, email: string) => countOf(trials.api, `/developers/licenses?email=${encodeURIComponent(email)}`, trials.s.apiKey);
+
+/** Trial fields no earlier trial used (one trial per address and per machine). */
+const freshTrial = () => ({ email: `${newKey()}@example.com`, machineFingerprint: `machine-${newKey()}` });
+
+/** POST /trials with this API key; its effect, counted for the address asked: a trial license, or a mailed code. */
+function trialRequest(w: RouteWorld, key: string, effects: (email: string) => Promise<number>): Subject {
+  const body = freshTrial();
+  const { email } = body;
+  return {
+    body,
+    other: { ...body, machineFingerprint: 'machine-other' },
+    send: (idem, fields) => w.trials.request(fields, key, withKey(idem)),
+    effects: () => effects(email),
+  };
+}
+
+const ROUTES: { route: string; status: number; prepare(w: RouteWorld): Promise<Subject> }[] = [
+  {
+    route: 'POST /developers/webhook-endpoints',
+    status: 201,
+    prepare: async ({ shop: { t } }) => ({
+      body: { url: `https://hooks.example.com/${newKey()}` },
+      other: { url: 'https://hooks.example.com/other' },
+      send: (key, body) => t.api.call('POST', '/developers/webhook-endpoints', { key: t.dev.apiKey, headers: withKey(key), body }),
+      effects: () => countOf(t.api, '/developers/webhook-endpoints?limit=100', t.dev.apiKey),
+    }),
+  },
+  {
+    route: 'POST /developers/api-keys',
+    status: 201,
+    prepare: async ({ shop: { t } }) => ({
+      body: { scope: 'secret' },
+      other: { scope: 'publishable' },
+      send: (key, body) => t.api.call('POST', '/developers/api-keys', { key: t.dev.apiKey, headers: withKey(key), body }),
+      effects: () => countOf(t.api, '/developers/api-keys', t.dev.apiKey),
+    }),
+  },
+  {
+    route: 'POST /developers/orders/:id/refund',
+    status: 200,
+    prepare: async ({ shop: { t }, fake }) => {
+      const { order, payment } = await t.stripeSale();
+      return {
+        body: { amount: 500 },
+        other: { amount: 600 },
+        send: (key, body) => t.api.call('POST', `/developers/orders/${order.id}/refund`, { key: t.dev.apiKey, headers: withKey(key), body }),
+        effects: async () => fake.refunds.filter((r) => r.paymentIntentId === payment.paymentIntentId).length,
+      };
+    },
+  },
+  {
+    route: 'POST /purchase/confirm',
+    status: 200,
+    prepare: async ({ shop, token }) => {
+      const product = await shop.t.anotherProduct(`Plus ${newKey()}`);
+      const p = await shop.t.purchase(token, product.id);
+      const body = { purchaseId: p.purchaseId, otpId: p.otpId, otp: p.code, cardId: p.cards[0]!.id };
+      return {
+        body,
+        other: { ...body, otp: wrongCode(p.code) },
+        send: (key, sent) => shop.t.api.call('POST', '/purchase/confirm', { headers: shop.t.bearer(token, withKey(key)), body: sent }),
+        effects: async () => shop.chargesOf(p.purchaseId),
+      };
+    },
+  },
+  { route: 'POST /trials (secret key: the trial starts)', status: 201, prepare: async (w) => trialRequest(w, w.trials.s.apiKey, (email) => trialLicenses(w, email)) },
+  {
+    route: 'POST /trials (publishable key: a code is mailed)',
+    status: 202,
+    prepare: async (w) => trialRequest(w, w.trials.s.publishableKey, (email) => countOf(w.trials.api, `/sandbox/mail?to=${encodeURIComponent(email)}`)),
+  },
+  {
+    route: 'POST /trials/confirm',
+    status: 201,
+    prepare: async (w) => {
+      const fields = freshTrial();
+      const { email } = fields;
+      const asked = await w.trials.request(fields);
+      const body = { trialRequestId: asked.body.trialRequestId, otp: await mailedCode(w.trials.api, email) };
+      return {
+        body,
+        other: { ...body, otp: wrongCode(body.otp) },
+        send: (key, sent) => w.trials.confirm(String(sent.trialRequestId), String(sent.otp), w.trials.s.publishableKey, withKey(key)),
+        effects: () => trialLicenses(w, email),
+      };
+    },
+  },
+];
+
+describe('Idempotency-Key on each route that creates or charges, end to end (sqlite, the Stripe fake)', () => {
+  let w: RouteWorld;
+  beforeAll(async () => {
+    const fake = await startFakeStripe();
+    const shop = await openPurchaseShop('stripe', fake);
+    await shop.saveCard('pays');
+    w = { fake, shop, token: await shop.t.login(), trials: await trialShop(shop.t.api) };
+  });
+  afterAll(() => w.fake.stop());
+
+  test('a kept answer shows no secret in the store (a new API key, a webhook secret): it is sealed, and replayed whole', async () => {
+    const { t } = w.shop;
+    const keptBody = async (key: string) => {
+      const now = t.clock.now();
+      const record = await t.api.deps.idempotencyKeys.claim({ scope: `dev:${t.dev.id}`, key, route: 'lookup', digest: 'lookup', createdAt: now, expiresAt: now }, 0);
+      return record!.responseBody!;
+    };
+    const subjectOf = (route: string) => ROUTES.find((r) => r.route === route)!.prepare(w);
+    const endpoints = await subjectOf('POST /developers/webhook-endpoints');
+    const apiKeys = await subjectOf('POST /developers/api-keys');
+    const [k1, k2] = [newKey(), newKey()];
+
+    const endpoint = await endpoints.send(k1, endpoints.body);
+    const apiKey = await apiKeys.send(k2, apiKeys.body);
+
+    expect(endpoint.body.secret).toStartWith('whsec_');
+    expect(apiKey.body.key).toStartWith('sk_');
+    expect(await keptBody(k1)).not.toContain(endpoint.body.secret);
+    expect(await keptBody(k2)).not.toContain(apiKey.body.key);
+    expect((await endpoints.send(k1, endpoints.body)).body.secret).toBe(endpoint.body.secret);
+    expect((await apiKeys.send(k2, apiKeys.body)).body.key).toBe(apiKey.body.key);
+  });
+
+  describe.each(ROUTES)('$route', ({ status, prepare }) => {
+    test('the same key and body twice have one effect; the second answer is the first, marked as replayed', async () => {
+      const subject = await prepare(w);
+      const key = newKey();
+      const before = await subject.effects();
+
+      const first = await subject.send(key, subject.body);
+      const second = await subject.send(key, subject.body);
+
+      expect(first.status).toBe(status);
+      expect(first.headers.get('idempotent-replayed')).toBeNull();
+      expect(second.status).toBe(status);
+      expect(second.body).toEqual(first.body);
+      expect(second.headers.get('idempotent-replayed')).toBe('true');
+      expect(await subject.effects()).toBe(before + 1);
+    });
+
+    test('the same key with another body is 422 idempotency_key_reused, with no effect', async () => {
+      const subject = await prepare(w);
+      const key = newKey();
+      expect((await subject.send(key, subject.body)).status).toBe(status);
+      const before = await subject.effects();
+
+      const other = await subject.send(key, subject.other);
+
+      expect(other.status).toBe(422);
+      expect(other.body.error.code).toBe('idempotency_key_reused');
+      expect(await subject.effects()).toBe(before);
+    });
   });
 });
 

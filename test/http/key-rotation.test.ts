@@ -21,7 +21,8 @@ async function aSeller() {
   const rotate = (body?: object) => api.call('POST', '/developers/signing-keys/rotate', { key: s.apiKey, body });
   const kidOfNewLicense = async () => decodeKey((await s.grant()).licenseKey).header.kid;
   const answer = async (licenseKey: string) => {
-    const reply = await api.call('POST', '/licenses/validate', { key: s.publishableKey, body: { licenseKey, machineFingerprint: 'm'.repeat(16) } });
+    // A nonce asks for a signed answer (an unasked one is not signed).
+    const reply = await api.call('POST', '/licenses/validate', { key: s.publishableKey, body: { licenseKey, machineFingerprint: 'm'.repeat(16) }, headers: { 'licensing-nonce': 'n0nce_0123456789abcdef' } });
     return { kid: decodeProtectedHeader(reply.headers.get('licensing-signature')!).kid, chain: reply.headers.get('licensing-key-chain') };
   };
   const first = (await jwks())[0]!;

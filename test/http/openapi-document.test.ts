@@ -116,6 +116,22 @@ describe('responses', () => {
     expect(checked).toBeGreaterThanOrEqual(3);
   });
 
+  test('the validation verdict is documented without noValidate, which the route still has (no run-time check of the hot path)', () => {
+    const documented = operationOf('POST', '/v1/licenses/validate')!.responses['200']!.content!['application/json']!.schema as Record<string, unknown>;
+    const route = api.app.routes.find((r) => r.method === 'POST' && r.path === '/v1/licenses/validate')!;
+    expect('noValidate' in documented).toBe(false);
+    expect(documented.anyOf).toHaveLength(2);
+    expect((route.hooks as { response: Record<string, { noValidate?: boolean }> }).response['200']!.noValidate).toBe(true);
+  });
+
+  test('a field’s own validation message is the x-error extension, never a bare `error` keyword', () => {
+    const text = JSON.stringify(document);
+    expect(text).toContain('"x-error":"price must be');
+    const bare: string[] = [];
+    JSON.parse(text, (key, value) => (key === 'error' && typeof value === 'string' && bare.push(value), value));
+    expect(bare).toEqual([]);
+  });
+
   test('every operation documents a 2xx with its schema, or a redirect with its Location', () => {
     for (const { name, operation } of operations) {
       const success = Object.entries(operation.responses).filter(([status]) => /^2/.test(status));

@@ -69,11 +69,12 @@ describe('POST /licenses/validate: signed answers', () => {
     expect(protectedHeader).toMatchObject({ nonce: NONCE, serverTime: api.clock.now() });
   });
 
-  test('without a nonce the answer is still signed, with no nonce in it', async () => {
-    const { api, s, licenseKey, jwks } = await licensed();
+  test('an unasked answer (no nonce, no Accept: application/jose) is the same JSON body, unsigned', async () => {
+    const { api, s, license, licenseKey } = await licensed();
     const reply = await validate(api, s.publishableKey, licenseKey, { 'licensing-nonce': '' });
-    // An empty header is a malformed nonce; an absent one is an older client.
+    // An empty header is a malformed nonce; an absent one asks for no signature.
     expect(reply.status).toBe(400);
+    const signed = await validate(api, s.publishableKey, licenseKey);
     const response = await api.app.handle(
       new Request('http://localhost/v1/licenses/validate', {
         method: 'POST',
@@ -81,9 +82,30 @@ describe('POST /licenses/validate: signed answers', () => {
         body: JSON.stringify({ licenseKey, machineFingerprint: FINGERPRINT }),
       }),
     );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.headers.get('licensing-signature')).toBeNull();
+    expect(response.headers.get('licensing-key-chain')).toBeNull();
     const text = await response.text();
-    const verified = await verifyDetached(response.headers.get('licensing-signature')!, text, await jwks());
-    expect(verified.protectedHeader?.nonce).toBeUndefined();
+    expect(text).toBe(signed.text);
+    expect(JSON.parse(text)).toEqual({ valid: true, license: { id: license.id, status: 'active', features: ['pro'], expiresAt: null } });
+  });
+
+  test('Accept: application/jose without a nonce is signed, with no nonce in its header', async () => {
+    const { api, s, licenseKey, jwks } = await licensed();
+    const response = await api.app.handle(
+      new Request('http://localhost/v1/licenses/validate', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': s.publishableKey, accept: 'application/jose' },
+        body: JSON.stringify({ licenseKey, machineFingerprint: FINGERPRINT }),
+      }),
+    );
+    const text = await response.text();
+    const { protectedHeader } = await compactVerify(text, createLocalJWKSet(await jwks()));
+    expect(protectedHeader).toMatchObject({ op: 'validate', serverTime: api.clock.now(), machineFingerprint: FINGERPRINT });
+    expect(protectedHeader.nonce).toBeUndefined();
+    const [h, , sig] = text.split('.');
+    expect(response.headers.get('licensing-signature')).toBe(`${h}..${sig}`);
   });
 
   test('a malformed nonce is a 400 invalid_request naming the header, and nothing is validated', async () => {

@@ -119,6 +119,8 @@ describe('GET /metrics and request ids', () => {
     expect(sample(page, 'webhook_outbox_deliveries{status="failed"}')).toBe(1);
     expect(sample(page, 'webhook_outbox_deliveries{status="pending"}')).toBe(0);
     expect(sample(page, 'rate_limits_failing_open')).toBe(0);
+    // SQLite: one connection and no pool gate, so no pool gauges.
+    expect(page).not.toMatch(/^db_pool_\w+ /m);
     const route = (method: string, path: string, status: number) => `http_request_duration_seconds_count{method="${method}",route="${path}",status="${status}"}`;
     const delta = (series: string) => sample(page, series) - sample(before, series);
     expect(delta(route('POST', '/v1/licenses/validate', 200))).toBe(5);

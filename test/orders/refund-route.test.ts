@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { openPostgresTestStore } from '../contracts/stores.ts';
-import { aPayment, connectedShop, deliver, type Shop } from '../checkout/shop.ts';
+import { connectedShop, deliver, type Shop } from '../checkout/shop.ts';
 import { depsFor } from '../support/deps.ts';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe.ts';
 import { seller, testApi, type Reply, type TestApi } from '../support/http.ts';
@@ -104,14 +104,7 @@ describe('POST /developers/orders/:id/refund with Stripe (the local fake, throug
   });
   afterAll(() => fake.stop());
 
-  /** A one-off sale paid at Stripe and completed by its webhook. */
-  async function stripeSale() {
-    const { sessionId } = await shop.checkout({ email: 'buyer@example.com' });
-    const payment = aPayment();
-    fake.markPaid(await shop.stripeId(sessionId), payment);
-    await deliver(shop.api, fake.completedEvent(await shop.stripeId(sessionId)));
-    return { order: (await shop.api.deps.orders.findBySource(sessionId))!, payment };
-  }
+  const stripeSale = () => shop.stripeSale();
   const refund = (id: string, body?: Record<string, unknown>) => shop.api.call('POST', `/developers/orders/${id}/refund`, { key: shop.dev.apiKey, ...(body ? { body } : {}) });
 
   test('Stripe refunds the payment on the connected account, under one idempotency key; its charge.refunded then changes nothing more', async () => {

@@ -59,7 +59,7 @@ describe('POST /licenses/validate with a key a renewal replaced', () => {
     const response = await api.app.handle(
       new Request('http://localhost/v1/licenses/validate', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': s.publishableKey },
+        headers: { 'content-type': 'application/json', 'x-api-key': s.publishableKey, 'licensing-nonce': 'n0nce_0123456789abcdef' },
         body: JSON.stringify({ licenseKey, machineFingerprint: 'machine-a' }),
       }),
     );

@@ -10,6 +10,7 @@ import type {
   LicenseRepository,
   LicenseState,
   NewActivation,
+  SeenMachine,
 } from '../../ports/license-repository.ts';
 import { forwarding } from './forwarding.ts';
 import { LruMap } from './lru-map.ts';
@@ -20,8 +21,8 @@ import { LruMap } from './lru-map.ts';
  * guarantees that by holding its file in exclusive locking mode (one process owns it). Reads other
  * than by key digest, and creation (a new key has no entry), go straight to the store.
  */
-/** Reads that cannot serve a stale state, and creation (a new key has no entry yet), go straight to the store. */
-const FORWARDED = ['create', 'findByCheckoutSession', 'findByPurchase', 'listByCustomer', 'findById', 'findStateById', 'listActivations', 'listByDeveloper'] as const;
+/** Reads that cannot serve a stale state, creation (a new key has no entry yet) and the deactivation log's retention (no state reads it), go straight to the store. */
+const FORWARDED = ['create', 'findByCheckoutSession', 'findByPurchase', 'listByCustomer', 'findById', 'findStateById', 'listActivations', 'listByDeveloper', 'deleteDeactivationsBefore'] as const;
 
 export class CachedLicenseRepository extends forwarding<LicenseRepository>()(FORWARDED) implements LicenseRepository {
   private readonly states: LruMap<string, LicenseState>;
@@ -65,6 +66,24 @@ export class CachedLicenseRepository extends forwarding<LicenseRepository>()(FOR
 
   async touchActivation(licenseId: string, machineFingerprint: string, at: number): Promise<void> {
     await this.write(licenseId, () => this.inner.touchActivation(licenseId, machineFingerprint, at));
+    this.moveLastSeen({ licenseId, machineFingerprint, at });
+  }
+
+  async touchActivations(seen: readonly SeenMachine[]): Promise<void> {
+    this.writes++;
+    try {
+      await this.inner.touchActivations(seen);
+    } catch (error) {
+      for (const { licenseId } of seen) this.forget(licenseId);
+      throw error;
+    } finally {
+      this.writes++;
+    }
+    for (const machine of seen) this.moveLastSeen(machine);
+  }
+
+  /** The cached state follows a lastSeenAt the store moved (forward only, as the store does). */
+  private moveLastSeen({ licenseId, machineFingerprint, at }: SeenMachine): void {
     this.change(licenseId, (state) => ({
       activations: state.activations.map((a) => (a.machineFingerprint === machineFingerprint && a.lastSeenAt < at ? { ...a, lastSeenAt: at } : a)),
     }));

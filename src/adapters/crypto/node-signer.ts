@@ -1,6 +1,7 @@
-import { createCipheriv, createDecipheriv, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import type { Ed25519Verify } from '../../domain/license-key.ts';
 import type { Signer } from '../../ports/crypto.ts';
+import { sealBytes, unsealBytes } from './aes-gcm.ts';
 
 const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 const SEALED_VERSION = 'v1';
@@ -55,19 +56,13 @@ export class NodeSigner implements Signer {
   }
 
   private seal(seed: Uint8Array): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.masterKey, iv);
-    const body = Buffer.concat([cipher.update(seed), cipher.final(), cipher.getAuthTag()]);
-    return `${SEALED_VERSION}.${iv.toString('base64url')}.${body.toString('base64url')}`;
+    return sealBytes(this.masterKey, SEALED_VERSION, seed);
   }
 
   private unseal(sealed: string): Buffer {
-    const [version, iv, body] = sealed.split('.');
-    if (version !== SEALED_VERSION || !iv || !body) throw new Error('Unknown sealed key format.');
-    const bytes = Buffer.from(body, 'base64url');
-    const decipher = createDecipheriv('aes-256-gcm', this.masterKey, Buffer.from(iv, 'base64url'));
-    decipher.setAuthTag(bytes.subarray(bytes.length - 16));
-    return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]);
+    const seed = unsealBytes(this.masterKey, SEALED_VERSION, sealed);
+    if (!seed) throw new Error('Unknown sealed key format.');
+    return seed;
   }
 
   private remember<V>(cache: Map<string, V>, key: string, value: V): void {

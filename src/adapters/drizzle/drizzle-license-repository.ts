@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, gte, isNotNull, isNull, lt, lte, or, sql, type 
 import type { Activation } from '../../domain/activation.ts';
 import type { License, LicenseStatus } from '../../domain/license.ts';
 import type * as port from '../../ports/license-repository.ts';
+import { deleteOldDeactivations } from './drizzle-retention.ts';
 import { licenseColumns } from './license-rows.ts';
 import { oneOrNull, type SqlStore } from './sql-store.ts';
 
@@ -10,6 +11,7 @@ export interface LicenseMachines {
   activate(licenseId: string, input: port.NewActivation): port.ActivateOutcome | Promise<port.ActivateOutcome>;
   list(licenseId: string): Activation[] | Promise<Activation[]>;
   touchSeen(licenseId: string, machineFingerprint: string, at: number): void | Promise<void>;
+  touchSeenMany(seen: readonly port.SeenMachine[]): void | Promise<void>;
   deactivate(licenseId: string, which: port.ActivationSelector, quota?: port.DeactivationQuota): port.DeactivateOutcome | Promise<port.DeactivateOutcome>;
   removeAll(licenseId: string): void | Promise<void>;
 }
@@ -70,12 +72,20 @@ export abstract class DrizzleLicenseRepository implements Omit<port.LicenseRepos
     await this.machines.touchSeen(licenseId, machineFingerprint, at);
   }
 
+  async touchActivations(seen: readonly port.SeenMachine[]): Promise<void> {
+    if (seen.length > 0) await this.machines.touchSeenMany(seen);
+  }
+
   async deactivate(licenseId: string, which: port.ActivationSelector, quota?: port.DeactivationQuota): Promise<port.DeactivateOutcome> {
     return this.machines.deactivate(licenseId, which, quota);
   }
 
   async unbind(id: string): Promise<void> {
     await this.machines.removeAll(id);
+  }
+
+  async deleteDeactivationsBefore(before: number, limit: number): Promise<number> {
+    return deleteOldDeactivations(this.store, before, limit);
   }
 
   private findOne(where: SQL): Promise<License | null> {

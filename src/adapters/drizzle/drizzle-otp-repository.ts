@@ -1,8 +1,11 @@
 import { and, asc, eq, gte, isNull, sql } from 'drizzle-orm';
 import type { LoginFailures, OtpChallenge, OtpScope } from '../../domain/otp-challenge.ts';
 import type { OtpRepository } from '../../ports/otp-repository.ts';
-import { deleteExpiredChallenges } from './drizzle-retention.ts';
+import { deleteExpiredChallenges, deleteIdleLoginFailures } from './drizzle-retention.ts';
 import { oneOrNull, type SqlStore } from './sql-store.ts';
+
+/** A failure count as the domain knows it: without the time retention counts from. */
+const failureColumns = (t: SqlStore['tables']['loginFailures']) => ({ customerId: t.customerId, consecutive: t.consecutive, lockedUntil: t.lockedUntil });
 
 // Every counter and every use-once write below is a single statement: SQLite applies it atomically
 // (one writer), PostgreSQL locks the row for it, so concurrent callers each see their own result.
@@ -48,7 +51,7 @@ export class DrizzleOtpRepository implements OtpRepository {
 
   async loginFailures(customerId: string): Promise<LoginFailures | null> {
     const { loginFailures } = this.store.tables;
-    return oneOrNull(this.store.db.select().from(loginFailures).where(eq(loginFailures.customerId, customerId)));
+    return oneOrNull(this.store.db.select(failureColumns(loginFailures)).from(loginFailures).where(eq(loginFailures.customerId, customerId)));
   }
 
   /** domain `nextFailures` as one upsert: one statement, so concurrent attempts count one after the other. */
@@ -62,7 +65,7 @@ export class DrizzleOtpRepository implements OtpRepository {
     const ranOut = sql`(${lockedUntil} IS NOT NULL AND ${at} >= ${lockedUntil})`;
     const [row] = await this.store.db
       .insert(loginFailures)
-      .values({ customerId: key, consecutive: 1, lockedUntil: lockAt <= 1 ? now + lockMs : null })
+      .values({ customerId: key, consecutive: 1, lockedUntil: lockAt <= 1 ? now + lockMs : null, updatedAt: now })
       .onConflictDoUpdate({
         target: loginFailures.customerId,
         set: {
@@ -72,15 +75,20 @@ export class DrizzleOtpRepository implements OtpRepository {
             WHEN ${lockedUntil} IS NOT NULL THEN ${lockedUntil}
             WHEN ${consecutive} + 1 >= ${limit} THEN ${until}
             ELSE NULL END`,
+          updatedAt: now,
         },
       })
-      .returning();
+      .returning(failureColumns(loginFailures));
     return row!;
   }
 
-  async resetLoginFailures(customerId: string): Promise<void> {
+  async resetLoginFailures(customerId: string, now: number): Promise<void> {
     const { loginFailures } = this.store.tables;
-    await this.store.db.update(loginFailures).set({ consecutive: 0, lockedUntil: null }).where(eq(loginFailures.customerId, customerId));
+    await this.store.db.update(loginFailures).set({ consecutive: 0, lockedUntil: null, updatedAt: now }).where(eq(loginFailures.customerId, customerId));
+  }
+
+  async deleteIdleLoginFailures(before: number, limit: number): Promise<number> {
+    return deleteIdleLoginFailures(this.store, before, limit);
   }
 
   /** Sets used_at only if still unset: true for the one caller whose update changed the row. */

@@ -19,6 +19,19 @@ export function deleteExpiredChallenges(store: SqlStore, before: number, limit: 
   return deleteBatch(store, otpChallenges, otpChallenges.id, lt(otpChallenges.expiresAt, before), limit);
 }
 
+/** Neither tried nor reset since `before`, and any lock ran out before it too: the count is forgiven. */
+export function deleteIdleLoginFailures(store: SqlStore, before: number, limit: number): Promise<number> {
+  const { loginFailures } = store.tables;
+  const idle = and(lt(loginFailures.updatedAt, before), or(isNull(loginFailures.lockedUntil), lt(loginFailures.lockedUntil, before)));
+  return deleteBatch(store, loginFailures, loginFailures.customerId, idle, limit);
+}
+
+/** Holders' deactivations made before `before`, which no quota window reaches any more. */
+export function deleteOldDeactivations(store: SqlStore, before: number, limit: number): Promise<number> {
+  const { deactivations } = store.tables;
+  return deleteBatch(store, deactivations, deactivations.activationId, lt(deactivations.removedAt, before), limit);
+}
+
 export function deleteEndedTokens(store: SqlStore, before: number, limit: number): Promise<number> {
   const { identityTokens } = store.tables;
   const ended = or(lt(identityTokens.expiresAt, before), lt(identityTokens.revokedAt, before));

@@ -45,7 +45,7 @@ interface ValidationIssue {
   message?: string;
   summary?: string;
   type?: number;
-  schema?: { error?: unknown };
+  schema?: { 'x-error'?: unknown };
 }
 
 /** TypeBox's ValueErrorType.ObjectRequiredProperty: the field is absent, whatever its own message. */
@@ -55,7 +55,8 @@ const MAX_ISSUES = 10;
 /**
  * Elysia's validation error, reduced to which field and what was wrong: one problem per field (the
  * first; TypeBox also reports an absent field as the wrong type), in the field's own words when its
- * schema has an `error` message (e.g. that a price is in minor units).
+ * schema has an `x-error` message (e.g. that a price is in minor units): an OpenAPI extension, so the
+ * published document stays valid, where Elysia's own `error` keyword is not.
  */
 export function validationDetails(error: unknown): { in: string; issues: { field: string; problem: string }[] } {
   const e = error as { type?: string; all?: ValidationIssue[] };
@@ -70,7 +71,7 @@ export function validationDetails(error: unknown): { in: string; issues: { field
 }
 
 function problemOf(issue: ValidationIssue): string {
-  const own = issue.schema?.error;
+  const own = issue.schema?.['x-error'];
   if (issue.type !== MISSING_PROPERTY && typeof own === 'string') return own;
   return issue.summary ?? issue.message ?? 'invalid';
 }

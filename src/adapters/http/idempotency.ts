@@ -4,7 +4,7 @@ import { checkIdempotencyKey, IDEMPOTENCY_HEADER, IDEMPOTENCY_LIMITS, Idempotenc
 import type { Deps } from '../../ports/deps.ts';
 import { errorResponse } from './errors.ts';
 
-type IdempotencyDeps = Pick<Deps, 'clock' | 'idempotencyKeys'>;
+type IdempotencyDeps = Pick<Deps, 'clock' | 'idempotencyKeys' | 'keptAnswers'>;
 
 /** What the hooks read of a route's context: the derived caller (API key) or customer (identity token). */
 interface Ctx {
@@ -78,7 +78,7 @@ async function answerKnownKey(deps: IdempotencyDeps, ctx: Ctx): Promise<Response
   const outcome = outcomeFor(existing, { route, digest });
   if (outcome.kind === 'reused') throw new IdempotencyKeyReusedError();
   if (outcome.kind === 'in_progress') return inProgress();
-  return stored(outcome.status, outcome.body, true);
+  return stored(outcome.status, deps.keptAnswers.unseal(outcome.body), true);
 }
 
 const HOOKS = new WeakSet<object>();
@@ -111,7 +111,7 @@ async function settle(deps: IdempotencyDeps, request: Request, status: number, b
   if (!claim) return;
   held.delete(request);
   if (status >= 500 || TRANSIENT_STATUSES.has(status)) await deps.idempotencyKeys.release(claim.scope, claim.key);
-  else await deps.idempotencyKeys.complete(claim.scope, claim.key, status, await body());
+  else await deps.idempotencyKeys.complete(claim.scope, claim.key, status, deps.keptAnswers.seal(await body()));
 }
 
 /**

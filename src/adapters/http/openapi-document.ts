@@ -5,7 +5,7 @@ import { errorsOf } from './schemas.ts';
 import { documentSignedAnswers } from './signed-answer.ts';
 import { IDEMPOTENCY_PARAMETER, takesIdempotencyKey } from './idempotency.ts';
 
-type Schema = { examples?: unknown[] };
+type Schema = { examples?: unknown[]; noValidate?: boolean };
 type Media = { schema?: Schema; example?: unknown };
 type Parameter = { name?: string; in?: string; schema?: Schema; example?: unknown; $ref?: string };
 type Operation = { responses?: Record<string, { content?: Record<string, Media> } | unknown>; requestBody?: { content?: Record<string, Media> }; parameters?: Parameter[] };
@@ -69,6 +69,22 @@ function documentExamples(document: Document): void {
   }
 }
 
+/**
+ * `noValidate` tells Elysia not to check an answer at run time (the validation verdict's): a server
+ * setting, not JSON Schema, which OpenAPI linters refuse. The document shows a copy without it; the
+ * route keeps its own schema, and its setting.
+ */
+function withoutServerKeywords(document: Document): void {
+  for (const operation of operations(document)) {
+    const responses = Object.values(operation.responses ?? {}) as { content?: Record<string, Media> }[];
+    for (const media of [operation.requestBody, ...responses].flatMap((part) => Object.values(part?.content ?? {}))) {
+      if (!media.schema || !('noValidate' in media.schema)) continue;
+      const { noValidate: _, ...schema } = media.schema;
+      media.schema = schema;
+    }
+  }
+}
+
 /** The routes that honour Idempotency-Key list it, as the one shared parameter. */
 function documentIdempotencyKeys(document: Document, routes: readonly RouteInfo[]): void {
   const ref = { $ref: '#/components/parameters/IdempotencyKey' };
@@ -108,6 +124,7 @@ export function apiDocument({ version, publicBaseUrl, description, routes }: Doc
       documentExamples(document);
       documentNulRefusal(document);
       documentSignedAnswers(document);
+      withoutServerKeywords(document);
     })
     .use(
       openapi({

@@ -22,7 +22,7 @@ export const ErrorBody = t.Object(
  * Whole numbers in JSON bodies. Elysia's t.Integer also accepts numeric strings ("1999", "0x10") and
  * converts them; a JSON API should not guess, so bodies use a strict number with multipleOf 1.
  */
-export const Int = (options: { minimum?: number; maximum?: number; description?: string; error?: string } = {}) => t.Number({ multipleOf: 1, ...options });
+export const Int = (options: { minimum?: number; maximum?: number; description?: string; 'x-error'?: string } = {}) => t.Number({ multipleOf: 1, ...options });
 
 /**
  * Request objects: unknown fields are ignored, not refused, so clients can send more than this
@@ -95,18 +95,18 @@ export function jsonErrors(...statuses: number[]) {
 // The seller's lists. Unknown parameters are ignored; bounds are checked by the use cases, so their
 // 400 names the field. Every list is a keyset page: startingAfter = the last id seen.
 export const Limit = (bounds: { default: number; max: number }) =>
-  t.Optional(t.Integer({ description: `Page size, 1 to ${bounds.max} (default ${bounds.default}).`, examples: [20], error: `limit must be a whole number from 1 to ${bounds.max}.` }));
+  t.Optional(t.Integer({ description: `Page size, 1 to ${bounds.max} (default ${bounds.default}).`, examples: [20], 'x-error': `limit must be a whole number from 1 to ${bounds.max}.` }));
 
 export const Cursor = (what: string) =>
-  t.Optional(Id({ description: `A ${what} id (the last of the previous page): the page starts after it.`, error: 'startingAfter must be an id of at most 100 characters.' }));
+  t.Optional(Id({ description: `A ${what} id (the last of the previous page): the page starts after it.`, 'x-error': 'startingAfter must be an id of at most 100 characters.' }));
 
-export const ProductFilter = t.Optional(Id({ description: 'Only this product’s.', examples: [EXAMPLE.productId], error: 'productId must be an id of at most 100 characters.' }));
+export const ProductFilter = t.Optional(Id({ description: 'Only this product’s.', examples: [EXAMPLE.productId], 'x-error': 'productId must be an id of at most 100 characters.' }));
 
-export const ExactEmail = t.Optional(t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'Only this customer’s (the whole e-mail, case-insensitive).', examples: [EXAMPLE.buyerEmail], error: `email must be an e-mail address of at most ${EMAIL_MAX_LENGTH} characters.` }));
+export const ExactEmail = t.Optional(t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'Only this customer’s (the whole e-mail, case-insensitive).', examples: [EXAMPLE.buyerEmail], 'x-error': `email must be an e-mail address of at most ${EMAIL_MAX_LENGTH} characters.` }));
 
-export const CreatedAfter = t.Optional(t.Integer({ minimum: 0, description: 'Created at or after this Unix millisecond (inclusive).', examples: [EXAMPLE.time], error: 'createdAfter must be a time in Unix milliseconds.' }));
+export const CreatedAfter = t.Optional(t.Integer({ minimum: 0, description: 'Created at or after this Unix millisecond (inclusive).', examples: [EXAMPLE.time], 'x-error': 'createdAfter must be a time in Unix milliseconds.' }));
 
-export const CreatedBefore = t.Optional(t.Integer({ minimum: 0, description: 'Created before this Unix millisecond (exclusive), so [createdAfter, createdBefore) ranges tile.', error: 'createdBefore must be a time in Unix milliseconds.' }));
+export const CreatedBefore = t.Optional(t.Integer({ minimum: 0, description: 'Created before this Unix millisecond (exclusive), so [createdAfter, createdBefore) ranges tile.', 'x-error': 'createdBefore must be a time in Unix milliseconds.' }));
 
 /**
  * A list without filters: page size and cursor. Bounds are checked by the use case (Elysia's query

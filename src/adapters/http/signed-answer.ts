@@ -19,11 +19,22 @@ export function readNonce(request: Request): string | undefined {
   return nonce;
 }
 
+const JSON_HEADERS = { 'content-type': 'application/json' } as const;
+
+/** True when the request asked for the compact JWS as the body. */
+export function wantsJose(request: Request): boolean {
+  const accept = request.headers.get('accept');
+  return accept !== null && accept.toLowerCase().includes(JOSE_MEDIA_TYPE);
+}
+
 /**
  * The answer as the client asked for it: JSON with the detached JWS in Licensing-Signature, or,
  * for `Accept: application/jose`, the compact JWS itself. The JSON text is serialized here, once,
- * so the bytes signed are the bytes sent. Activation routes answer through the same function; each
- * route names its own `op` in the context, so one route's answer cannot pass for another's.
+ * so the bytes signed are the bytes sent. A request that asked for neither a signature over its
+ * nonce nor a JWS body (no Licensing-Nonce, no Accept: application/jose) is answered the same JSON
+ * unsigned: nobody can check a signature that binds no request (docs/signed-answers.md, "Unasked
+ * answers"). Activation routes answer through the same function; each route names its own `op` in
+ * the context, so one route's answer cannot pass for another's.
  */
 export async function signedAnswer(
   sign: AnswerSigner,
@@ -34,15 +45,16 @@ export async function signedAnswer(
   status = 200,
 ): Promise<Response> {
   const text = JSON.stringify(body);
+  const jose = wantsJose(request);
+  if (context.nonce === undefined && !jose) return new Response(text, { status, headers: JSON_HEADERS });
   const signed = await sign(developerId, text, context);
-  const jose = (request.headers.get('accept') ?? '').toLowerCase().includes(JOSE_MEDIA_TYPE);
   const headers: Record<string, string> = { 'content-type': jose ? JOSE_MEDIA_TYPE : 'application/json', [SIGNATURE_HEADER]: signed.detached };
   if (signed.chain.length > 0) headers[KEY_CHAIN_HEADER] = signed.chain.join(', ');
   return new Response(jose ? signed.compact : text, { status, headers });
 }
 
 /** The route description's paragraph on signing (the full format is in docs/signed-answers.md). */
-export const SIGNED_ANSWER_DOC = ` Every 200 answer is signed with the seller's current signing key (the kid in GET /developers/{id}/jwks.json): ${SIGNATURE_HEADER} holds a detached JWS (RFC 7515 appendix F, alg EdDSA, typ licensing-answer+jws) whose payload is the response body byte for byte and whose protected header carries op (the operation answered: validate, activate, deactivate or activations; check it, as activate and deactivate answers look alike), serverTime (the server's clock, ms), the request's nonce and machineFingerprint. Send a fresh ${NONCE_HEADER} (16 to 128 of A-Z a-z 0-9 - _; anything else is a 400) to detect replays; send Accept: ${JOSE_MEDIA_TYPE} to get the body itself as a compact JWS. After a key rotation, ${KEY_CHAIN_HEADER} carries the seller's key endorsements and retirements (docs/key-rotation.md), so an app that knows only an older key can follow it to the signing one.`;
+export const SIGNED_ANSWER_DOC = ` Every 200 answer to a request that sends a ${NONCE_HEADER} or Accept: ${JOSE_MEDIA_TYPE} is signed with the seller's current signing key (the kid in GET /developers/{id}/jwks.json): ${SIGNATURE_HEADER} holds a detached JWS (RFC 7515 appendix F, alg EdDSA, typ licensing-answer+jws) whose payload is the response body byte for byte and whose protected header carries op (the operation answered: validate, activate, deactivate or activations; check it, as activate and deactivate answers look alike), serverTime (the server's clock, ms), the request's nonce and machineFingerprint. Send a fresh ${NONCE_HEADER} (16 to 128 of A-Z a-z 0-9 - _; anything else is a 400) to get a signed answer and detect replays; send Accept: ${JOSE_MEDIA_TYPE} to get the body itself as a compact JWS. A request with neither gets the same JSON unsigned (no ${SIGNATURE_HEADER}). After a key rotation, ${KEY_CHAIN_HEADER} carries the seller's key endorsements and retirements (docs/key-rotation.md), so an app that knows only an older key can follow it to the signing one.`;
 
 /** OpenAPI: the request header and the response header, for the operation's `detail`. */
 export const SIGNED_ANSWER_PARAMETERS = [
@@ -50,7 +62,7 @@ export const SIGNED_ANSWER_PARAMETERS = [
     name: NONCE_HEADER,
     in: 'header' as const,
     required: false,
-    description: 'A fresh random value per request, echoed as `nonce` in the signed header.',
+    description: 'A fresh random value per request, echoed as `nonce` in the signed header. Without it (and without Accept: application/jose) the answer is not signed.',
     schema: { type: 'string' as const, pattern: NONCE_PATTERN.source, example: 'k3Jd9f0sQm2Lx8vT4pZa1w' },
   },
 ];
@@ -75,7 +87,7 @@ export function documentSignedAnswers(document: { paths?: Record<string, Record<
 function signResponse(ok: Response200): void {
   ok.headers = {
     [SIGNATURE_HEADER]: {
-      description: 'Detached JWS (header..signature, RFC 7515 appendix F) over the body; its protected header has alg EdDSA, kid, typ licensing-answer+jws, op (validate, activate, deactivate or activations: the operation this answers), serverTime (ms), nonce and machineFingerprint. docs/signed-answers.md.',
+      description: 'Only when the request sent Licensing-Nonce or Accept: application/jose. Detached JWS (header..signature, RFC 7515 appendix F) over the body; its protected header has alg EdDSA, kid, typ licensing-answer+jws, op (validate, activate, deactivate or activations: the operation this answers), serverTime (ms), nonce and machineFingerprint. docs/signed-answers.md.',
       schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+\\.\\.[A-Za-z0-9_-]+$' },
     },
     [KEY_CHAIN_HEADER]: {

@@ -9,6 +9,11 @@ export class PoolWaitTimeoutError extends Error {
   }
 }
 
+export interface PoolUsage {
+  inUse: number;
+  waiting: number;
+}
+
 /**
  * At most `capacity` statements and transactions in flight on the pool; the next waits in line for
  * at most `waitMs`, then fails. Bun's SQL queues without limit: behind a lock, every request would
@@ -22,6 +27,11 @@ export class PoolGate {
     private readonly capacity: number,
     private readonly waitMs: number,
   ) {}
+
+  /** Statements and transactions holding a slot now, and those waiting in line for one (the metrics' gauges). */
+  usage(): PoolUsage {
+    return { inUse: this.inFlight, waiting: this.waiting.length };
+  }
 
   async run<T>(work: () => PromiseLike<T>): Promise<T> {
     if (this.inFlight >= this.capacity) await this.wait();

@@ -4,7 +4,7 @@ import type { Store } from '../../ports/deps.ts';
 import { pingWith, sharedRepositories } from '../drizzle/drizzle-repositories.ts';
 import { postgresSqlStore } from '../drizzle/sql-store.ts';
 import { assertSchemaName, migratePostgres } from './postgres-migrate.ts';
-import { gated, PoolGate } from './pool-gate.ts';
+import { gated, PoolGate, type PoolUsage } from './pool-gate.ts';
 import { PostgresCheckoutRepository } from './postgres-checkout-repository.ts';
 import { PostgresCustomerDirectory } from './postgres-customer-directory.ts';
 import { CachedDeveloperRepository } from '../cache/cached-developer-repository.ts';
@@ -43,7 +43,13 @@ export const IN_FLIGHT_PER_CONNECTION = 4;
 
 export const DEFAULT_POOL_SIZE = 8;
 
-export type PostgresStore = Store & { db: PostgresDb; sql: SQL; schema: string };
+export type PostgresStore = Store & {
+  db: PostgresDb;
+  sql: SQL;
+  schema: string;
+  /** The pool gate's slots in use and callers waiting for one, now (Bun's SQL reports no counts of its own). */
+  poolUsage: () => PoolUsage;
+};
 
 /**
  * Opens a pool on `url`, with every connection's search_path set to the schema, and migrates that
@@ -71,12 +77,14 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
   const max = options.max ?? DEFAULT_POOL_SIZE;
   const client = new SQL({ url, max, connectionTimeout, connection });
   // Bun's SQL pipelines several statements per connection, so the gate admits a few per connection.
-  const pool = gated(client, new PoolGate(max * IN_FLIGHT_PER_CONNECTION, options.poolWaitMs ?? 2_000));
+  const gate = new PoolGate(max * IN_FLIGHT_PER_CONNECTION, options.poolWaitMs ?? 2_000);
+  const pool = gated(client, gate);
   const db = drizzle({ client: pool, schema });
   return {
     db,
     sql: pool,
     schema: schemaName,
+    poolUsage: () => gate.usage(),
     // Other instances share the database: API keys are served from memory for a few seconds at most.
     ...sharedRepositories(postgresSqlStore(db)),
     developers: new CachedDeveloperRepository(new PostgresDeveloperRepository(db), { capacity: 10_000, ttlMs: API_KEY_TTL_MS }),

@@ -355,7 +355,7 @@ export const deactivations = pgTable(
     licenseId: text('license_id').notNull().references(() => licenses.id),
     removedAt: millis('removed_at').notNull(),
   },
-  (t) => [index('deactivations_license').on(t.licenseId, t.removedAt)],
+  (t) => [index('deactivations_license').on(t.licenseId, t.removedAt), index('deactivations_removed').on(t.removedAt)],
 );
 
 export const checkoutSessions = pgTable(
@@ -453,12 +453,21 @@ export const otpChallenges = pgTable(
   (t) => [index('otp_challenges_sends').on(t.scope, t.subject, t.createdAt), index('otp_challenges_expiry').on(t.expiresAt)],
 );
 
-export const loginFailures = pgTable('login_failures', {
-  /** A customer id, or the look-alike key of an e-mail with no customer (so it locks the same): no foreign key. */
-  customerId: text('customer_id').primaryKey(),
-  consecutive: integer('consecutive').notNull(),
-  lockedUntil: millis('locked_until'),
-});
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    /** A customer id, or the look-alike key of an e-mail with no customer (so it locks the same): no foreign key. */
+    customerId: text('customer_id').primaryKey(),
+    consecutive: integer('consecutive').notNull(),
+    lockedUntil: millis('locked_until'),
+    /**
+     * The last attempt or reset (retention counts from it). 0 only for a row an older release wrote
+     * during an upgrade: the sweep then takes it once any lock has long run out.
+     */
+    updatedAt: millis('updated_at').notNull().default(0),
+  },
+  (t) => [index('login_failures_updated').on(t.updatedAt)],
+);
 
 export const identityTokens = pgTable(
   'identity_tokens',

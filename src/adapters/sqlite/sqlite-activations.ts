@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { hasFreeSlot, nextDeactivationAt, type Activation } from '../../domain/activation.ts';
 import { activationCreated, activationDeleted, type ActivationOwner } from '../../domain/events.ts';
-import type { ActivateOutcome, ActivationSelector, DeactivateOutcome, DeactivationQuota, NewActivation } from '../../ports/license-repository.ts';
+import type { ActivateOutcome, ActivationSelector, DeactivateOutcome, DeactivationQuota, NewActivation, SeenMachine } from '../../ports/license-repository.ts';
 import { activations, deactivations, licenses, trialClaims } from './schema.ts';
 import { emitSqliteEvent, type SqliteWriter } from './sqlite-events.ts';
 import type { SqliteDb } from './sqlite-store.ts';
@@ -74,6 +74,13 @@ export class SqliteActivations {
 
   touchSeen(licenseId: string, machineFingerprint: string, at: number): void {
     this.touch.run({ id: licenseId, fp: machineFingerprint, at });
+  }
+
+  /** One transaction for the whole batch: one commit instead of one per machine. */
+  touchSeenMany(seen: readonly SeenMachine[]): void {
+    this.db.transaction(() => {
+      for (const s of seen) this.touch.run({ id: s.licenseId, fp: s.machineFingerprint, at: s.at });
+    }, { behavior: 'immediate' });
   }
 
   deactivate(licenseId: string, which: ActivationSelector, quota?: DeactivationQuota): DeactivateOutcome {

@@ -81,11 +81,29 @@ function tally(registry: Registry, name: string, help: string, label: string) {
   };
 }
 
+/**
+ * An unlabelled gauge read at scrape time, absent while `read` answers null. Not a prom-client Gauge:
+ * an unlabelled one always shows a value, and a made-up 0 would mislead.
+ */
+function optionalGauge(registry: Registry, name: string, help: string, aggregator: 'sum' | 'min', read: () => number | null): void {
+  registry.registerMetric({
+    name,
+    help,
+    type: 'gauge',
+    aggregator,
+    get() {
+      const value = read();
+      return { name, help, type: 'gauge', values: value === null ? [] : [{ labels: {}, value }], aggregator };
+    },
+    reset() {},
+  } as never);
+}
+
 /** What only the store or another part knows, read when the page is scraped. */
 export interface ScrapeSources {
   /** Outgoing webhook deliveries by status (pending, failed…). */
   outboxDepths?: () => Promise<Record<string, number>>;
-  /** The PostgreSQL pool: connections in use and queries waiting for one. */
+  /** The PostgreSQL pool gate: slots in use and statements waiting for one. */
   pool?: () => { inUse: number; waiting: number };
   /** True while the shared rate-limit counters do not answer and requests go through uncounted. */
   rateLimitsFailingOpen?: () => boolean;
@@ -132,19 +150,10 @@ export class ServiceMetrics implements Metrics {
         for (const [status, n] of Object.entries(await read())) this.set({ status }, n);
       },
     });
-    new Gauge({
-      name: 'db_pool_connections',
-      help: 'PostgreSQL pool: connections in use, and queries waiting for one (absent with SQLite).',
-      labelNames: ['state'],
-      registers: [this.registry],
-      collect() {
-        const read = sources().pool;
-        if (!read) return;
-        const { inUse, waiting } = read();
-        this.set({ state: 'in_use' }, inUse);
-        this.set({ state: 'waiting' }, waiting);
-      },
-    });
+    // Only where there is a pool to show: PostgreSQL's gate (SQLite's one connection has no line to wait in).
+    const pool = () => sources().pool?.() ?? null;
+    optionalGauge(this.registry, 'db_pool_in_use', 'PostgreSQL: statements and transactions holding one of the pool gate\'s slots now (absent with SQLite).', 'sum', () => pool()?.inUse ?? null);
+    optionalGauge(this.registry, 'db_pool_waiting', 'PostgreSQL: statements and transactions waiting in line for a slot of the pool gate now (absent with SQLite).', 'sum', () => pool()?.waiting ?? null);
     new Gauge({
       name: 'rate_limits_failing_open',
       help: '1 while the shared rate-limit counters do not answer and requests pass uncounted, else 0.',
@@ -153,21 +162,9 @@ export class ServiceMetrics implements Metrics {
         this.set(sources().rateLimitsFailingOpen?.() ? 1 : 0);
       },
     });
-    // Not a prom-client Gauge: an unlabelled one always shows a value, and 0 would read as a fresh backup.
-    const backupAt = () => this.lastBackupAt;
+    // 0 would read as a fresh backup: absent until one is recorded.
     const backupHelp = 'Seconds since the last successful backup this process recorded (absent before the first).';
-    this.registry.registerMetric({
-      name: 'backup_age_seconds',
-      help: backupHelp,
-      type: 'gauge',
-      aggregator: 'min',
-      get() {
-        const at = backupAt();
-        const values = at === null ? [] : [{ labels: {}, value: Math.max(0, (Date.now() - at) / 1000) }];
-        return { name: 'backup_age_seconds', help: backupHelp, type: 'gauge', values, aggregator: 'min' };
-      },
-      reset() {},
-    } as never);
+    optionalGauge(this.registry, 'backup_age_seconds', backupHelp, 'min', () => (this.lastBackupAt === null ? null : Math.max(0, (Date.now() - this.lastBackupAt) / 1000)));
     collectDefaultMetrics({ register: this.registry });
   }
 

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { purposeKey, sealBytes, unsealBytes } from '../crypto/aes-gcm.ts';
 import type { WebhookSecretSet } from '../../domain/webhook-endpoint.ts';
 import type { WebhookSecrets } from '../../ports/webhook-secrets.ts';
 
@@ -13,8 +14,7 @@ export class SealedWebhookSecrets implements WebhookSecrets {
   private readonly key: Buffer;
 
   constructor(masterKey: Uint8Array) {
-    if (masterKey.length !== 32) throw new Error('The master key must be 32 bytes.');
-    this.key = createHmac('sha256', masterKey).update('licensing webhook endpoint secrets').digest();
+    this.key = purposeKey(masterKey, 'licensing webhook endpoint secrets');
   }
 
   generate(): string {
@@ -22,19 +22,12 @@ export class SealedWebhookSecrets implements WebhookSecrets {
   }
 
   seal(set: WebhookSecretSet): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const body = Buffer.concat([cipher.update(JSON.stringify(set), 'utf8'), cipher.final(), cipher.getAuthTag()]);
-    return `${VERSION}.${iv.toString('base64url')}.${body.toString('base64url')}`;
+    return sealBytes(this.key, VERSION, Buffer.from(JSON.stringify(set), 'utf8'));
   }
 
   unseal(sealed: string): WebhookSecretSet {
-    const [version, iv, body] = sealed.split('.');
-    if (version !== VERSION || !iv || !body) throw new Error('Unknown sealed webhook secret format.');
-    const bytes = Buffer.from(body, 'base64url');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
-    decipher.setAuthTag(bytes.subarray(bytes.length - 16));
-    const text = Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString('utf8');
-    return JSON.parse(text) as WebhookSecretSet;
+    const bytes = unsealBytes(this.key, VERSION, sealed);
+    if (!bytes) throw new Error('Unknown sealed webhook secret format.');
+    return JSON.parse(bytes.toString('utf8')) as WebhookSecretSet;
   }
 }

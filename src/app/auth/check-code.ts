@@ -48,7 +48,7 @@ export async function checkCode(
   const matches = /^\d{6}$/.test(input.code) && deps.otpCodes.equal(deps.otpCodes.digest(challenge.id, input.code), challenge.codeDigest);
   switch (judgeOtp(challenge, attempts, matches, now)) {
     case 'ok':
-      await deps.otps.resetLoginFailures(input.lockKey);
+      await deps.otps.resetLoginFailures(input.lockKey, now);
       return challenge;
     case 'expired':
       throw expired();

@@ -1,6 +1,6 @@
 import { ConflictError } from '../../domain/errors.ts';
 import type { SigningKey } from '../../domain/developer.ts';
-import { answerSigningInput, type AnswerContext } from '../../domain/signed-answer.ts';
+import { answerHeaderEncoder, type AnswerContext, type AnswerOp } from '../../domain/signed-answer.ts';
 import { encodeBase64url, utf8 } from '../../domain/base64url.ts';
 import { MAX_CHAIN_STATEMENTS } from '../../domain/key-statements.ts';
 import type { Deps } from '../../ports/deps.ts';
@@ -20,7 +20,7 @@ export interface SignedAnswer {
   chain: string[];
 }
 
-type Signing = { key: SigningKey; chain: string[]; until: number };
+type Signing = { key: SigningKey; chain: string[]; until: number; headers: Map<AnswerOp, (context: AnswerContext) => string> };
 
 export type AnswerSigner = (developerId: string, body: string, context: Omit<AnswerContext, 'serverTime'>) => Promise<SignedAnswer>;
 
@@ -46,16 +46,22 @@ export function answerSigner(deps: Pick<Deps, 'clock' | 'signer' | 'signingKeys'
     const starts = keys.filter((k) => k.notBefore > now && k.compromisedAt === null).map((k) => k.notBefore);
     const until = Math.min(now + ACTIVE_KEY_TTL_MS, ...starts);
     if (cache.size >= MAX_CACHED_DEVELOPERS) cache.clear();
-    const signing = { key, chain, until };
+    const signing = { key, chain, until, headers: new Map() };
     cache.set(developerId, signing);
     return signing;
   }
 
+  // The hot path: the header's constant part was encoded when the key was read (answerHeaderEncoder),
+  // the body is encoded once, and the signature is one Ed25519 over `header.payload`'s bytes.
   return async (developerId, body, context) => {
     const serverTime = deps.clock.now();
-    const { key, chain } = await activeKey(developerId, serverTime);
-    const { header, payload, input } = answerSigningInput(key.kid, { ...context, serverTime }, body);
-    const signature = encodeBase64url(deps.signer.sign(key.sealedPrivateKey, utf8.encode(input)));
-    return { detached: `${header}..${signature}`, compact: `${header}.${payload}.${signature}`, serverTime, chain };
+    const signing = await activeKey(developerId, serverTime);
+    let encodeHeader = signing.headers.get(context.op);
+    if (!encodeHeader) signing.headers.set(context.op, (encodeHeader = answerHeaderEncoder(signing.key.kid, context.op)));
+    const header = encodeHeader({ op: context.op, serverTime, nonce: context.nonce, machineFingerprint: context.machineFingerprint });
+    const payload = encodeBase64url(utf8.encode(body));
+    const input = `${header}.${payload}`;
+    const signature = encodeBase64url(deps.signer.sign(signing.key.sealedPrivateKey, utf8.encode(input)));
+    return { detached: `${header}..${signature}`, compact: `${input}.${signature}`, serverTime, chain: signing.chain };
   };
 }

@@ -15,7 +15,7 @@ export type ValidationResult =
     }
   | { valid: false; reason: Exclude<ValidationVerdict, { valid: true }>['reason'] };
 
-type ValidateDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'rateLimiter' | 'settings'>;
+type ValidateDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'rateLimiter' | 'settings' | 'lastSeen'>;
 
 /**
  * Online validation. A key whose digest the store knows is byte for byte one this service signed,
@@ -29,12 +29,13 @@ type ValidateDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signing
 export async function validateLicense(
   deps: ValidateDeps,
   developerId: string,
-  input: { licenseKey: string; machineFingerprint: string; clientAddress: string; productIds?: readonly string[] },
+  /** clientAddress: or a function giving it, read only when the key names none of the caller's licenses. */
+  input: { licenseKey: string; machineFingerprint: string; clientAddress: string | (() => string); productIds?: readonly string[] },
 ): Promise<ValidationResult> {
   const known = await deps.licenses.findStateByKeyHash(deps.hashing.hash(input.licenseKey));
   const { problem, state, current } = known ? { problem: null, state: known, current: null } : await checkUnknownKey(deps, input.licenseKey);
   const license = state && state.developerId === developerId && inProductScope(state.productId, input.productIds) ? state : null;
-  await countValidation(deps, license ? { licenseId: license.id } : { address: input.clientAddress });
+  await countValidation(deps, license ? { licenseId: license.id } : { address: typeof input.clientAddress === 'string' ? input.clientAddress : input.clientAddress() });
   const now = deps.clock.now();
   const verdict = judgeValidation(problem, license, input.machineFingerprint, now);
   if (!verdict.valid) return verdict;
@@ -85,8 +86,11 @@ async function checkUnknownKey(
   return { problem: null, state, current };
 }
 
-/** lastSeenAt moves at most once per LAST_SEEN_REFRESH_MS: the usual validation writes nothing. */
+/**
+ * lastSeenAt moves at most once per LAST_SEEN_REFRESH_MS: the usual validation writes nothing. The
+ * service's recorder writes it behind the answer, in batches (LastSeenBatch).
+ */
 async function refreshLastSeen(deps: ValidateDeps, license: LicenseState, machineFingerprint: string, now: number): Promise<void> {
   const activation = license.activations.find((a) => a.machineFingerprint === machineFingerprint);
-  if (activation && now - activation.lastSeenAt >= LAST_SEEN_REFRESH_MS) await deps.licenses.touchActivation(license.id, machineFingerprint, now);
+  if (activation && now - activation.lastSeenAt >= LAST_SEEN_REFRESH_MS) await deps.lastSeen.seen({ licenseId: license.id, machineFingerprint, at: now });
 }

@@ -1,3 +1,4 @@
+import { DEACTIVATION_WINDOW_MS } from '../../domain/activation.ts';
 import { OTP_LIMITS } from '../../domain/otp-challenge.ts';
 import type { Deps } from '../../ports/deps.ts';
 
@@ -34,6 +35,14 @@ export const RETENTION_MS = {
   incomingWebhookEvents: 30 * DAY_MS,
   /** After expiry (24 hours after first use): Idempotency-Key records. */
   idempotencyKeys: 0,
+  /**
+   * After the last attempt or reset, once any lock has run out as long ago: a customer's (or an
+   * unknown e-mail's) count of failed codes. A lock lasts an hour; a month without an attempt
+   * forgives the few failures short of one, and a row lives no longer than that key is in use.
+   */
+  loginFailures: 30 * DAY_MS,
+  /** After removal: holders' deactivations, which the rolling quota reads; one day past its window. */
+  deactivations: DEACTIVATION_WINDOW_MS + DAY_MS,
 } as const;
 
 export type SweptKind = keyof typeof RETENTION_MS;
@@ -48,7 +57,7 @@ export interface SweepOptions {
 
 export const DEFAULT_SWEEP: SweepOptions = { batchSize: 500, maxBatches: 20 };
 
-type SweepDeps = Pick<Deps, 'clock' | 'otps' | 'identityTokens' | 'connections' | 'smsOutbox' | 'purchases' | 'checkouts' | 'sandboxMail' | 'mailOutbox' | 'trialRequests' | 'webhookEvents' | 'idempotencyKeys'>;
+type SweepDeps = Pick<Deps, 'clock' | 'otps' | 'licenses' | 'identityTokens' | 'connections' | 'smsOutbox' | 'purchases' | 'checkouts' | 'sandboxMail' | 'mailOutbox' | 'trialRequests' | 'webhookEvents' | 'idempotencyKeys'>;
 
 /**
  * Deletes every record past its retention period, in batches. Idempotent and safe to run from
@@ -69,6 +78,8 @@ export async function sweepExpired(deps: SweepDeps, options: SweepOptions = DEFA
     unpaidCheckouts: (b, l) => deps.checkouts.deleteUnpaid(b, l),
     incomingWebhookEvents: (b, l) => deps.webhookEvents.deleteReceivedBefore(b, l),
     idempotencyKeys: (b, l) => deps.idempotencyKeys.deleteExpired(b, l),
+    loginFailures: (b, l) => deps.otps.deleteIdleLoginFailures(b, l),
+    deactivations: (b, l) => deps.licenses.deleteDeactivationsBefore(b, l),
   };
   const report = {} as SweepReport;
   for (const kind of Object.keys(deleters) as SweptKind[]) {

@@ -3,7 +3,8 @@ import { startPeriodicSweep } from '../../../src/adapters/system/periodic-sweep.
 import { jsonLogger } from '../../../src/adapters/system/logger.ts';
 import { RETENTION_MS, sweepExpired, type SweepReport } from '../../../src/app/maintenance/sweep.ts';
 import { OTP_LIMITS } from '../../../src/domain/otp-challenge.ts';
-import { DAY, T0 } from '../../contracts/builders.ts';
+import { DEACTIVATION_WINDOW_MS } from '../../../src/domain/activation.ts';
+import { bindMachine, DAY, givenLicense, T0 } from '../../contracts/builders.ts';
 import { aCheckoutSession, aConnectState, givenSeller } from '../../contracts/checkout-builders.ts';
 import { freshStorePerTest, STORE_FACTORIES } from '../../contracts/stores.ts';
 import { anIdentityToken, aPurchase, givenCustomer, givenOtp, givenPurchaseParties } from '../../contracts/terminal-builders.ts';
@@ -41,6 +42,11 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
   await store.webhookEvents.claim(eventId, 'checkout.session.completed', at('incomingWebhookEvents'));
   const idem = { scope: `dev:${seller.developerId}`, key: `key-${phone}`, route: 'POST /v1/developers/products', digest: 'd', createdAt: at('idempotencyKeys') - DAY, expiresAt: at('idempotencyKeys') };
   await store.idempotencyKeys.claim(idem, 0);
+  const failureKey = `email:${phone.slice(1)}`;
+  await store.otps.countTowardsLock(failureKey, at('loginFailures'), OTP_LIMITS.failuresBeforeLock, OTP_LIMITS.lockMs);
+  const { license } = await givenLicense(store);
+  await bindMachine(store, license.id, 'removed', at('deactivations') - DAY);
+  await store.licenses.deactivate(license.id, { machineFingerprint: 'removed' }, { limit: 3, now: at('deactivations'), windowMs: DEACTIVATION_WINDOW_MS });
   return {
     async present() {
       return {
@@ -57,15 +63,25 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
         incomingWebhookEvents: !(await store.webhookEvents.claim(eventId, 'checkout.session.completed', NOW)),
         // A claim made before the record's expiry wins only where the record is gone.
         idempotencyKeys: (await store.idempotencyKeys.claim(idem, 0)) !== null,
+        loginFailures: (await store.otps.loginFailures(failureKey)) !== null,
+        // A quota of one whose window reaches back to the logged deactivation refuses while it is kept.
+        deactivations: await stillCounted(store, license.id),
       };
     },
   };
 }
 
+/** Whether a deactivation of the license is still logged at `NOW - RETENTION_MS.deactivations - 1` or later. */
+async function stillCounted(store: Store, licenseId: string): Promise<boolean> {
+  await bindMachine(store, licenseId, 'probe', NOW);
+  const quota = { limit: 1, now: NOW, windowMs: RETENTION_MS.deactivations + 2 };
+  return (await store.licenses.deactivate(licenseId, { machineFingerprint: 'probe' }, quota)).kind === 'quota_exhausted';
+}
+
 const EACH = <T,>(value: T) => Object.fromEntries(Object.keys(RETENTION_MS).map((k) => [k, value])) as Record<keyof typeof RETENTION_MS, T>;
 
 describe('the documented retention periods', () => {
-  test('challenges 1 day after expiry (never less than the send-limit window), tokens and sent mail 7 days, connect states, outbox, kept mail, pending purchases and trial requests 1 day, unpaid checkouts and incoming Stripe event ids 30 days', () => {
+  test('challenges 1 day after expiry (never less than the send-limit window), tokens and sent mail 7 days, connect states, outbox, kept mail, pending purchases and trial requests 1 day, unpaid checkouts, incoming Stripe event ids and idle sign-in failure counts 30 days, deactivations 31 days', () => {
     expect(RETENTION_MS).toEqual({
       otpChallenges: DAY,
       identityTokens: 7 * DAY,
@@ -78,8 +94,12 @@ describe('the documented retention periods', () => {
       unpaidCheckouts: 30 * DAY,
       incomingWebhookEvents: 30 * DAY,
       idempotencyKeys: 0,
+      loginFailures: 30 * DAY,
+      deactivations: 31 * DAY,
     });
     expect(RETENTION_MS.otpChallenges).toBeGreaterThanOrEqual(OTP_LIMITS.sendWindowMs);
+    expect(RETENTION_MS.deactivations).toBeGreaterThan(DEACTIVATION_WINDOW_MS);
+    expect(RETENTION_MS.loginFailures).toBeGreaterThan(OTP_LIMITS.lockMs);
   });
 });
 
@@ -105,6 +125,31 @@ for (const factory of STORE_FACTORIES) {
 
       expect(report).toEqual(EACH(0));
       expect(await records.present()).toEqual(EACH(true));
+    });
+
+    test('a sign-in failure count stays while its lock ran out within the period, however old its last attempt', async () => {
+      const { store } = opened();
+      const idle = NOW - RETENTION_MS.loginFailures - DAY;
+      // Locks longer than the service's own hour: last attempt past the period, the lock not (long) over.
+      await store.otps.countTowardsLock('email:lock-ran-out-lately', idle, 1, RETENTION_MS.loginFailures);
+      await store.otps.countTowardsLock('email:still-locked', idle, 1, RETENTION_MS.loginFailures + 2 * DAY);
+      await store.otps.countTowardsLock('email:forgotten', idle, 1, OTP_LIMITS.lockMs);
+
+      const report = await sweepExpired({ ...store, clock: new FixedClock(NOW) });
+
+      expect(report.loginFailures).toBe(1);
+      expect(await store.otps.loginFailures('email:lock-ran-out-lately')).toMatchObject({ consecutive: 1 });
+      expect(await store.otps.loginFailures('email:still-locked')).toMatchObject({ consecutive: 1, lockedUntil: NOW + DAY });
+      expect(await store.otps.loginFailures('email:forgotten')).toBeNull();
+    });
+
+    test('a reset counts as a touch: a count reset within the period stays', async () => {
+      const { store } = opened();
+      await store.otps.countTowardsLock('email:reset-lately', NOW - 40 * DAY, OTP_LIMITS.failuresBeforeLock, OTP_LIMITS.lockMs);
+      await store.otps.resetLoginFailures('email:reset-lately', NOW - DAY);
+
+      expect((await sweepExpired({ ...store, clock: new FixedClock(NOW) })).loginFailures).toBe(0);
+      expect(await store.otps.loginFailures('email:reset-lately')).toEqual({ customerId: 'email:reset-lately', consecutive: 0, lockedUntil: null });
     });
 
     test('a backlog is worked off in batches over several runs; sweeping again deletes nothing more', async () => {

@@ -15,7 +15,7 @@ const OrderListQuery = Input({
   startingAfter: Cursor('order'),
   productId: ProductFilter,
   email: ExactEmail,
-  status: t.Optional(literalUnion(ORDER_STATUSES, { error: 'status must be paid or refunded.' })),
+  status: t.Optional(literalUnion(ORDER_STATUSES, { 'x-error': 'status must be paid or refunded.' })),
   createdAfter: CreatedAfter,
   createdBefore: CreatedBefore,
 });
@@ -65,7 +65,7 @@ const orderExample = {
 };
 
 const OrderParams = Input({
-  id: Id({ description: 'The order id (ord_…).', examples: [EXAMPLE.orderId], error: 'id must be an order id of at most 100 characters.' }),
+  id: Id({ description: 'The order id (ord_…).', examples: [EXAMPLE.orderId], 'x-error': 'id must be an order id of at most 100 characters.' }),
 });
 
 const RefundBody = t.Optional(
@@ -75,7 +75,7 @@ const RefundBody = t.Optional(
         minimum: 1,
         maximum: Number.MAX_SAFE_INTEGER,
         description: 'How much to give back, in the currency’s minor unit; at most what is left to refund. Absent: all that is left.',
-        error: 'amount must be a positive whole number of the currency’s minor unit.',
+        'x-error': 'amount must be a positive whole number of the currency’s minor unit.',
       }),
     ),
   }, { examples: [{ amount: 400 }] }),

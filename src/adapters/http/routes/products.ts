@@ -31,33 +31,33 @@ const Product = t.Object({
 const productFields = {
   name: t.String({ minLength: 1, maxLength: PRODUCT_LIMITS.nameMax }),
   // `error`: the problem the 400 names for this field (see validationDetails).
-  price: Int({ minimum: 0, maximum: PRODUCT_LIMITS.priceMax, description: 'Minor units, e.g. 1999 for $19.99.', error: PRODUCT_MESSAGES.price }),
-  currency: t.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217, e.g. "usd"; upper case is accepted and stored in lower case.', error: PRODUCT_MESSAGES.currency }),
+  price: Int({ minimum: 0, maximum: PRODUCT_LIMITS.priceMax, description: 'Minor units, e.g. 1999 for $19.99.', 'x-error': PRODUCT_MESSAGES.price }),
+  currency: t.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217, e.g. "usd"; upper case is accepted and stored in lower case.', 'x-error': PRODUCT_MESSAGES.currency }),
   features: Features,
   licenseDays: t.Union([Int({ minimum: 1, maximum: PRODUCT_LIMITS.licenseDaysMax }), t.Null()]),
   maxMachines: t.Union([Int({ minimum: 1, maximum: ACTIVATION_LIMITS.maxMachinesMax }), t.Null()], {
     description: 'Machines per license, 1 to 1000 (default 1), or null for unlimited. Copied onto each license when it is issued.',
-    error: ACTIVATION_MESSAGES.maxMachines,
+    'x-error': ACTIVATION_MESSAGES.maxMachines,
   }),
   deactivationsPer30Days: Int({
     minimum: 0,
     maximum: ACTIVATION_LIMITS.deactivationsMax,
     description: 'How many machines a license’s holder may deactivate per rolling 30 days (default 3; 0 = only you remove machines).',
-    error: ACTIVATION_MESSAGES.deactivations,
+    'x-error': ACTIVATION_MESSAGES.deactivations,
   }),
   interval: t.Union([...literals(BILLING_INTERVALS), t.Null()], {
     description: 'Bill every month or year (a subscription; licenseDays must then be null), or null for a one-off sale (default).',
-    error: PRODUCT_MESSAGES.interval,
+    'x-error': PRODUCT_MESSAGES.interval,
   }),
   graceDays: Int({
     minimum: 0,
     maximum: PRODUCT_LIMITS.graceDaysMax,
     description: 'Days a subscription’s license runs past a period not yet paid (default 3).',
-    error: PRODUCT_MESSAGES.graceDays,
+    'x-error': PRODUCT_MESSAGES.graceDays,
   }),
   trialDays: t.Union([Int({ minimum: 1, maximum: PRODUCT_LIMITS.trialDaysMax }), t.Null()], {
     description: 'Days of a free trial, one per customer e-mail and per machine (default null: no trial).',
-    error: PRODUCT_MESSAGES.trialDays,
+    'x-error': PRODUCT_MESSAGES.trialDays,
   }),
 };
 

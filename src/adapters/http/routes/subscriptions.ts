@@ -19,11 +19,11 @@ const SubscriptionListQuery = Input({
   limit: Limit(SUBSCRIPTION_LIST_LIMIT),
   startingAfter: Cursor('subscription'),
   productId: ProductFilter,
-  status: t.Optional(literalUnion(SUBSCRIPTION_STATUSES, { description: 'Only subscriptions in this state.', error: 'status must be active, past_due or canceled.' })),
+  status: t.Optional(literalUnion(SUBSCRIPTION_STATUSES, { description: 'Only subscriptions in this state.', 'x-error': 'status must be active, past_due or canceled.' })),
 });
 
 const SubscriptionParams = Input({
-  id: Id({ description: 'The subscription id (sub_…).', examples: [EXAMPLE.subscriptionId], error: 'id must be a subscription id of at most 100 characters.' }),
+  id: Id({ description: 'The subscription id (sub_…).', examples: [EXAMPLE.subscriptionId], 'x-error': 'id must be a subscription id of at most 100 characters.' }),
 });
 
 const SubscriptionView = t.Object({

@@ -12,8 +12,8 @@ import { ActivateBody, Activation, ACTIVATION_EXAMPLE, ValidateBody } from './li
 import { idempotent } from '../idempotency.ts';
 
 const TrialBody = Input({
-  productId: Id({ error: 'productId must be a product id (prod_…).' }),
-  email: t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'The buyer’s e-mail: one trial per e-mail per product.', error: `email must be an e-mail address (at most ${EMAIL_MAX_LENGTH} characters).` }),
+  productId: Id({ 'x-error': 'productId must be a product id (prod_…).' }),
+  email: t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'The buyer’s e-mail: one trial per e-mail per product.', 'x-error': `email must be an e-mail address (at most ${EMAIL_MAX_LENGTH} characters).` }),
   machineFingerprint: ValidateBody.properties.machineFingerprint,
   name: ActivateBody.properties.name,
 }, {
@@ -42,8 +42,8 @@ const TrialRequested = t.Object({
 });
 
 const ConfirmBody = Input({
-  trialRequestId: Id({ description: 'From POST /trials’s 202 answer.', error: 'trialRequestId must be a trial request id (trq_…).' }),
-  otp: t.String({ maxLength: 16, description: 'The 6-digit code e-mailed to the address.', error: 'otp must be the code from the e-mail.' }),
+  trialRequestId: Id({ description: 'From POST /trials’s 202 answer.', 'x-error': 'trialRequestId must be a trial request id (trq_…).' }),
+  otp: t.String({ maxLength: 16, description: 'The 6-digit code e-mailed to the address.', 'x-error': 'otp must be the code from the e-mail.' }),
 }, {
   examples: [{ trialRequestId: EXAMPLE.trialRequestId, otp: EXAMPLE.otp }],
 });

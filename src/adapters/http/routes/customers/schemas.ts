@@ -98,7 +98,7 @@ export const CustomerActivationParams = Input({ id: Id({ examples: [EXAMPLE.lice
 export const CustomerListQuery = Input({
   limit: Limit(CUSTOMER_LIST_LIMIT),
   startingAfter: Cursor('customer'),
-  email: t.Optional(t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'The start of the e-mail, case-insensitive (a whole address works too). Results then come in e-mail order.', examples: ['buyer@'], error: `email must be at most ${EMAIL_MAX_LENGTH} characters.` })),
+  email: t.Optional(t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'The start of the e-mail, case-insensitive (a whole address works too). Results then come in e-mail order.', examples: ['buyer@'], 'x-error': `email must be at most ${EMAIL_MAX_LENGTH} characters.` })),
 });
 
 const ListedLicense = t.Object({ ...licenseFields('id', 'productId', 'status', 'issuedAt', 'expiresAt'), trial: t.Boolean() });

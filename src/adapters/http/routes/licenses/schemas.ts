@@ -50,7 +50,7 @@ export const IssuedLicense = t.Object({
 const FINGERPRINT_PROBLEM =
   'machineFingerprint must be 1 to 256 visible ASCII characters, no spaces: the client library sends 64 lower-case hex digits. "3f…" in an example is a placeholder, not a fingerprint.';
 
-const ProductIdOfScope = t.String({ maxLength: PRODUCT_SCOPE_LIMITS.idMax, pattern: PRODUCT_ID_PATTERN, error: PRODUCT_SCOPE_MESSAGE });
+const ProductIdOfScope = t.String({ maxLength: PRODUCT_SCOPE_LIMITS.idMax, pattern: PRODUCT_ID_PATTERN, 'x-error': PRODUCT_SCOPE_MESSAGE });
 
 /**
  * The application's product, or its editions: a key of any other product of the seller answers
@@ -60,7 +60,7 @@ export const ProductScope = t.Optional(
   t.Union([ProductIdOfScope, t.Array(ProductIdOfScope, { minItems: 1, maxItems: PRODUCT_SCOPE_LIMITS.maxProducts })], {
     description: `The product this application is (prod_…), or a list of 1 to ${PRODUCT_SCOPE_LIMITS.maxProducts} (its editions). A key of any other product of yours is answered exactly as an unknown key: not_found, nothing bound, counted per client address. Absent: any of your products (older applications). The client library always sends it.`,
     examples: [EXAMPLE.productId],
-    error: PRODUCT_SCOPE_MESSAGE,
+    'x-error': PRODUCT_SCOPE_MESSAGE,
   }),
 );
 
@@ -75,7 +75,7 @@ export const ValidateBody = Input({
     maxLength: 256,
     pattern: '^[!-~]+$',
     description: 'What the license binds to. The client library sends 64 lower-case hex digits (SHA-256, docs/api-rules.md); any 1 to 256 visible ASCII characters are accepted.',
-    error: FINGERPRINT_PROBLEM,
+    'x-error': FINGERPRINT_PROBLEM,
   }),
 }, { examples: [{ licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint, productId: EXAMPLE.productId }, { licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint }] });
 
@@ -113,8 +113,8 @@ export const LicenseListQuery = Input({
   startingAfter: Cursor('license'),
   productId: ProductFilter,
   email: ExactEmail,
-  status: t.Optional(literalUnion(LICENSE_STATUSES, { description: 'As validation sees it now: expired = past expiresAt, not revoked. With status=expired the list is ordered by expiresAt, most recently expired first (the cursor follows that order); otherwise newest issued first.', error: 'status must be active, expired or revoked.' })),
-  trial: t.Optional(t.Boolean({ description: 'true: only free trials; false: only paid or granted licenses.', error: 'trial must be true or false.' })),
+  status: t.Optional(literalUnion(LICENSE_STATUSES, { description: 'As validation sees it now: expired = past expiresAt, not revoked. With status=expired the list is ordered by expiresAt, most recently expired first (the cursor follows that order); otherwise newest issued first.', 'x-error': 'status must be active, expired or revoked.' })),
+  trial: t.Optional(t.Boolean({ description: 'true: only free trials; false: only paid or granted licenses.', 'x-error': 'trial must be true or false.' })),
   createdAfter: CreatedAfter,
   createdBefore: CreatedBefore,
 });
@@ -150,7 +150,7 @@ const LicenseKey = ValidateBody.properties.licenseKey;
 
 const MaxMachines = t.Union([Int({ minimum: 1, maximum: ACTIVATION_LIMITS.maxMachinesMax }), t.Null()], {
   description: 'Machines this license may run on, 1 to 1000, or null for unlimited.',
-  error: ACTIVATION_MESSAGES.maxMachines,
+  'x-error': ACTIVATION_MESSAGES.maxMachines,
 });
 
 /** An activation as the examples show it, in every answer that holds one. */
@@ -168,7 +168,7 @@ export const ActivateBody = Input({
   licenseKey: LicenseKey,
   machineFingerprint: MachineFingerprint,
   productId: ProductScope,
-  name: t.Optional(t.Union([t.String({ minLength: 1, maxLength: ACTIVATION_LIMITS.nameMax, pattern: '^[^\\u0000-\\u001f\\u007f]+$', error: 'name must be 1 to 100 characters without control characters, or null.' }), t.Null()], {
+  name: t.Optional(t.Union([t.String({ minLength: 1, maxLength: ACTIVATION_LIMITS.nameMax, pattern: '^[^\\u0000-\\u001f\\u007f]+$', 'x-error': 'name must be 1 to 100 characters without control characters, or null.' }), t.Null()], {
     description: 'A human name for the machine, e.g. its host name (1 to 100 characters).',
   })),
 }, { examples: [{ licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint, name: 'ada-laptop', productId: EXAMPLE.productId }] });

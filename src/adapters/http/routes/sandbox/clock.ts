@@ -17,7 +17,7 @@ const ClockBody = t.Object(
       multipleOf: 1,
       minimum: 0,
       maximum: MAX_ADVANCE_DAYS,
-      error: `advanceDays must be a whole number of days from 0 to ${MAX_ADVANCE_DAYS}.`,
+      'x-error': `advanceDays must be a whole number of days from 0 to ${MAX_ADVANCE_DAYS}.`,
       description: 'Days to move your sandbox billing clock forward (0 = bill what is due now).',
       examples: [31],
     }),

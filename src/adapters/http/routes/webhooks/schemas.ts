@@ -13,17 +13,17 @@ const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$';
 const Url = t.String({
   minLength: 1, maxLength: WEBHOOK_LIMITS.urlLength, pattern: '^\\S+$',
   description: 'Where events are POSTed: https://, no credentials, no private or loopback address; a name must resolve, and to public addresses only (checked now and before each delivery, which then connects to the address it checked).',
-  error: `url must be an https:// URL of at most ${WEBHOOK_LIMITS.urlLength} characters.`,
+  'x-error': `url must be an https:// URL of at most ${WEBHOOK_LIMITS.urlLength} characters.`,
 });
 
 const EventList = t.Array(Id(), {
-  minItems: 1, maxItems: 50, error: 'events must be a list of event types.',
+  minItems: 1, maxItems: 50, 'x-error': 'events must be a list of event types.',
   description: `Event types to receive; absent = every event. Known: ${WEBHOOK_EVENT_TYPES.join(', ')}.`,
 });
 
-const Events = t.Union([EventList, t.Null()], { description: 'Event types to receive; null = every event from now on.', error: 'events must be a list of event types, or null for every event.' });
+const Events = t.Union([EventList, t.Null()], { description: 'Event types to receive; null = every event from now on.', 'x-error': 'events must be a list of event types, or null for every event.' });
 
-const Description = t.Union([t.String({ maxLength: WEBHOOK_LIMITS.descriptionLength, pattern: NO_CONTROL, error: `description must be at most ${WEBHOOK_LIMITS.descriptionLength} characters without control characters.` }), t.Null()]);
+const Description = t.Union([t.String({ maxLength: WEBHOOK_LIMITS.descriptionLength, pattern: NO_CONTROL, 'x-error': `description must be at most ${WEBHOOK_LIMITS.descriptionLength} characters without control characters.` }), t.Null()]);
 
 export const WebhookEndpoint = t.Object({
   id: t.String({ description: 'we_…' }),
@@ -111,8 +111,8 @@ export const WebhookDeliveryQuery = Input({
 
 const MS_ERROR = 'from and to must be whole Unix times in milliseconds.';
 export const BulkRedeliverBody = Input({
-  from: t.Number({ multipleOf: 1, minimum: 0, maximum: 8_640_000_000_000_000, error: MS_ERROR, description: 'Unix ms: deliveries created at or after it.', examples: [EXAMPLE.time - 86_400_000] }),
-  to: t.Number({ multipleOf: 1, minimum: 0, maximum: 8_640_000_000_000_000, error: MS_ERROR, description: `Unix ms: deliveries created before it; at most ${WEBHOOK_LIMITS.redeliverRangeMs / 86_400_000} days after from.`, examples: [EXAMPLE.time] }),
+  from: t.Number({ multipleOf: 1, minimum: 0, maximum: 8_640_000_000_000_000, 'x-error': MS_ERROR, description: 'Unix ms: deliveries created at or after it.', examples: [EXAMPLE.time - 86_400_000] }),
+  to: t.Number({ multipleOf: 1, minimum: 0, maximum: 8_640_000_000_000_000, 'x-error': MS_ERROR, description: `Unix ms: deliveries created before it; at most ${WEBHOOK_LIMITS.redeliverRangeMs / 86_400_000} days after from.`, examples: [EXAMPLE.time] }),
 }, { examples: [{ from: EXAMPLE.time - 86_400_000, to: EXAMPLE.time }] });
 
 export const BulkRedelivery = t.Object({
