@@ -18,7 +18,7 @@ export function Chart(props: { days: string[]; series: { label: string; values: 
       {
         width: Math.max(280, element.clientWidth),
         height: 220,
-        series: [{}, ...props.series.map((s, i) => ({ label: s.label, stroke: COLORS[i % COLORS.length], width: 2, value: (_: uPlot, v: number | null) => (v === null ? '—' : format(v)) }))],
+        series: [{ label: 'Day', value: (_: uPlot, v: number | null) => (v === null ? '—' : new Date(v * 1000).toISOString().slice(0, 10)) }, ...props.series.map((s, i) => ({ label: s.label, stroke: COLORS[i % COLORS.length], width: 2, value: (_: uPlot, v: number | null) => (v === null ? '—' : format(v)) }))],
         axes: [{ stroke: 'currentColor' }, { stroke: 'currentColor', values: (_: uPlot, ticks: number[]) => ticks.map(format), size: 70 }],
         scales: { x: { time: true } },
         legend: { show: true },

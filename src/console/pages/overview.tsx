@@ -11,6 +11,8 @@ function isoDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
+const count = (n: number) => new Intl.NumberFormat('en').format(n);
+
 function amounts(list: Money[]): string {
   return list.length ? list.map((m) => money(m.amount, m.currency)).join(' · ') : '0';
 }
@@ -52,11 +54,11 @@ export function OverviewPage() {
           <ul class="tiles" aria-label="Totals">
             <li>
               <span class="tile-label">Active licenses</span>
-              <span class="tile-value">{s.totals.activeLicenses}</span>
+              <span class="tile-value">{count(s.totals.activeLicenses)}</span>
             </li>
             <li>
               <span class="tile-label">Active machines</span>
-              <span class="tile-value">{s.totals.activeMachines}</span>
+              <span class="tile-value">{count(s.totals.activeMachines)}</span>
             </li>
             <li>
               <span class="tile-label">Monthly recurring revenue</span>
@@ -68,7 +70,7 @@ export function OverviewPage() {
             </li>
             <li>
               <span class="tile-label">New licenses, {range} days</span>
-              <span class="tile-value">{s.totals.newLicenses}</span>
+              <span class="tile-value">{count(s.totals.newLicenses)}</span>
             </li>
           </ul>
           <div class="charts">
