@@ -1,4 +1,4 @@
-import { startRegistration } from '@simplewebauthn/browser';
+import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import { useState } from 'preact/hooks';
 import { API, api, type ListPage } from '../api.ts';
 import { when } from '../format.ts';
@@ -243,7 +243,7 @@ function Passkeys() {
     event.preventDefault();
     const name = formValue(event, 'passkey-name');
     void action.run(async () => {
-      const options = await api<any>('POST', '/developers/passkeys/registration/options', {});
+      const options = await api<PublicKeyCredentialCreationOptionsJSON>('POST', '/developers/passkeys/registration/options', {});
       const response = await startRegistration({ optionsJSON: options });
       await api('POST', '/developers/passkeys/registration/verify', name ? { response, name } : { response });
       passkeys.reload();

@@ -1,4 +1,4 @@
-import { startAuthentication } from '@simplewebauthn/browser';
+import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import type { SessionAnswer } from '../types.ts';
@@ -35,7 +35,7 @@ export function SignIn(props: { onSignedIn: (answer: SessionAnswer) => void }) {
   };
   const passkey = () =>
     void action.run(async () => {
-      const { challengeId, options } = await api<{ challengeId: string; options: any }>('POST', '/developers/login/passkey/options', {}, { quiet401: true });
+      const { challengeId, options } = await api<{ challengeId: string; options: PublicKeyCredentialRequestOptionsJSON }>('POST', '/developers/login/passkey/options', {}, { quiet401: true });
       const response = await startAuthentication({ optionsJSON: options });
       const answer = await api<SessionAnswer>('POST', '/developers/login/passkey/verify', { challengeId, response }, { quiet401: true });
       props.onSignedIn(answer);
