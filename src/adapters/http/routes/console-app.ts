@@ -33,7 +33,7 @@ const ASSETS = new Map<string, ConsoleAsset>([CONSOLE_SCRIPT, CONSOLE_STYLE].map
  * under it, and its two content-hashed assets, cached for good. Hidden from the API document: the
  * console is a client of the API, not part of it.
  */
-export function consoleRoutes(publicBaseUrl: string) {
+export function consoleAppRoutes(publicBaseUrl: string) {
   // Absolute paths, so /v1/console/licenses/lic_… loads the same assets as /v1/console.
   const base = `${new URL(publicBaseUrl).pathname.replace(/\/+$/, '')}/v1`;
   const shell = `<!doctype html>
@@ -44,7 +44,7 @@ export function consoleRoutes(publicBaseUrl: string) {
 <body><div id="console" data-api="${base}" data-base="${base}/console"><noscript>The seller console needs JavaScript; the API and the CLI do everything it does.</noscript></div></body></html>`;
   const page = () => new Response(shell, { headers: SHELL_HEADERS });
   const hide = { detail: { hide: true } };
-  return new Elysia({ name: 'console' })
+  return new Elysia({ name: 'console-app' })
     .get('/console', page, hide)
     .get('/console/*', page, hide)
     .get('/console/assets/:name', ({ params }) => {
