@@ -145,7 +145,7 @@ export interface Stats {
   interval: 'day' | 'week' | 'month';
   series: { period: string; newLicenses: number; orders: number; revenue: Money[] }[];
   totals: { activeLicenses: number; activeMachines: number; mrr: Money[]; newLicenses: number; revenue: Money[] };
-  failingWebhookEndpoints: { id: string; url: string; disabledAt?: number | null; failedDeliveries: number }[];
+  failingWebhookEndpoints: { id: string; url: string; enabled: boolean; disabledReason: string | null; failingSince: number | null; failedDeliveries: number }[];
   recentOrders: Order[];
 }
 

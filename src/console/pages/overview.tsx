@@ -142,7 +142,8 @@ export function OverviewPage() {
                 {s.failingWebhookEndpoints.map((e) => (
                   <li>
                     <Link to={`/webhooks/${e.id}`}>{e.url}</Link>: {e.failedDeliveries} failed deliveries
-                    {e.disabledAt ? `, disabled ${day(e.disabledAt)}` : ''}
+                    {e.failingSince ? `, failing since ${day(e.failingSince)}` : ''}
+                    {e.enabled ? '' : `; disabled${e.disabledReason ? ` (${e.disabledReason})` : ''}: open it to enable it again`}
                   </li>
                 ))}
               </ul>
