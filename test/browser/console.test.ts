@@ -398,6 +398,37 @@ describe('the console for everyone', () => {
   }, SLOW * 2);
 });
 
+describe('lists', () => {
+  test("pages follow the API's cursor: 21 licenses are 20 and then 1, and Previous page comes back to the first 20", async () => {
+    const c = await newSeller(service.call);
+    for (let i = 0; i < 21; i++) {
+      const granted = await service.call('POST', '/developers/licenses', { key: c.apiKey, body: { productId: c.productId, email: `paged-${i}@example.com`, notify: false } });
+      expect(granted.status).toBe(201);
+    }
+    const { page, seen } = await consolePage(c, '/licenses');
+    const rows = () => page.locator('[aria-label=Licenses] tbody tr');
+    await page.waitForFunction(() => document.querySelectorAll('[aria-label=Licenses] tbody tr').length === 20);
+    const first = await rows().allTextContents();
+    const cursor = page.waitForResponse((r) => r.url().includes('startingAfter='));
+    await page.getByRole('button', { name: 'Next page' }).click();
+    const asked = new URL((await cursor).url()).searchParams.get('startingAfter');
+    await page.waitForFunction(() => document.querySelectorAll('[aria-label=Licenses] tbody tr').length === 1);
+    const second = await rows().allTextContents();
+    const nextDisabled = await page.getByRole('button', { name: 'Next page' }).isDisabled();
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('[aria-label=Licenses] tbody tr').length === 20);
+    const back = await rows().allTextContents();
+
+    expect(first.join()).toContain('paged-20@example.com'); // newest first
+    expect(first.at(-1)).toContain(asked!); // the cursor is the last id shown
+    expect(second).toHaveLength(1);
+    expect(second[0]).toContain('paged-0@example.com');
+    expect(nextDisabled).toBe(true);
+    expect(back).toEqual(first);
+    expect(seen).toEqual({ csp: [], errors: [] });
+  }, SLOW);
+});
+
 describe('two sellers', () => {
   test("seller B's console never shows seller A's licenses, customers, orders or endpoints, even by their ids", async () => {
     const license = (await service.call('GET', `/developers/licenses?email=${BUYER}`, { key: a.apiKey })).body.data[0];
