@@ -1,37 +1,53 @@
-import { afterAll, beforeAll } from 'bun:test';
+import { beforeAll } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { atProcessEnd } from '../support/process-end.ts';
 import { freePort, spawnService, untilHealthy, type Spawned } from '../support/server-process.ts';
 import { SLOW } from './browser.ts';
 
 export type Call = <T = any>(method: string, path: string, options?: { body?: unknown; key?: string }) => Promise<{ status: number; body: T }>;
 
+let shared: Promise<{ url: string; call: Call }> | undefined;
+
 /**
- * The real server process in sandbox mode on a temp SQLite file, for the test file that calls it.
- * PUBLIC_BASE_URL is the loopback address it listens on, so every URL it hands out (checkout,
- * authorize, success) is one the browser may open.
+ * The real server process in sandbox mode on a temp SQLite file, started by the first test file
+ * that asks and stopped once the last one has run: a start costs seconds on two busy cores, and
+ * every test makes a seller of its own. PUBLIC_BASE_URL is the loopback address it listens on, so
+ * every URL it hands out (checkout, authorize, success) is one the browser may open.
  */
+function sharedSandboxService(): Promise<{ url: string; call: Call }> {
+  if (!shared) {
+    const dir = mkdtempSync(join(tmpdir(), 'licensing-browser-'));
+    let service: Spawned | undefined;
+    const started = (async () => {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      const env = { PORT: String(port), PUBLIC_BASE_URL: url, DATABASE_URL: `sqlite:${join(dir, 'licensing.db')}`, LOG_LEVEL: 'warn' };
+      // Only PATH and HOME are inherited: no STRIPE_* or TWILIO_* variable can switch sandbox mode off.
+      service = { ...(await spawnService(env, { inheritEnv: false })), url };
+      await untilHealthy(service, SLOW / 2);
+      return { url, call: api(url) };
+    })();
+    shared = started;
+    started.catch(() => {
+      if (shared === started) shared = undefined; // the next file tries again
+    });
+    atProcessEnd(async () => {
+      service?.kill();
+      await service?.exited;
+      rmSync(dir, { recursive: true, force: true });
+    });
+  }
+  return shared;
+}
+
+/** The process's sandbox service, for the test file that calls it: `url` and `call` are set before its tests run. */
 export function useSandboxService() {
-  let service: Spawned | undefined;
-  let dir: string | undefined;
   const state = { url: '', call: (async () => ({ status: 0, body: null })) as Call };
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'licensing-browser-'));
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    const env = { PORT: String(port), PUBLIC_BASE_URL: url, DATABASE_URL: `sqlite:${join(dir, 'licensing.db')}`, LOG_LEVEL: 'warn' };
-    // Only PATH and HOME are inherited: no STRIPE_* or TWILIO_* variable can switch sandbox mode off.
-    service = { ...(await spawnService(env, { inheritEnv: false })), url };
-    await untilHealthy(service, SLOW / 2);
-    state.url = url;
-    state.call = api(url);
+    Object.assign(state, await sharedSandboxService());
   }, SLOW);
-  afterAll(async () => {
-    service?.kill();
-    await service?.exited;
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
   return state;
 }
 
