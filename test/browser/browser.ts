@@ -1,7 +1,8 @@
 import { afterAll, beforeAll } from 'bun:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { atProcessEnd } from '../support/process-end.ts';
 
 /** Browser tests wait on a real Chromium and a real server sharing two busy cores. */
 export const SLOW = 90_000;
@@ -27,19 +28,41 @@ export const DESKTOP = { width: 900, height: 900 };
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost']);
 
+let launched: Promise<Browser> | undefined;
+
 /**
- * One headless Chromium for the test file that calls it (launched before its tests, closed after).
- * Every request a page makes must go to the loopback (127.0.0.1 or localhost): anything else is
- * aborted and recorded in `blocked`.
+ * The one headless Chromium of this `bun test` process: launched by the first file that asks,
+ * closed once the last file has run. A launch and its first context cost seconds on two busy cores;
+ * a new context per test keeps the tests apart as well as a browser per file did.
+ */
+function sharedChromium(): Promise<Browser> {
+  if (!launched) {
+    const browser = chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: SLOW });
+    launched = browser;
+    browser.catch(() => {
+      if (launched === browser) launched = undefined; // the next file tries again
+    });
+    atProcessEnd(async () => {
+      await (await browser.catch(() => undefined))?.close();
+    });
+  }
+  return launched;
+}
+
+/**
+ * Headless Chromium for the test file that calls it: the process's shared browser, with the file's
+ * contexts closed after its tests. Every request a page makes must go to the loopback (127.0.0.1 or
+ * localhost): anything else is aborted and recorded in `blocked` (this file's pages only).
  */
 export function useChromium() {
   let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
   const blocked: string[] = [];
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: SLOW });
+    browser = await sharedChromium();
   }, SLOW);
   afterAll(async () => {
-    await browser?.close();
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
   });
   return {
     blocked,
@@ -47,6 +70,7 @@ export function useChromium() {
     async page(viewport = DESKTOP, headers?: Record<string, string>): Promise<Page> {
       if (!browser) throw new Error('Chromium did not start');
       const context = await browser.newContext({ viewport, locale: 'en-US', extraHTTPHeaders: headers });
+      contexts.push(context);
       context.setDefaultTimeout(SLOW / 3);
       await context.route('**/*', (route) => {
         const url = new URL(route.request().url());

@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { testApi } from '../support/http.ts';
 import { axeViolations } from './axe.ts';
 import { screenshot } from './browser.ts';
+import type { ServiceOptions } from './service.ts';
 
 /**
  * The routes the console uses that other branches of issue 20 add (sign-in, sessions and passkeys;
@@ -18,6 +19,12 @@ export const HAS = {
   passkeys: Boolean(operation('/developers/passkeys/registration/options', 'post') && operation('/developers/login/passkey/options', 'post')),
   stats: Boolean(operation('/developers/stats', 'get')),
 };
+
+/**
+ * The sandbox service the console's test files share: on http://localhost (a passkey's relying
+ * party is a domain, never an IP address), webhooks allowed to a receiver on the loopback.
+ */
+export const CONSOLE_SERVICE: ServiceOptions = { hostname: 'localhost', env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } };
 
 /** Opens a console page and waits until its heading is there (the app has booted and routed). */
 export async function openConsole(page: Page, base: string, path = ''): Promise<void> {

@@ -1,18 +1,18 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { SLOW, useChromium, watchPage } from './browser.ts';
-import { expectAccessible, HAS, openConsole } from './console-pages.ts';
+import { CONSOLE_SERVICE, expectAccessible, HAS, openConsole } from './console-pages.ts';
 import { newSeller, useSandboxService, type Seller } from './service.ts';
 
 /**
  * Signing in to the seller console as a seller does (docs/console.md, "Signing in"): a code e-mailed
  * to the account's address, or a passkey through Chromium's virtual authenticator. The service runs
- * on http://localhost (a passkey's relying party is a domain, never an IP address). These tests need
- * the sign-in routes (POST /developers/login…); they run as soon as this tree has them.
+ * on http://localhost (CONSOLE_SERVICE). These tests need the sign-in routes (POST
+ * /developers/login…); they run as soon as this tree has them.
  */
 
 const chrome = useChromium();
-const service = useSandboxService({ hostname: 'localhost' });
+const service = useSandboxService(CONSOLE_SERVICE);
 let a: Seller;
 let b: Seller;
 let licenseOfA: string;

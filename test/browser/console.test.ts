@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { receiver, verified } from '../webhooks/support.ts';
 import { DESKTOP, PHONE, SLOW, useChromium, watchPage } from './browser.ts';
-import { consoleScreenshot, expectAccessible, goInConsole, HAS, openConsole } from './console-pages.ts';
+import { CONSOLE_SERVICE, consoleScreenshot, expectAccessible, goInConsole, HAS, openConsole } from './console-pages.ts';
 import { connectInBrowser, payWith } from './flows.ts';
 import { initCheckout, newSeller, useSandboxService, type Seller } from './service.ts';
 
@@ -15,7 +15,7 @@ import { initCheckout, newSeller, useSandboxService, type Seller } from './servi
  */
 
 const chrome = useChromium();
-const service = useSandboxService({ hostname: 'localhost', env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } });
+const service = useSandboxService(CONSOLE_SERVICE);
 const hooks = receiver();
 afterAll(() => hooks.stop());
 

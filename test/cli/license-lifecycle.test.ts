@@ -11,8 +11,8 @@ afterAll(async () => {
 });
 
 /** A seller (own config) grants a key by hand; a buyer (own config) gets it. */
-async function grantedKey() {
-  const seller = await sellerWithProduct(world);
+async function grantedKey(productBy: 'api' | 'cli' = 'api') {
+  const seller = await sellerWithProduct(world, undefined, productBy);
   const grant = await world.cli(seller.config, ['seller', 'licenses', 'grant', '--product', seller.productId, '--email', 'buyer@example.com', '--json']);
   const issued = grant.json();
   return { ...seller, licenseKey: issued.licenseKey as string, licenseId: issued.license.id as string, buyer: world.newConfig() };
@@ -20,7 +20,7 @@ async function grantedKey() {
 
 describe('licensing activate and status, non-interactive', () => {
   test('seller signup → product → grant → buyer activate → status: valid, bound, exit 0', async () => {
-    const { licenseKey, licenseId, productId, publishableKey, buyer } = await grantedKey();
+    const { licenseKey, licenseId, productId, publishableKey, buyer } = await grantedKey('cli');
 
     const activate = await world.cli(buyer, ['activate', licenseKey, '--publishable-key', publishableKey]);
     const status = await world.cli(buyer, ['status']);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { cliWorld, connectSandbox, sellerWithProduct, startCli, type CliWorld } from './support.ts';
+import { cliWorld, connectSandbox, grantLicense, sellerWithProduct, startCli, type CliWorld } from './support.ts';
 
 let world: CliWorld;
 beforeAll(async () => {
@@ -12,8 +12,7 @@ afterAll(async () => {
 /** A seller who granted licenses to ann (twice) and bob, in that order. */
 async function sellerWithLicenses() {
   const shop = await sellerWithProduct(world);
-  const grant = async (email: string) =>
-    (await world.cli(shop.config, ['seller', 'licenses', 'grant', '--product', shop.productId, '--email', email, '--json'])).json().license.id as string;
+  const grant = async (email: string) => (await grantLicense(world, shop.apiKey, shop.productId, email)).license.id;
   const ids = [await grant('ann@example.com'), await grant('bob@example.com'), await grant('ann@example.com')];
   return { ...shop, ids };
 }

@@ -91,14 +91,32 @@ export async function cliWorld(prefix = 'licensing-cli-') {
 
 export type CliWorld = Awaited<ReturnType<typeof cliWorld>>;
 
-/** A seller signed up through the CLI, with a product created through the CLI. */
-export async function sellerWithProduct(world: CliWorld, config = world.newConfig()) {
+/**
+ * A seller signed up through the CLI (which writes the config file), with a product "CLI Pro" at
+ * $19.99 created through the API unless `productBy` says the CLI: each CLI run is a process start,
+ * and `seller products create` has tests of its own (seller.test.ts).
+ */
+export async function sellerWithProduct(world: CliWorld, config = world.newConfig(), productBy: 'api' | 'cli' = 'api') {
   const email = `seller-${crypto.randomUUID()}@example.com`;
   const signup = (await world.cli(config, ['seller', 'signup', '--email', email, '--name', 'CLI Seller', '--json'])).json();
-  const product = (
-    await world.cli(config, ['seller', 'products', 'create', '--name', 'CLI Pro', '--price', '19.99', '--currency', 'usd', '--features', 'pro,export', '--json'])
-  ).json();
-  return { config, developerId: signup.id as string, apiKey: signup.apiKey as string, publishableKey: signup.publishableKey as string, productId: product.id as string };
+  const product: { id: string } =
+    productBy === 'cli'
+      ? (await world.cli(config, ['seller', 'products', 'create', '--name', 'CLI Pro', '--price', '19.99', '--currency', 'usd', '--features', 'pro,export', '--json'])).json()
+      : await createdProduct(world, signup.apiKey);
+  return { config, developerId: signup.id as string, apiKey: signup.apiKey as string, publishableKey: signup.publishableKey as string, productId: product.id };
+}
+
+async function createdProduct(world: CliWorld, apiKey: string): Promise<{ id: string }> {
+  const created = await world.api('POST', '/developers/products', { key: apiKey, body: { name: 'CLI Pro', price: 1999, currency: 'usd', features: ['pro', 'export'] } });
+  if (created.status !== 201) throw new Error(`product: ${created.status} ${await created.text()}`);
+  return (await created.json()) as { id: string };
+}
+
+/** A license granted through the API (`seller licenses grant` has tests of its own). */
+export async function grantLicense(world: CliWorld, apiKey: string, productId: string, email: string) {
+  const granted = await world.api('POST', '/developers/licenses', { key: apiKey, body: { productId, email } });
+  if (granted.status !== 201) throw new Error(`grant: ${granted.status} ${await granted.text()}`);
+  return (await granted.json()) as { licenseKey: string; license: { id: string } };
 }
 
 /**

@@ -2,8 +2,11 @@ import { describe, expect, test } from 'bun:test';
 import { testApi } from '../support/http.ts';
 import { aCustomer, authenticated, developerWorld, expectError, ownerHeaders, routeTable, world, worldFor, type Route, type World } from './fixtures.ts';
 
-// Built once for the table's names; each test below makes its own world.
-const names = authenticated(routeTable(await world(testApi())));
+// Built once for the table's names, then shared by the tests whose every call must be refused with
+// 401: a refused call changes nothing, so one world serves them all (a call wrongly let through
+// fails its own test first). A test that expects a 2xx, or logs out, makes its own world.
+const refusals = await world(testApi());
+const names = authenticated(routeTable(refusals));
 
 const send = (w: World, route: Route, headers: Record<string, string>, id?: string) =>
   w.api.call(route.method, route.path(id), { headers, ...(route.body && { body: route.body() }) });
@@ -12,19 +15,19 @@ const byName = (w: World, name: string) => routeTable(w).find((r) => r.name === 
 
 describe.each(names.map((r) => [r.name]))('%s', (name) => {
   test('without a key: 401 unauthorized', async () => {
-    const w = await worldFor(name);
+    const w = refusals;
     expectError(await send(w, byName(w, name), {}), 401, 'unauthorized');
   });
 
   test('with an unknown key (sk_ + junk, pk_ + junk, no prefix): 401 unauthorized', async () => {
-    const w = await worldFor(name);
+    const w = refusals;
     for (const key of ['sk_' + 'x'.repeat(43), 'pk_junk', 'not-a-key', 'sk_' + 'é'.repeat(10), 'sk_' + 'a'.repeat(5000)]) {
       expectError(await send(w, byName(w, name), { 'x-api-key': key }), 401, 'unauthorized');
     }
   });
 
   test('with an empty X-API-Key header: 401 unauthorized', async () => {
-    const w = await worldFor(name);
+    const w = refusals;
     expectError(await send(w, byName(w, name), { 'x-api-key': '' }), 401, 'unauthorized');
   });
 
@@ -48,7 +51,7 @@ describe.each(names.map((r) => [r.name]))('%s', (name) => {
 
 describe.each(names.filter((r) => r.auth === 'customer').map((r) => [r.name]))('%s (identity token)', (name) => {
   test('a junk, truncated or malformed bearer token: 401 unauthorized', async () => {
-    const w = await world();
+    const w = refusals;
     const { token } = w.customer;
     const junk = [`idt_${'x'.repeat(43)}`, 'idt_', token.slice(0, -1), `${token}x`, `idt_${'é'.repeat(10)}`, `idt_${'a'.repeat(5000)}`, 'not-a-token'];
     for (const value of junk) expectError(await send(w, byName(w, name), { authorization: `Bearer ${value}` }), 401, 'unauthorized');
@@ -57,7 +60,7 @@ describe.each(names.filter((r) => r.auth === 'customer').map((r) => [r.name]))('
   });
 
   test('a secret or publishable key as the bearer: 401 unauthorized', async () => {
-    const w = await world();
+    const w = refusals;
     for (const key of [w.mine.apiKey, w.mine.publishableKey, w.other.apiKey]) {
       expectError(await send(w, byName(w, name), { authorization: `Bearer ${key}` }), 401, 'unauthorized');
     }
