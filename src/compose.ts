@@ -2,6 +2,7 @@ import { HmacDerivedSecrets } from './adapters/crypto/hmac-derived-secrets.ts';
 import { HmacOtpCodes } from './adapters/crypto/hmac-otp-codes.ts';
 import { NodeSigner } from './adapters/crypto/node-signer.ts';
 import { sha256Hashing } from './adapters/crypto/sha256-hashing.ts';
+import { simpleWebAuthn } from './adapters/crypto/simple-webauthn.ts';
 import { MemoryRateLimiter } from './adapters/rate-limit/memory-rate-limiter.ts';
 import { KeptMailer } from './adapters/sandbox/kept-mailer.ts';
 import { OutboxSmsSender } from './adapters/sandbox/outbox-sms-sender.ts';
@@ -59,5 +60,6 @@ export function composeDeps<C extends Clock>(parts: DepsParts<C>): Deps & { cloc
     hostResolver: parts.hostResolver ?? new DnsHostResolver(settings.webhooks.timeoutMs),
     settings,
     metrics: parts.metrics ?? noMetrics,
+    webAuthn: simpleWebAuthn,
   };
 }

@@ -32,6 +32,9 @@ import type { MailOutboxRepository, SandboxMailRepository } from './mail-reposit
 import type { Mailer } from './mailer.ts';
 import type { Metrics } from './metrics.ts';
 import type { IdempotencyRepository } from './idempotency-repository.ts';
+import type { ConsoleSessionRepository } from './console-session-repository.ts';
+import type { PasskeyRepository } from './passkey-repository.ts';
+import type { WebAuthn } from './webauthn.ts';
 
 /** The stored state of the service, one repository per kind of record. */
 export interface Repositories {
@@ -65,6 +68,10 @@ export interface Repositories {
   sandboxMail: SandboxMailRepository;
   /** Idempotency-Key records: the first answer to each caller's key (docs/api-rules.md). */
   idempotencyKeys: IdempotencyRepository;
+  /** Seller console sessions (docs/console-sign-in.md). */
+  consoleSessions: ConsoleSessionRepository;
+  /** Sellers' passkeys and their ceremonies' challenges. */
+  passkeys: PasskeyRepository;
 }
 
 /** Everything a use case may ask for; each takes only the part it needs. */
@@ -91,6 +98,8 @@ export interface Deps extends Repositories {
   settings: Settings;
   /** Counts for the operators' metrics page (nothing is kept when no page is served). */
   metrics: Metrics;
+  /** WebAuthn ceremonies for the console's passkeys. */
+  webAuthn: WebAuthn;
 }
 
 /** A store: the repositories plus its own lifecycle. */

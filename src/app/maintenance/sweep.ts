@@ -34,6 +34,10 @@ export const RETENTION_MS = {
   incomingWebhookEvents: 30 * DAY_MS,
   /** After expiry (24 hours after first use): Idempotency-Key records. */
   idempotencyKeys: 0,
+  /** After expiry or revocation: seller console sessions (docs/console-sign-in.md). */
+  consoleSessions: 7 * DAY_MS,
+  /** After expiry: passkey ceremonies' challenges. */
+  webauthnChallenges: 0,
 } as const;
 
 export type SweptKind = keyof typeof RETENTION_MS;
@@ -48,7 +52,7 @@ export interface SweepOptions {
 
 export const DEFAULT_SWEEP: SweepOptions = { batchSize: 500, maxBatches: 20 };
 
-type SweepDeps = Pick<Deps, 'clock' | 'otps' | 'identityTokens' | 'connections' | 'smsOutbox' | 'purchases' | 'checkouts' | 'sandboxMail' | 'mailOutbox' | 'trialRequests' | 'webhookEvents' | 'idempotencyKeys'>;
+type SweepDeps = Pick<Deps, 'clock' | 'otps' | 'identityTokens' | 'connections' | 'smsOutbox' | 'purchases' | 'checkouts' | 'sandboxMail' | 'mailOutbox' | 'trialRequests' | 'webhookEvents' | 'idempotencyKeys' | 'consoleSessions' | 'passkeys'>;
 
 /**
  * Deletes every record past its retention period, in batches. Idempotent and safe to run from
@@ -69,6 +73,8 @@ export async function sweepExpired(deps: SweepDeps, options: SweepOptions = DEFA
     unpaidCheckouts: (b, l) => deps.checkouts.deleteUnpaid(b, l),
     incomingWebhookEvents: (b, l) => deps.webhookEvents.deleteReceivedBefore(b, l),
     idempotencyKeys: (b, l) => deps.idempotencyKeys.deleteExpired(b, l),
+    consoleSessions: (b, l) => deps.consoleSessions.deleteEnded(b, l),
+    webauthnChallenges: (b, l) => deps.passkeys.deleteExpiredChallenges(b, l),
   };
   const report = {} as SweepReport;
   for (const kind of Object.keys(deleters) as SweptKind[]) {

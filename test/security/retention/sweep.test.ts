@@ -41,6 +41,10 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
   await store.webhookEvents.claim(eventId, 'checkout.session.completed', at('incomingWebhookEvents'));
   const idem = { scope: `dev:${seller.developerId}`, key: `key-${phone}`, route: 'POST /v1/developers/products', digest: 'd', createdAt: at('idempotencyKeys') - DAY, expiresAt: at('idempotencyKeys') };
   await store.idempotencyKeys.claim(idem, 0);
+  const consoleSession = { id: `csn_${phone.slice(1)}`, developerId: seller.developerId, tokenHash: `h-${phone}`, createdAt: at('consoleSessions') - DAY, lastUsedAt: at('consoleSessions') - DAY, expiresAt: at('consoleSessions'), revokedAt: null, userAgent: 'ua', clientAddress: '127.0.0.1', how: 'email' as const };
+  await store.consoleSessions.create(consoleSession);
+  const challenge = { id: `wch_${phone.slice(1)}`, purpose: 'authentication' as const, developerId: null, challenge: `c-${phone}`, createdAt: at('webauthnChallenges') - 300_000, expiresAt: at('webauthnChallenges'), usedAt: null };
+  await store.passkeys.createChallenge(challenge);
   return {
     async present() {
       return {
@@ -57,6 +61,8 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
         incomingWebhookEvents: !(await store.webhookEvents.claim(eventId, 'checkout.session.completed', NOW)),
         // A claim made before the record's expiry wins only where the record is gone.
         idempotencyKeys: (await store.idempotencyKeys.claim(idem, 0)) !== null,
+        consoleSessions: (await store.consoleSessions.findByHash(consoleSession.tokenHash)) !== null,
+        webauthnChallenges: (await store.passkeys.takeChallenge('authentication', { id: challenge.id }, challenge.expiresAt - 1)) !== null,
       };
     },
   };
@@ -78,6 +84,8 @@ describe('the documented retention periods', () => {
       unpaidCheckouts: 30 * DAY,
       incomingWebhookEvents: 30 * DAY,
       idempotencyKeys: 0,
+      consoleSessions: 7 * DAY,
+      webauthnChallenges: 0,
     });
     expect(RETENTION_MS.otpChallenges).toBeGreaterThanOrEqual(OTP_LIMITS.sendWindowMs);
   });
