@@ -6,7 +6,7 @@
 
 const b64url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
 const utf8 = (text: string) => new TextEncoder().encode(text);
-const sha256 = async (bytes: Uint8Array) => new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+const sha256 = async (bytes: Uint8Array<ArrayBuffer>) => new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
 const concat = (...parts: Uint8Array[]) => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -67,7 +67,7 @@ export class SoftwareAuthenticator {
     return concat(await sha256(utf8(rpId)), new Uint8Array([flags]), count, attested ?? new Uint8Array());
   }
 
-  private clientData(type: 'webauthn.create' | 'webauthn.get', challenge: string, origin: string): Uint8Array {
+  private clientData(type: 'webauthn.create' | 'webauthn.get', challenge: string, origin: string): Uint8Array<ArrayBuffer> {
     return utf8(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
   }
 
