@@ -12,6 +12,15 @@ import type { NewCredential, RelyingParty, WebAuthn } from '../../ports/webauthn
 const toBase64url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
 const fromBase64url = (text: string) => new Uint8Array(Buffer.from(text, 'base64url'));
 
+/** The library throws on what it refuses (a malformed answer too): one refusal, null, for all. */
+async function nullWhenRefused<T>(check: () => Promise<T | null>): Promise<T | null> {
+  try {
+    return await check();
+  } catch {
+    return null;
+  }
+}
+
 /**
  * WebAuthn through @simplewebauthn/server: attestation `none` (no device is trusted more than
  * another), user verification preferred, discoverable credentials for sign-in. Whatever the library
@@ -33,8 +42,8 @@ export const simpleWebAuthn: WebAuthn = {
     return { challenge: options.challenge, options: { ...options } };
   },
 
-  async verifyRegistration(rp, challenge, response): Promise<NewCredential | null> {
-    try {
+  verifyRegistration(rp, challenge, response): Promise<NewCredential | null> {
+    return nullWhenRefused(async () => {
       const result = await verifyRegistrationResponse({
         response: response as RegistrationResponseJSON,
         expectedChallenge: challenge,
@@ -45,9 +54,7 @@ export const simpleWebAuthn: WebAuthn = {
       if (!result.verified) return null;
       const { credential } = result.registrationInfo;
       return { credentialId: credential.id, publicKey: toBase64url(credential.publicKey), counter: credential.counter, transports: credential.transports ?? [] };
-    } catch {
-      return null;
-    }
+    });
   },
 
   async authenticationOptions(rp) {
@@ -71,8 +78,8 @@ export const simpleWebAuthn: WebAuthn = {
     return typeof id === 'string' && id.length > 0 ? id : null;
   },
 
-  async verifyAuthentication(rp: RelyingParty, challenge, response, credential) {
-    try {
+  verifyAuthentication(rp: RelyingParty, challenge, response, credential) {
+    return nullWhenRefused(async () => {
       const result = await verifyAuthenticationResponse({
         response: response as AuthenticationResponseJSON,
         expectedChallenge: challenge,
@@ -87,8 +94,6 @@ export const simpleWebAuthn: WebAuthn = {
         },
       });
       return result.verified ? { counter: result.authenticationInfo.newCounter } : null;
-    } catch {
-      return null;
-    }
+    });
   },
 };

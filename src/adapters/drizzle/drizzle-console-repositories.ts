@@ -5,6 +5,25 @@ import type { PasskeyRepository } from '../../ports/passkey-repository.ts';
 import { deleteBatch } from './drizzle-retention.ts';
 import { oneOrNull, type SqlStore } from './sql-store.ts';
 
+/**
+ * Revokes the developer's row (a session or a passkey): the first revocation time stays. False when
+ * the id is unknown or another developer's, so the caller answers 404 for both.
+ */
+async function revokeOwned(
+  store: SqlStore,
+  table: SqlStore['tables']['consoleSessions'] | SqlStore['tables']['passkeys'],
+  developerId: string,
+  id: string,
+  at: number,
+): Promise<boolean> {
+  const [found] = await store.db
+    .update(table as SqlStore['tables']['passkeys'])
+    .set({ revokedAt: sql`COALESCE(${table.revokedAt}, ${store.dialect.bound(at, 'bigint')})` })
+    .where(and(eq(table.id, id), eq(table.developerId, developerId)))
+    .returning({ id: table.id });
+  return found !== undefined;
+}
+
 // Every use-once or compare-and-set write below is one conditional statement: SQLite applies it
 // atomically (one writer), PostgreSQL locks the row for it, so of concurrent callers one wins.
 export class DrizzleConsoleSessionRepository implements ConsoleSessionRepository {
@@ -33,14 +52,8 @@ export class DrizzleConsoleSessionRepository implements ConsoleSessionRepository
       .orderBy(desc(s.createdAt), desc(s.id));
   }
 
-  async revoke(developerId: string, id: string, at: number): Promise<boolean> {
-    const { consoleSessions: s } = this.store.tables;
-    const [found] = await this.store.db
-      .update(s)
-      .set({ revokedAt: sql`COALESCE(${s.revokedAt}, ${this.store.dialect.bound(at, 'bigint')})` })
-      .where(and(eq(s.id, id), eq(s.developerId, developerId)))
-      .returning({ id: s.id });
-    return found !== undefined;
+  revoke(developerId: string, id: string, at: number): Promise<boolean> {
+    return revokeOwned(this.store, this.store.tables.consoleSessions, developerId, id, at);
   }
 
   async revokeAll(developerId: string, at: number): Promise<void> {
@@ -76,14 +89,8 @@ export class DrizzlePasskeyRepository implements PasskeyRepository {
     return rows.map(fromRow);
   }
 
-  async revoke(developerId: string, id: string, at: number): Promise<boolean> {
-    const { passkeys: p } = this.store.tables;
-    const [found] = await this.store.db
-      .update(p)
-      .set({ revokedAt: sql`COALESCE(${p.revokedAt}, ${this.store.dialect.bound(at, 'bigint')})` })
-      .where(and(eq(p.id, id), eq(p.developerId, developerId)))
-      .returning({ id: p.id });
-    return found !== undefined;
+  revoke(developerId: string, id: string, at: number): Promise<boolean> {
+    return revokeOwned(this.store, this.store.tables.passkeys, developerId, id, at);
   }
 
   async recordUse(id: string, from: number, to: number, at: number): Promise<boolean> {
