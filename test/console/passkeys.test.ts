@@ -31,6 +31,16 @@ describe('registering a passkey', () => {
     expect(list.body.data).toEqual([{ id: passkey.id, name: 'Laptop', createdAt: passkey.createdAt, lastUsedAt: null }]);
   });
 
+  test('the same passkey registered again is 409, and the options list it to exclude', async () => {
+    const { api, login, authenticator } = await withPasskey();
+
+    const options = await api.call('POST', '/developers/passkeys/registration/options', { headers: login.headers });
+    const again = await registerPasskey(api.call, login, authenticator);
+
+    expect(options.body.excludeCredentials).toEqual([expect.objectContaining({ id: authenticator.id })]);
+    expectError(again, 409, 'conflict');
+  });
+
   test('registering a passkey needs a session: none is 401, a secret key is 403', async () => {
     const { api, dev } = await signedInSeller();
 

@@ -60,7 +60,8 @@ export async function registerPasskey(deps: PasskeyDeps, caller: { developerId: 
   if (!challenge) throw REGISTRATION_FAILED();
   const credential = await deps.webAuthn.verifyRegistration(relyingParty(deps.settings), challenge.challenge, input.response);
   if (!credential) throw REGISTRATION_FAILED();
-  if (await deps.passkeys.findByCredentialId(credential.credentialId)) throw new ConflictError('conflict', 'This passkey is registered already.');
+  const taken = () => new ConflictError('conflict', 'This passkey is registered already.');
+  if (await deps.passkeys.findByCredentialId(credential.credentialId)) throw taken();
   const passkey: Passkey = {
     id: deps.ids.next('psk'),
     developerId: caller.developerId,
@@ -70,7 +71,13 @@ export async function registerPasskey(deps: PasskeyDeps, caller: { developerId: 
     lastUsedAt: null,
     revokedAt: null,
   };
-  await deps.passkeys.add(passkey);
+  try {
+    await deps.passkeys.add(passkey);
+  } catch (error) {
+    // Registered at the same moment through another challenge: the store's unique credential id decided.
+    if (await deps.passkeys.findByCredentialId(credential.credentialId)) throw taken();
+    throw error;
+  }
   return view(passkey);
 }
 
