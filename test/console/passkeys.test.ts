@@ -107,6 +107,12 @@ describe('signing in with a passkey', () => {
     expectError(await api.call('POST', '/developers/login/passkey/verify', { body: { challengeId: again.challengeId, response: otherOrigin } }), 401, 'unauthorized');
   });
 
+  test('an assertion without user verification (no PIN, no biometric) is refused', async () => {
+    const { api, authenticator } = await withPasskey();
+
+    expectError(await passkeySignIn(api.call, authenticator, { unverified: true }), 401, 'unauthorized');
+  });
+
   test('a challenge works once: the same assertion replayed is refused', async () => {
     const { api, authenticator } = await withPasskey();
     const { challengeId, options } = await passkeyChallenge(api.call);

@@ -92,11 +92,13 @@ export class SoftwareAuthenticator {
 
   /**
    * navigator.credentials.get: AuthenticationResponseJSON. `counter` overrides the next counter;
-   * `rpId` the RP id signed over; `forge` signs other bytes than the ones sent (a bad signature).
+   * `rpId` the RP id signed over; `forge` signs other bytes than the ones sent (a bad signature);
+   * `unverified`: the user was present but not verified (no PIN, no biometric).
    */
-  async assert(options: RequestOptions, origin: string, change: { counter?: number; rpId?: string; forge?: boolean } = {}) {
+  async assert(options: RequestOptions, origin: string, change: { counter?: number; rpId?: string; forge?: boolean; unverified?: boolean } = {}) {
     this.counter = change.counter ?? this.counter + 1;
-    const authData = await this.authData(change.rpId ?? options.rpId ?? new URL(origin).hostname, FLAGS.userPresent | FLAGS.userVerified, this.counter);
+    const flags = FLAGS.userPresent | (change.unverified ? 0 : FLAGS.userVerified);
+    const authData = await this.authData(change.rpId ?? options.rpId ?? new URL(origin).hostname, flags, this.counter);
     const clientData = this.clientData('webauthn.get', options.challenge, origin);
     const signed = concat(authData, await sha256(clientData));
     if (change.forge) signed[0] = signed[0]! ^ 0xff;

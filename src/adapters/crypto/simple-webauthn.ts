@@ -12,6 +12,9 @@ import type { NewCredential, RelyingParty, WebAuthn } from '../../ports/webauthn
 const toBase64url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
 const fromBase64url = (text: string) => new Uint8Array(Buffer.from(text, 'base64url'));
 
+/** What both checks hold an answer to: this challenge, this service's RP id and origin; the user verified (a PIN or biometric: a passkey alone signs in). */
+const expected = (rp: RelyingParty, challenge: string) => ({ expectedChallenge: challenge, expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: true });
+
 /** The library throws on what it refuses (a malformed answer too): one refusal, null, for all. */
 async function nullWhenRefused<T>(check: () => Promise<T | null>): Promise<T | null> {
   try {
@@ -23,7 +26,7 @@ async function nullWhenRefused<T>(check: () => Promise<T | null>): Promise<T | n
 
 /**
  * WebAuthn through @simplewebauthn/server: attestation `none` (no device is trusted more than
- * another), user verification preferred, discoverable credentials for sign-in. Whatever the library
+ * another), user verification required (the passkey is the only factor), discoverable credentials for sign-in. Whatever the library
  * refuses (a bad signature, another origin or RP, a challenge that differs, a malformed response)
  * comes back as null: the caller answers one refusal for all.
  */
@@ -37,7 +40,7 @@ export const simpleWebAuthn: WebAuthn = {
       userID: new TextEncoder().encode(user.id),
       attestationType: 'none',
       excludeCredentials: exclude.map((id) => ({ id })),
-      authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+      authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
     });
     return { challenge: options.challenge, options: { ...options } };
   },
@@ -46,10 +49,7 @@ export const simpleWebAuthn: WebAuthn = {
     return nullWhenRefused(async () => {
       const result = await verifyRegistrationResponse({
         response: response as RegistrationResponseJSON,
-        expectedChallenge: challenge,
-        expectedOrigin: rp.origin,
-        expectedRPID: rp.id,
-        requireUserVerification: false,
+        ...expected(rp, challenge),
       });
       if (!result.verified) return null;
       const { credential } = result.registrationInfo;
@@ -58,7 +58,7 @@ export const simpleWebAuthn: WebAuthn = {
   },
 
   async authenticationOptions(rp) {
-    const options = await generateAuthenticationOptions({ rpID: rp.id, allowCredentials: [], userVerification: 'preferred' });
+    const options = await generateAuthenticationOptions({ rpID: rp.id, allowCredentials: [], userVerification: 'required' });
     return { challenge: options.challenge, options: { ...options } };
   },
 
@@ -78,14 +78,11 @@ export const simpleWebAuthn: WebAuthn = {
     return typeof id === 'string' && id.length > 0 ? id : null;
   },
 
-  verifyAuthentication(rp: RelyingParty, challenge, response, credential) {
+  verifyAuthentication(rp, challenge, response, credential) {
     return nullWhenRefused(async () => {
       const result = await verifyAuthenticationResponse({
         response: response as AuthenticationResponseJSON,
-        expectedChallenge: challenge,
-        expectedOrigin: rp.origin,
-        expectedRPID: rp.id,
-        requireUserVerification: false,
+        ...expected(rp, challenge),
         credential: {
           id: credential.credentialId,
           publicKey: fromBase64url(credential.publicKey),
