@@ -3,6 +3,7 @@ import { HmacOtpCodes } from './adapters/crypto/hmac-otp-codes.ts';
 import { NodeSigner } from './adapters/crypto/node-signer.ts';
 import { SealedAnswers } from './adapters/crypto/sealed-answers.ts';
 import { sha256Hashing } from './adapters/crypto/sha256-hashing.ts';
+import { simpleWebAuthn } from './adapters/crypto/simple-webauthn.ts';
 import { MemoryRateLimiter } from './adapters/rate-limit/memory-rate-limiter.ts';
 import { KeptMailer } from './adapters/sandbox/kept-mailer.ts';
 import { OutboxSmsSender } from './adapters/sandbox/outbox-sms-sender.ts';
@@ -65,5 +66,6 @@ export function composeDeps<C extends Clock>(parts: DepsParts<C>): Deps & { cloc
     settings,
     metrics: parts.metrics ?? noMetrics,
     lastSeen: parts.lastSeen ?? { seen: ({ licenseId, machineFingerprint, at }) => store.licenses.touchActivation(licenseId, machineFingerprint, at) },
+    webAuthn: simpleWebAuthn,
   };
 }

@@ -21,21 +21,23 @@ export const SMS_LIMITS = [
 
 /**
  * A login code only logs in; a purchase code only confirms its own purchase; a phone code only
- * confirms the new phone number it was sent to; a trial code only confirms its own trial request.
+ * confirms the new phone number it was sent to; a trial code only confirms its own trial request;
+ * a console code only signs a seller in to the console.
  */
-export const OTP_SCOPES = ['login', 'purchase', 'phone', 'trial'] as const;
+export const OTP_SCOPES = ['login', 'purchase', 'phone', 'trial', 'console'] as const;
 export type OtpScope = (typeof OTP_SCOPES)[number];
 
 /**
  * Scopes whose code proves an address, not a customer: the buyer of a trial may have no customer
- * yet, so such a challenge passes without one (for every other scope no customer means a decoy).
+ * yet, so such a challenge passes without one (for every other scope no customer means a decoy). A
+ * console code proves a seller's address: its subject names the seller (a decoy's names none).
  */
-export const ADDRESS_SCOPES: readonly OtpScope[] = ['trial'];
+export const ADDRESS_SCOPES: readonly OtpScope[] = ['trial', 'console'];
 
 export interface OtpChallenge {
   id: string;
   scope: OtpScope;
-  /** What the code is for: the normalized e-mail (login), the purchase id (purchase), `<customerId>:<newPhone>` (phone), or the trial request id (trial). */
+  /** What the code is for: the normalized e-mail (login), the purchase id (purchase), `<customerId>:<newPhone>` (phone), the trial request id (trial), or the developer id (console; a decoy's keyed e-mail digest). */
   subject: string;
   /**
    * null for an e-mail with no customer: the challenge exists so the answer looks the same, but no

@@ -33,6 +33,9 @@ import type { Mailer } from './mailer.ts';
 import type { Metrics } from './metrics.ts';
 import type { LastSeenRecorder } from './last-seen.ts';
 import type { IdempotencyRepository } from './idempotency-repository.ts';
+import type { ConsoleSessionRepository } from './console-session-repository.ts';
+import type { PasskeyRepository } from './passkey-repository.ts';
+import type { WebAuthn } from './webauthn.ts';
 
 /** The stored state of the service, one repository per kind of record. */
 export interface Repositories {
@@ -66,6 +69,10 @@ export interface Repositories {
   sandboxMail: SandboxMailRepository;
   /** Idempotency-Key records: the first answer to each caller's key (docs/api-rules.md). */
   idempotencyKeys: IdempotencyRepository;
+  /** Seller console sessions (docs/console-sign-in.md). */
+  consoleSessions: ConsoleSessionRepository;
+  /** Sellers' passkeys and their ceremonies' challenges. */
+  passkeys: PasskeyRepository;
 }
 
 /** Everything a use case may ask for; each takes only the part it needs. */
@@ -96,6 +103,8 @@ export interface Deps extends Repositories {
   metrics: Metrics;
   /** Where validations note the machines they saw (lastSeenAt): batched behind the answers in the service. */
   lastSeen: LastSeenRecorder;
+  /** WebAuthn ceremonies for the console's passkeys. */
+  webAuthn: WebAuthn;
 }
 
 /** A store: the repositories plus its own lifecycle. */

@@ -10,6 +10,8 @@ export interface DeveloperRepository {
   /** All or nothing; throws `email_taken` when the e-mail already has an account. */
   createAccount(account: NewAccount): Promise<void>;
   findById(id: string): Promise<Developer | null>;
+  /** The account with this normalized e-mail (console sign-in). */
+  findByEmail(email: string): Promise<Developer | null>;
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
   /** Newest first (keys made in the same millisecond: by id, descending), revoked ones included. */
   listApiKeys(developerId: string): Promise<ApiKeyRecord[]>;

@@ -49,6 +49,15 @@ export function developerRepositoryContract(factory: StoreFactory): void {
       expect(await store.developers.findApiKeyByHash('hash_unknown')).toBeNull();
     });
 
+    test('findByEmail: the account with that e-mail, nothing for another', async () => {
+      const { store } = opened();
+      const account = anAccount();
+      await store.developers.createAccount(account);
+
+      expect(await store.developers.findByEmail(account.developer.email)).toEqual(account.developer);
+      expect(await store.developers.findByEmail(`other-${account.developer.email}`)).toBeNull();
+    });
+
     test('a taken e-mail is refused with the domain error email_taken', async () => {
       const { store } = opened();
       const first = await givenDeveloper(store, { email: 'taken@example.com' });

@@ -27,6 +27,11 @@ const NOT_REPLAYED: Record<string, string> = {
   'POST /v1/auth/phone-link': 'its token is keyed by the master key and mailed in a receipt: no example can carry a valid one (test/security/customers/phone-link.test.ts)',
   'POST /v1/auth/phone-link/verify': 'as POST /v1/auth/phone-link (test/security/customers/phone-link.test.ts, test/browser/account-page.test.ts)',
   'GET /v1/sandbox/connect/authorize': 'the page a browser opens from POST /connect/start (test/browser/connect.test.ts)',
+  'GET /v1/developers/console/session': 'needs the console’s HttpOnly cookie, which only a browser keeps (test/console/session-auth.test.ts)',
+  'POST /v1/developers/passkeys/registration/options': 'only from a console session (test/console/passkeys.test.ts)',
+  'POST /v1/developers/passkeys/registration/verify': 'needs an authenticator’s attestation (test/console/passkeys.test.ts)',
+  'POST /v1/developers/login/passkey/verify': 'needs an authenticator’s signature (test/console/passkeys.test.ts)',
+  'POST /v1/developers/passkeys/{id}/revoke': 'needs a registered passkey (test/console/passkeys.test.ts)',
 };
 
 const codeTexted = async (replay: Replay, phone: string) => {
@@ -43,6 +48,10 @@ const codeMailed = (email: string) => async (reply: Reply, replay: Replay) => {
   replay.capture('otpId', reply.body.otpId);
   // The newest mail carrying a code (receipts are mailed too).
   replay.capture('otp', mail.data.map((m: { text: string }) => /code is (\d{6})/.exec(m.text)?.[1]).find(Boolean)!);
+};
+/** The console's sign-in code goes to the seller's e-mail; its id is the loginId. */
+const consoleCodeMailed = async (reply: Reply, replay: Replay) => {
+  await codeMailed(EXAMPLE.sellerEmail)({ ...reply, body: { otpId: reply.body.loginId } }, replay);
 };
 /** The buyer confirms the checkout's phone (a code texted to it), so the card that checkout saved is offered. */
 const confirmCheckoutPhone = async (replay: Replay): Promise<Extra> => {
@@ -107,6 +116,15 @@ const STEPS: Step[] = [
       replay.credentials.secretKey = r.body.apiKey;
     },
   },
+  // The seller signs in to the console by a code mailed to the sign-up e-mail; the secret key reaches the session routes too.
+  { name: 'POST /v1/developers/login', status: 202, after: consoleCodeMailed },
+  { name: 'POST /v1/developers/login/verify' },
+  { name: 'GET /v1/developers/console/sessions', after: (r, replay) => replay.capture('consoleSessionId', r.body.data[0].id) },
+  { name: 'POST /v1/developers/console/sessions/{id}/revoke', status: 204 },
+  { name: 'POST /v1/developers/console/sessions/revoke-all', status: 204 },
+  { name: 'GET /v1/developers/passkeys' },
+  { name: 'POST /v1/developers/login/passkey/options' },
+  { name: 'POST /v1/developers/logout', status: 204 },
   { name: 'POST /v1/developers/products', status: 201, after: (r, replay) => replay.capture('productId', r.body.id) },
   { name: 'GET /v1/developers/products' },
   { name: 'PATCH /v1/developers/products/{id}' },

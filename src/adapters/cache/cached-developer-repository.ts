@@ -18,7 +18,7 @@ export interface ApiKeyCacheOptions {
  * digests are never cached, so junk keys cannot fill the map. A revocation through here drops its
  * entry at once; other instances (PostgreSQL) keep serving the key until their TTL runs out.
  */
-export class CachedDeveloperRepository extends forwarding<DeveloperRepository>()(['createAccount', 'findById', 'listApiKeys', 'addApiKey']) implements DeveloperRepository {
+export class CachedDeveloperRepository extends forwarding<DeveloperRepository>()(['createAccount', 'findById', 'findByEmail', 'listApiKeys', 'addApiKey']) implements DeveloperRepository {
   private readonly keys: LruMap<string, { record: ApiKeyRecord; until: number }>;
   private readonly now: () => number;
 

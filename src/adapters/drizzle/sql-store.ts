@@ -17,7 +17,7 @@ import * as lite from '../sqlite/schema.ts';
 export const SHARED_TABLES = [
   'connectStates', 'processorAccounts', 'identityTokens', 'webhookEvents', 'smsOutbox', 'otpChallenges',
   'loginFailures', 'purchases', 'licenses', 'checkoutSessions', 'products', 'savedCards', 'customers', 'signingKeys', 'orders', 'subscriptions',
-  'mailOutbox', 'sandboxMail', 'trialRequests', 'idempotencyKeys', 'deactivations',
+  'mailOutbox', 'sandboxMail', 'trialRequests', 'idempotencyKeys', 'deactivations', 'consoleSessions', 'passkeys', 'webauthnChallenges',
 ] as const;
 
 /** Typed by the PostgreSQL declarations: their select and insert types are the SQLite ones too. */

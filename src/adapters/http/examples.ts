@@ -19,6 +19,9 @@ export const EXAMPLE = {
   orderId: 'ord_6Pz2KwR8nT4xLc1Vm9HbQs',
   subscriptionId: 'sub_7Hq2LmN4pR8sT1vW3xY5zA',
   trialRequestId: 'trq_2Xw8MkP5rT1nLc7Vb4HqZs',
+  consoleSessionId: 'csn_5Kw9PzR2mT7xLc4Vb1HqNs',
+  passkeyId: 'psk_8Ln3QwX6kT1mZc9Rb4HdPs',
+  webauthnChallengeId: 'wch_4Rt7KmZ2xN9pLc1Vb6HqWs',
   /** A compact JWS as POST /developers/licenses or a checkout hands it out (shortened). */
   licenseKey: 'eyJhbGciOiJFZERTQSIsImtpZCI6ImtpZF8uLi4ifQ.eyJpZCI6ImxpY18uLi4ifQ.c2lnbmF0dXJl',
   /** The client's machine fingerprint: lower-case hex SHA-256. */

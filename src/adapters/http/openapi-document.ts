@@ -46,6 +46,8 @@ const PATH_EXAMPLES: [RegExp, string][] = [
   [/^\/v1\/developers\/api-keys\/\{id\}/, EXAMPLE.apiKeyId],
   [/^\/v1\/licenses\/\{id\}/, EXAMPLE.licenseId],
   [/\{sessionId\}/, EXAMPLE.sessionId],
+  [/^\/v1\/developers\/console\/sessions\/\{id\}/, EXAMPLE.consoleSessionId],
+  [/^\/v1\/developers\/passkeys\/\{id\}/, EXAMPLE.passkeyId],
 ];
 
 /**
@@ -76,6 +78,9 @@ function documentExamples(document: Document): void {
  */
 function withoutServerKeywords(document: Document): void {
   for (const operation of operations(document)) {
+    // A 204 has no body: the plugin writes t.Void's own keywords where the media types belong.
+    const empty = operation.responses?.['204'] as { description?: string; content?: unknown } | undefined;
+    if (empty) delete empty.content;
     const responses = Object.values(operation.responses ?? {}) as { content?: Record<string, Media> }[];
     for (const media of [operation.requestBody, ...responses].flatMap((part) => Object.values(part?.content ?? {}))) {
       if (!media.schema || !('noValidate' in media.schema)) continue;
@@ -143,6 +148,8 @@ export function apiDocument({ version, publicBaseUrl, description, routes }: Doc
               bearerSecret: { type: 'http', scheme: 'bearer', description: 'A secret key as a bearer token (unbind only).' },
               identityToken: { type: 'http', scheme: 'bearer', description: 'A customer’s identity token (idt_…) from POST /auth/login/verify; always sent with X-Device-Fingerprint.' },
               deviceFingerprint: { type: 'apiKey', in: 'header', name: 'X-Device-Fingerprint', description: 'The deviceFingerprint the identity token was issued to at login; a token without it, or with another device’s, is 401.' },
+              consoleSession: { type: 'apiKey', in: 'cookie', name: '__Host-licensing_console', description: 'The seller console’s session (docs/console-sign-in.md), set by POST /developers/login/verify or /login/passkey/verify; HttpOnly, so only the browser sends it. Always with X-CSRF-Token.' },
+              csrfToken: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token', description: 'The console session’s CSRF token (csrfToken of the sign-in answer or of GET /developers/console/session); without it, or with another, a cookie-authenticated request is 403.' },
               stripeSignature: { type: 'apiKey', in: 'header', name: 'Stripe-Signature', description: 'Stripe’s webhook signature.' },
             },
           },

@@ -16,6 +16,7 @@ import { customerAuthRoutes } from './routes/customers/auth.ts';
 import { customerListRoutes } from './routes/customers/seller.ts';
 import { developerRoutes } from './routes/developers.ts';
 import { consoleAppRoutes } from './routes/console-app.ts';
+import { consoleRoutes } from './routes/console.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
 import { metricsRoutes, type MetricsPage } from './routes/metrics.ts';
@@ -77,6 +78,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
     .use(consoleAppRoutes(options.publicBaseUrl))
     .use(healthRoutes({ ping: options.ping, storeHealth, draining: options.draining, readyTimeoutMs: options.readyTimeoutMs }))
     .use(developerRoutes(deps))
+    .use(consoleRoutes(deps))
     .use(productRoutes(deps))
     .use(licenseSellerRoutes(deps))
     .use(licenseHolderRoutes(deps))

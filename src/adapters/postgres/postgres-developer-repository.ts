@@ -32,6 +32,11 @@ export class PostgresDeveloperRepository implements DeveloperRepository {
     return row ?? null;
   }
 
+  async findByEmail(email: string): Promise<Developer | null> {
+    const [row] = await this.db.select().from(developers).where(eq(developers.email, email));
+    return row ?? null;
+  }
+
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
     const [row] = await this.byHash.execute({ hash: keyHash });
     return row ?? null;

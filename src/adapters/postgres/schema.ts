@@ -13,6 +13,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { CHECKOUT_STATUSES, PROCESSOR_KINDS } from '../../domain/checkout-session.ts';
 import { API_KEY_SCOPES } from '../../domain/developer.ts';
+import { CHALLENGE_PURPOSES, SIGN_IN_METHODS } from '../../domain/console-session.ts';
 import { LICENSE_STORED_STATUSES } from '../../domain/license.ts';
 import { ORDER_SOURCES, ORDER_STATUSES } from '../../domain/order.ts';
 import { OTP_SCOPES } from '../../domain/otp-challenge.ts';
@@ -586,4 +587,56 @@ export const idempotencyKeys = pgTable(
     expiresAt: millis('expires_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_expiry').on(t.expiresAt)],
+);
+
+/** Seller console sessions (docs/console-sign-in.md): the cookie's token only as its digest. */
+export const consoleSessions = pgTable(
+  'console_sessions',
+  {
+    id: text('id').primaryKey(),
+    developerId: text('developer_id').notNull().references(() => developers.id),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: millis('created_at').notNull(),
+    lastUsedAt: millis('last_used_at').notNull(),
+    expiresAt: millis('expires_at').notNull(),
+    revokedAt: millis('revoked_at'),
+    userAgent: text('user_agent').notNull(),
+    clientAddress: text('client_address').notNull(),
+    how: text('how', { enum: SIGN_IN_METHODS }).notNull(),
+  },
+  (t) => [index('console_sessions_developer').on(t.developerId, t.createdAt), index('console_sessions_expiry').on(t.expiresAt)],
+);
+
+/** Sellers' passkeys (WebAuthn credentials): the public key, the counter last seen. */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: text('id').primaryKey(),
+    developerId: text('developer_id').notNull().references(() => developers.id),
+    credentialId: text('credential_id').notNull().unique(),
+    publicKey: text('public_key').notNull(),
+    counter: millis('counter').notNull(),
+    /** JSON array of the authenticator's transports. */
+    transports: text('transports').notNull(),
+    name: text('name').notNull(),
+    createdAt: millis('created_at').notNull(),
+    lastUsedAt: millis('last_used_at'),
+    revokedAt: millis('revoked_at'),
+  },
+  (t) => [index('passkeys_developer').on(t.developerId, t.createdAt)],
+);
+
+/** WebAuthn ceremonies' challenges: single use, 5 minutes, in the store so any instance checks them. */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    id: text('id').primaryKey(),
+    purpose: text('purpose', { enum: CHALLENGE_PURPOSES }).notNull(),
+    developerId: text('developer_id').references(() => developers.id),
+    challenge: text('challenge').notNull().unique(),
+    createdAt: millis('created_at').notNull(),
+    expiresAt: millis('expires_at').notNull(),
+    usedAt: millis('used_at'),
+  },
+  (t) => [index('webauthn_challenges_expiry').on(t.expiresAt)],
 );

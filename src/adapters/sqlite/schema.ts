@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { CHECKOUT_STATUSES, PROCESSOR_KINDS } from '../../domain/checkout-session.ts';
 import { API_KEY_SCOPES } from '../../domain/developer.ts';
+import { CHALLENGE_PURPOSES, SIGN_IN_METHODS } from '../../domain/console-session.ts';
 import { LICENSE_STORED_STATUSES } from '../../domain/license.ts';
 import { ORDER_SOURCES, ORDER_STATUSES } from '../../domain/order.ts';
 import { OTP_SCOPES } from '../../domain/otp-challenge.ts';
@@ -561,4 +562,56 @@ export const idempotencyKeys = sqliteTable(
     expiresAt: integer('expires_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_expiry').on(t.expiresAt)],
+);
+
+/** Seller console sessions (docs/console-sign-in.md): the cookie's token only as its digest. */
+export const consoleSessions = sqliteTable(
+  'console_sessions',
+  {
+    id: text('id').primaryKey(),
+    developerId: text('developer_id').notNull().references(() => developers.id),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: integer('created_at').notNull(),
+    lastUsedAt: integer('last_used_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    revokedAt: integer('revoked_at'),
+    userAgent: text('user_agent').notNull(),
+    clientAddress: text('client_address').notNull(),
+    how: text('how', { enum: SIGN_IN_METHODS }).notNull(),
+  },
+  (t) => [index('console_sessions_developer').on(t.developerId, t.createdAt), index('console_sessions_expiry').on(t.expiresAt)],
+);
+
+/** Sellers' passkeys (WebAuthn credentials): the public key, the counter last seen. */
+export const passkeys = sqliteTable(
+  'passkeys',
+  {
+    id: text('id').primaryKey(),
+    developerId: text('developer_id').notNull().references(() => developers.id),
+    credentialId: text('credential_id').notNull().unique(),
+    publicKey: text('public_key').notNull(),
+    counter: integer('counter').notNull(),
+    /** JSON array of the authenticator's transports. */
+    transports: text('transports').notNull(),
+    name: text('name').notNull(),
+    createdAt: integer('created_at').notNull(),
+    lastUsedAt: integer('last_used_at'),
+    revokedAt: integer('revoked_at'),
+  },
+  (t) => [index('passkeys_developer').on(t.developerId, t.createdAt)],
+);
+
+/** WebAuthn ceremonies' challenges: single use, 5 minutes, in the store so any instance checks them. */
+export const webauthnChallenges = sqliteTable(
+  'webauthn_challenges',
+  {
+    id: text('id').primaryKey(),
+    purpose: text('purpose', { enum: CHALLENGE_PURPOSES }).notNull(),
+    developerId: text('developer_id').references(() => developers.id),
+    challenge: text('challenge').notNull().unique(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+  },
+  (t) => [index('webauthn_challenges_expiry').on(t.expiresAt)],
 );

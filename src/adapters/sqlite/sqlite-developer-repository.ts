@@ -30,6 +30,10 @@ export class SqliteDeveloperRepository implements DeveloperRepository {
     return this.db.select().from(developers).where(eq(developers.id, id)).get() ?? null;
   }
 
+  async findByEmail(email: string): Promise<Developer | null> {
+    return this.db.select().from(developers).where(eq(developers.email, email)).get() ?? null;
+  }
+
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
     return this.byHash.get({ hash: keyHash }) ?? null;
   }

@@ -32,15 +32,17 @@ export function lockedError(seconds: number): RateLimitedError {
  */
 export async function checkCode(
   deps: CheckDeps,
-  input: { otpId: string; code: string; scope: OtpScope; subject: string; lockKey: string },
+  input: { otpId: string; code: string; scope: OtpScope; subject?: string; lockKey: string | ((challenge: OtpChallenge) => string) },
 ): Promise<OtpChallenge> {
   const challenge = await deps.otps.findById(input.otpId);
-  if (!challenge || challenge.scope !== input.scope || challenge.subject !== input.subject) throw INVALID();
+  // No subject given: the challenge's own names who it is for (console codes are asked for by id alone).
+  if (!challenge || challenge.scope !== input.scope || (input.subject !== undefined && challenge.subject !== input.subject)) throw INVALID();
+  const lockKey = typeof input.lockKey === 'string' ? input.lockKey : input.lockKey(challenge);
   const now = deps.clock.now();
   const live = challengeLive(challenge, now);
   if (live === 'used') throw INVALID();
   if (live === 'expired') throw expired();
-  const failures = await deps.otps.countTowardsLock(input.lockKey, now, OTP_LIMITS.failuresBeforeLock, OTP_LIMITS.lockMs);
+  const failures = await deps.otps.countTowardsLock(lockKey, now, OTP_LIMITS.failuresBeforeLock, OTP_LIMITS.lockMs);
   if (!attemptAllowed(failures, OTP_LIMITS.failuresBeforeLock)) throw lockedError(lockedFor(failures, now));
   const attempts = await deps.otps.recordAttempt(challenge.id);
   // Past its budget the code is not even compared: nothing about it can be learnt from a 6th try.
@@ -48,7 +50,7 @@ export async function checkCode(
   const matches = /^\d{6}$/.test(input.code) && deps.otpCodes.equal(deps.otpCodes.digest(challenge.id, input.code), challenge.codeDigest);
   switch (judgeOtp(challenge, attempts, matches, now)) {
     case 'ok':
-      await deps.otps.resetLoginFailures(input.lockKey, now);
+      await deps.otps.resetLoginFailures(lockKey, now);
       return challenge;
     case 'expired':
       throw expired();

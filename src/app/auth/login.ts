@@ -32,7 +32,7 @@ export interface CustomerLicense {
   licenseKey: string;
 }
 
-function loginEmail(email: string): string {
+export function loginEmail(email: string): string {
   const normalized = normalizeEmail(email);
   if (!normalized) throw new InvalidRequestError('email is not a valid e-mail address.', 'email');
   return normalized;
@@ -58,9 +58,12 @@ export const addressKey = (deps: Pick<Deps, 'otpCodes'>, clientAddress: string) 
 export const failureKey = (deps: Pick<Deps, 'hashing' | 'otpCodes'>, customerId: string | null, email: string, clientAddress: string) =>
   `${customerId ?? `email:${deps.hashing.hash(email)}`}@${addressKey(deps, clientAddress)}`;
 
-/** Counts one sign-in start for this e-mail from this address: 429 past any limit, the same for every e-mail. */
-async function countLoginStart(deps: Pick<Deps, 'rateLimiter' | 'hashing' | 'otpCodes'>, email: string, clientAddress: string): Promise<void> {
-  const who = `login:${deps.hashing.hash(email).slice(0, 32)}`;
+/**
+ * Counts one sign-in start for this e-mail from this address: 429 past any limit, the same for every
+ * e-mail. `kind` keeps buyer and seller (console) sign-ins apart.
+ */
+export async function countLoginStart(deps: Pick<Deps, 'rateLimiter' | 'hashing' | 'otpCodes'>, email: string, clientAddress: string, kind: 'login' | 'console-login' = 'login'): Promise<void> {
+  const who = `${kind}:${deps.hashing.hash(email).slice(0, 32)}`;
   const limits = [
     ...LOGIN_SEND_LIMITS.perAddress.map(({ sends, windowMs }) => ({ key: `${who}:${addressKey(deps, clientAddress)}:${windowMs / 60_000}m`, sends, windowMs })),
     { key: `${who}:day`, sends: LOGIN_SEND_LIMITS.perEmailPerDay, windowMs: 86_400_000 },
@@ -99,19 +102,24 @@ export async function startLogin(deps: LoginDeps, input: { email: string; client
       challenge = await send({ email });
     }
   } else challenge = await send({ email });
-  // An answer that did not wait on the slower channel waits as long as one of its recent sends did:
-  // the same spread of times whoever asks (a send on that channel already took one such time).
-  if (channel !== slowerChannel(deps)) {
-    const elapsed = deps.clock.now() - started;
-    const floor = sendFloorMs(deps);
-    if (elapsed < floor) await deps.clock.sleep(floor - elapsed);
-  }
+  await padToSendFloor(deps, started, channel);
   return {
     otpId: challenge.id,
     // Keyed by the server's secret: nobody can compute an unknown e-mail's decoy to compare.
     phoneMasked: phone ? maskPhone(phone) : decoyMaskedPhone(deps.otpCodes.digest('decoy-phone', email)),
     expiresIn: OTP_LIMITS.lifetimeMs / 1000,
   };
+}
+
+/**
+ * An answer that did not wait on the slower channel waits as long as one of its recent sends did:
+ * the same spread of times whoever asks (a send on that channel already took one such time).
+ */
+export async function padToSendFloor(deps: Pick<Deps, 'clock' | 'sms' | 'mailer'>, started: number, channel: 'sms' | 'email' | null): Promise<void> {
+  if (channel === slowerChannel(deps)) return;
+  const elapsed = deps.clock.now() - started;
+  const floor = sendFloorMs(deps);
+  if (elapsed < floor) await deps.clock.sleep(floor - elapsed);
 }
 
 /** Checks the code and returns an identity token bound to this device, with the customer's licenses. */

@@ -77,11 +77,11 @@ export async function countHits(
  * names it (a trial request's one challenge shares the request's). `lockKey`: while this failure key is
  * locked, nothing is sent (429 rate_limited); sign-in leaves it out and sends a decoy instead.
  * `padded`: the caller makes its whole answer last as long as a send (sendFloorMs); a decoy then
- * does not wait on its own.
+ * does not wait on its own. `mailOnly`: this kind of code is never texted, so its decoys count no text.
  */
 export async function sendCode(
   deps: SendDeps,
-  input: { scope: OtpScope; subject: string; customerId: string | null; to: CodeDestination; purpose: string; smsKey?: string; lockKey?: string; counted?: boolean; id?: string; padded?: boolean },
+  input: { scope: OtpScope; subject: string; customerId: string | null; to: CodeDestination; purpose: string; smsKey?: string; lockKey?: string; counted?: boolean; id?: string; padded?: boolean; mailOnly?: boolean },
 ): Promise<OtpChallenge> {
   const locked = input.lockKey ? await lockedSeconds(deps, input.lockKey) : 0;
   if (locked > 0) throw lockedError(locked);
@@ -92,7 +92,8 @@ export async function sendCode(
     if (retryAfter > 0) throw tooMany(retryAfter);
   }
   const to = input.to;
-  if (!to || 'sms' in to) await countText(deps, input.smsKey ?? input.customerId, to ? to.sms : null);
+  // A decoy counts like a text unless the code only ever goes by mail (`mailOnly`): then like a mail, not at all.
+  if (to === null ? !input.mailOnly : 'sms' in to) await countText(deps, input.smsKey ?? input.customerId, to && 'sms' in to ? to.sms : null);
   const id = input.id ?? deps.ids.next('otp');
   const code = deps.otpCodes.generate(OTP_LIMITS.digits);
   const challenge: OtpChallenge = {

@@ -5,6 +5,8 @@ import type { Deps } from '../../ports/deps.ts';
 export interface Caller {
   developerId: string;
   scope: ApiKeyScope;
+  /** Set when the caller is a seller's console session (acting as a secret key), not a key. */
+  sessionId?: string;
 }
 
 /** Who presents this API key: unknown, malformed or revoked keys are all 401. */

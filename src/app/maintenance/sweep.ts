@@ -43,6 +43,10 @@ export const RETENTION_MS = {
   loginFailures: 30 * DAY_MS,
   /** After removal: holders' deactivations, which the rolling quota reads; one day past its window. */
   deactivations: DEACTIVATION_WINDOW_MS + DAY_MS,
+  /** After expiry or revocation: seller console sessions (docs/console-sign-in.md). */
+  consoleSessions: 7 * DAY_MS,
+  /** After expiry: passkey ceremonies' challenges. */
+  webauthnChallenges: 0,
 } as const;
 
 export type SweptKind = keyof typeof RETENTION_MS;
@@ -57,7 +61,7 @@ export interface SweepOptions {
 
 export const DEFAULT_SWEEP: SweepOptions = { batchSize: 500, maxBatches: 20 };
 
-type SweepDeps = Pick<Deps, 'clock' | 'otps' | 'licenses' | 'identityTokens' | 'connections' | 'smsOutbox' | 'purchases' | 'checkouts' | 'sandboxMail' | 'mailOutbox' | 'trialRequests' | 'webhookEvents' | 'idempotencyKeys'>;
+type SweepDeps = Pick<Deps, 'clock' | 'otps' | 'licenses' | 'identityTokens' | 'connections' | 'smsOutbox' | 'purchases' | 'checkouts' | 'sandboxMail' | 'mailOutbox' | 'trialRequests' | 'webhookEvents' | 'idempotencyKeys' | 'consoleSessions' | 'passkeys'>;
 
 /**
  * Deletes every record past its retention period, in batches. Idempotent and safe to run from
@@ -80,6 +84,8 @@ export async function sweepExpired(deps: SweepDeps, options: SweepOptions = DEFA
     idempotencyKeys: (b, l) => deps.idempotencyKeys.deleteExpired(b, l),
     loginFailures: (b, l) => deps.otps.deleteIdleLoginFailures(b, l),
     deactivations: (b, l) => deps.licenses.deleteDeactivationsBefore(b, l),
+    consoleSessions: (b, l) => deps.consoleSessions.deleteEnded(b, l),
+    webauthnChallenges: (b, l) => deps.passkeys.deleteExpiredChallenges(b, l),
   };
   const report = {} as SweepReport;
   for (const kind of Object.keys(deleters) as SweptKind[]) {

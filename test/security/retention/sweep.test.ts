@@ -47,6 +47,10 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
   const { license } = await givenLicense(store);
   await bindMachine(store, license.id, 'removed', at('deactivations') - DAY);
   await store.licenses.deactivate(license.id, { machineFingerprint: 'removed' }, { limit: 3, now: at('deactivations'), windowMs: DEACTIVATION_WINDOW_MS });
+  const consoleSession = { id: `csn_${phone.slice(1)}`, developerId: seller.developerId, tokenHash: `h-${phone}`, createdAt: at('consoleSessions') - DAY, lastUsedAt: at('consoleSessions') - DAY, expiresAt: at('consoleSessions'), revokedAt: null, userAgent: 'ua', clientAddress: '127.0.0.1', how: 'email' as const };
+  await store.consoleSessions.create(consoleSession);
+  const challenge = { id: `wch_${phone.slice(1)}`, purpose: 'authentication' as const, developerId: null, challenge: `c-${phone}`, createdAt: at('webauthnChallenges') - 300_000, expiresAt: at('webauthnChallenges'), usedAt: null };
+  await store.passkeys.createChallenge(challenge);
   return {
     async present() {
       return {
@@ -66,6 +70,8 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
         loginFailures: (await store.otps.loginFailures(failureKey)) !== null,
         // A quota of one whose window reaches back to the logged deactivation refuses while it is kept.
         deactivations: await stillCounted(store, license.id),
+        consoleSessions: (await store.consoleSessions.findByHash(consoleSession.tokenHash)) !== null,
+        webauthnChallenges: (await store.passkeys.takeChallenge('authentication', { id: challenge.id }, challenge.expiresAt - 1)) !== null,
       };
     },
   };
@@ -96,6 +102,8 @@ describe('the documented retention periods', () => {
       idempotencyKeys: 0,
       loginFailures: 30 * DAY,
       deactivations: 31 * DAY,
+      consoleSessions: 7 * DAY,
+      webauthnChallenges: 0,
     });
     expect(RETENTION_MS.otpChallenges).toBeGreaterThanOrEqual(OTP_LIMITS.sendWindowMs);
     expect(RETENTION_MS.deactivations).toBeGreaterThan(DEACTIVATION_WINDOW_MS);
