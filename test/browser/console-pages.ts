@@ -1,24 +1,18 @@
 import { expect } from 'bun:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { testApi } from '../support/http.ts';
 import { axeViolations } from './axe.ts';
 import { screenshot } from './browser.ts';
 import type { ServiceOptions } from './service.ts';
 
 /**
- * The routes the console uses that other branches of issue 20 add (sign-in, sessions and passkeys;
- * GET /developers/stats): read from the API document of this
- * very tree, so a test that needs one runs exactly when the route is there.
+ * GET /developers/stats, which another branch of issue 20 adds: read from the API document of this
+ * very tree, so the overview's test runs exactly when the route is there.
  */
 const document = await (await testApi().app.handle(new Request('http://localhost/v1/openapi.json'))).json();
-const operation = (path: string, method: string) => document.paths[`/v1${path}`]?.[method];
-export const HAS = {
-  signIn: Boolean(operation('/developers/login', 'post') && operation('/developers/login/verify', 'post') && operation('/developers/console/session', 'get')),
-  passkeys: Boolean(operation('/developers/passkeys/registration/options', 'post') && operation('/developers/login/passkey/options', 'post')),
-  stats: Boolean(operation('/developers/stats', 'get')),
-};
+export const HAS = { stats: Boolean(document.paths['/v1/developers/stats']?.get) };
 
 /**
  * The sandbox service the console's test files share: on http://localhost (a passkey's relying
@@ -44,6 +38,20 @@ export async function goInConsole(page: Page, path: string, heading: RegExp): Pr
   }, path);
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
   await page.waitForFunction(() => !document.querySelector('main')?.textContent?.includes('Loading…'));
+}
+
+/**
+ * Waits for `done` (a heading, a status message); an error the page shows instead (one more
+ * role=alert than before) fails the test with its text.
+ */
+export async function unlessAlert(page: Page, done: Locator): Promise<void> {
+  const alerts = page.getByRole('alert');
+  const before = await alerts.count();
+  const failed = page.waitForFunction((n) => document.querySelectorAll('[role=alert]').length > n, before).then(async () => {
+    throw new Error(`the page shows an error: ${await alerts.last().textContent()}`);
+  });
+  failed.catch(() => {});
+  await Promise.race([done.waitFor(), failed]);
 }
 
 /** axe-core's WCAG A/AA rules: nothing serious or critical on the page as it stands. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { receiver, verified } from '../webhooks/support.ts';
 import { DESKTOP, PHONE, SLOW, useChromium, watchPage } from './browser.ts';
-import { CONSOLE_SERVICE, consoleScreenshot, expectAccessible, goInConsole, HAS, openConsole } from './console-pages.ts';
+import { CONSOLE_SERVICE, consoleScreenshot, expectAccessible, goInConsole, HAS, openConsole, unlessAlert } from './console-pages.ts';
 import { connectInBrowser, payWith } from './flows.ts';
 import { initCheckout, newSeller, useSandboxService, type Seller } from './service.ts';
 
@@ -84,15 +84,7 @@ async function mailsTo(email: string, atLeast = 0): Promise<number> {
 }
 
 /** Waits for the action's success news; an error the page shows instead fails the test with its text. */
-async function status(page: Page, text: string | RegExp): Promise<void> {
-  const alerts = page.getByRole('alert');
-  const before = await alerts.count();
-  const failed = page.waitForFunction((n) => document.querySelectorAll('[role=alert]').length > n, before).then(async () => {
-    throw new Error(`the page shows an error: ${await alerts.last().textContent()}`);
-  });
-  failed.catch(() => {});
-  await Promise.race([page.getByRole('status').filter({ hasText: text }).first().waitFor(), failed]);
-}
+const status = (page: Page, text: string | RegExp) => unlessAlert(page, page.getByRole('status').filter({ hasText: text }).first());
 
 describe('the console, page by page', () => {
   test('Products: create one with every term the API takes, then edit its price', async () => {
