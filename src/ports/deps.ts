@@ -32,6 +32,7 @@ import type { MailOutboxRepository, SandboxMailRepository } from './mail-reposit
 import type { Mailer } from './mailer.ts';
 import type { Metrics } from './metrics.ts';
 import type { IdempotencyRepository } from './idempotency-repository.ts';
+import type { StatsRepository } from './stats-repository.ts';
 
 /** The stored state of the service, one repository per kind of record. */
 export interface Repositories {
@@ -65,6 +66,8 @@ export interface Repositories {
   sandboxMail: SandboxMailRepository;
   /** Idempotency-Key records: the first answer to each caller's key (docs/api-rules.md). */
   idempotencyKeys: IdempotencyRepository;
+  /** The seller console's figures, from rollups kept with every change (docs/console-api.md). */
+  stats: StatsRepository;
 }
 
 /** Everything a use case may ask for; each takes only the part it needs. */

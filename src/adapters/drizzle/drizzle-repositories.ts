@@ -14,8 +14,9 @@ import type { SqlStore } from './sql-store.ts';
 import { DrizzleMailOutboxRepository, DrizzleSandboxMailRepository } from './drizzle-mail-repositories.ts';
 import { DrizzleTrialRequestRepository } from './drizzle-trial-request-repository.ts';
 import { DrizzleIdempotencyRepository } from './drizzle-idempotency-repository.ts';
+import { DrizzleStatsRepository } from './drizzle-stats-repository.ts';
 
-type SharedRepositories = Pick<Store, 'products' | 'customers' | 'signingKeys' | 'connections' | 'cards' | 'webhookEvents' | 'otps' | 'identityTokens' | 'purchases' | 'smsOutbox' | 'subscriptions' | 'mailOutbox' | 'sandboxMail' | 'trialRequests' | 'idempotencyKeys'>;
+type SharedRepositories = Pick<Store, 'products' | 'customers' | 'signingKeys' | 'connections' | 'cards' | 'webhookEvents' | 'otps' | 'identityTokens' | 'purchases' | 'smsOutbox' | 'subscriptions' | 'mailOutbox' | 'sandboxMail' | 'trialRequests' | 'idempotencyKeys' | 'stats'>;
 
 /** The repositories whose queries are the same in both dialects, built once over either store. */
 export function sharedRepositories(store: SqlStore): SharedRepositories {
@@ -35,6 +36,7 @@ export function sharedRepositories(store: SqlStore): SharedRepositories {
     sandboxMail: new DrizzleSandboxMailRepository(store),
     trialRequests: new DrizzleTrialRequestRepository(store),
     idempotencyKeys: new DrizzleIdempotencyRepository(store),
+    stats: new DrizzleStatsRepository(store),
   };
 }
 

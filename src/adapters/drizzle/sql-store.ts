@@ -17,7 +17,8 @@ import * as lite from '../sqlite/schema.ts';
 export const SHARED_TABLES = [
   'connectStates', 'processorAccounts', 'identityTokens', 'webhookEvents', 'smsOutbox', 'otpChallenges',
   'loginFailures', 'purchases', 'licenses', 'checkoutSessions', 'products', 'savedCards', 'customers', 'signingKeys', 'orders', 'subscriptions',
-  'mailOutbox', 'sandboxMail', 'trialRequests', 'idempotencyKeys',
+  'mailOutbox', 'sandboxMail', 'trialRequests', 'idempotencyKeys', 'apiKeys', 'activations', 'webhookEndpoints', 'webhookDeliveries',
+  'dailyStats', 'licenseExpiryDays', 'subscriptionCounts',
 ] as const;
 
 /** Typed by the PostgreSQL declarations: their select and insert types are the SQLite ones too. */

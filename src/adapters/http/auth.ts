@@ -3,7 +3,7 @@ import { authenticateApiKey, requireSecret, type Caller } from '../../app/develo
 import type { Deps } from '../../ports/deps.ts';
 import { authenticateCustomer } from '../../app/auth/identity.ts';
 
-export type AuthDeps = Pick<Deps, 'hashing' | 'developers'>;
+export type AuthDeps = Pick<Deps, 'clock' | 'hashing' | 'developers'>;
 
 export function apiKeyFrom(request: Request): string | null {
   return request.headers.get('x-api-key');

@@ -10,6 +10,7 @@ import m0006 from './0006_email_identity.sql' with { type: 'text' };
 import m0007 from './0007_refunds.sql' with { type: 'text' };
 import m0008 from './0008_key_rotation.sql' with { type: 'text' };
 import m0009 from './0009_idempotency_keys.sql' with { type: 'text' };
+import m0010 from './0010_console_stats.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -24,4 +25,5 @@ export const POSTGRES_MIGRATION_LIST = embeddedMigrations(journal, {
   '0007_refunds': m0007,
   '0008_key_rotation': m0008,
   '0009_idempotency_keys': m0009,
+  '0010_console_stats': m0010,
 });

@@ -12,6 +12,7 @@ import m0008 from './0008_email_identity.sql' with { type: 'text' };
 import m0009 from './0009_refunds.sql' with { type: 'text' };
 import m0010 from './0010_key_rotation.sql' with { type: 'text' };
 import m0011 from './0011_idempotency_keys.sql' with { type: 'text' };
+import m0012 from './0012_console_stats.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -28,4 +29,5 @@ export const SQLITE_MIGRATIONS = embeddedMigrations(journal, {
   '0009_refunds': m0009,
   '0010_key_rotation': m0010,
   '0011_idempotency_keys': m0011,
+  '0012_console_stats': m0012,
 });

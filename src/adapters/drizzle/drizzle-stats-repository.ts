@@ -1,0 +1,67 @@
+import { and, asc, between, count, eq, gt, gte, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { DAY_MS, dayOf, type DailyStatsRow, type RecurringCount } from '../../domain/stats.ts';
+import type { FailingEndpoint, StatsRepository } from '../../ports/stats-repository.ts';
+import type { SqlStore } from './sql-store.ts';
+
+/** A sum as a number on both stores (PostgreSQL hands numeric and bigint aggregates as text). */
+const total = (expression: ReturnType<typeof sql>) => sql<number>`coalesce(${expression}, 0)`.mapWith(Number);
+
+/**
+ * The console's figures from the rollups (daily_stats, license_expiry_days, subscription_counts),
+ * kept by the migrations' triggers with every change of licenses, machines, orders and
+ * subscriptions. Each read walks the days or products asked for; only today's expiring licenses are
+ * counted from the licenses' own (seller, status, expiry) index, one day's range of it.
+ */
+export class DrizzleStatsRepository implements StatsRepository {
+  constructor(private readonly store: SqlStore) {}
+
+  async daily(developerId: string, fromDay: number, toDay: number): Promise<DailyStatsRow[]> {
+    const { dailyStats: d } = this.store.tables;
+    return this.store.db
+      .select({ day: d.day, currency: d.currency, newLicenses: d.newLicenses, orders: d.orders, revenue: d.revenue, refunded: d.refunded })
+      .from(d)
+      .where(and(eq(d.developerId, developerId), between(d.day, fromDay, toDay)));
+  }
+
+  async active(developerId: string, now: number): Promise<{ licenses: number; machines: number }> {
+    const { licenseExpiryDays: x, licenses: l, activations: a } = this.store.tables;
+    const today = dayOf(now);
+    // Filed by expiry day: every day after today is still active; today's are active until their millisecond.
+    const later = this.store.db
+      .select({ licenses: total(sql`sum(${x.licenses})`), machines: total(sql`sum(${x.machines})`) })
+      .from(x)
+      .where(and(eq(x.developerId, developerId), gt(x.day, today)));
+    const endingToday = and(eq(l.developerId, developerId), eq(l.status, 'active'), gt(l.expiresAt, now), lt(l.expiresAt, (today + 1) * DAY_MS));
+    const licensesToday = this.store.db.select({ n: count().mapWith(Number) }).from(l).where(endingToday);
+    const machinesToday = this.store.db.select({ n: count().mapWith(Number) }).from(l).innerJoin(a, eq(a.licenseId, l.id)).where(endingToday);
+    const [[rest], [licenses], [machines]] = await Promise.all([later, licensesToday, machinesToday]);
+    return { licenses: rest!.licenses + licenses!.n, machines: rest!.machines + machines!.n };
+  }
+
+  async recurring(developerId: string): Promise<RecurringCount[]> {
+    const { subscriptionCounts: s, products: p } = this.store.tables;
+    return this.store.db
+      .select({ currency: p.currency, price: p.price, interval: s.interval, subscriptions: s.subscriptions })
+      .from(s)
+      .innerJoin(p, eq(p.id, s.productId))
+      .where(and(eq(s.developerId, developerId), gt(s.subscriptions, 0)));
+  }
+
+  async failingEndpoints(developerId: string, disabledReason: string, failedLimit: number): Promise<FailingEndpoint[]> {
+    const { webhookEndpoints: e, webhookDeliveries: d } = this.store.tables;
+    const endpoints = await this.store.db
+      .select({ id: e.id, url: e.url, enabled: e.enabled, disabledReason: e.disabledReason, failingSince: e.failingSince })
+      .from(e)
+      .where(and(eq(e.developerId, developerId), or(isNotNull(e.failingSince), and(eq(e.enabled, false), eq(e.disabledReason, disabledReason)))))
+      .orderBy(asc(e.createdAt), asc(e.id));
+    return Promise.all(
+      endpoints.map(async (endpoint) => {
+        // The endpoint's deliveries since it started failing ((endpoint, created) index), at most failedLimit of them.
+        const since = endpoint.failingSince === null ? undefined : gte(d.createdAt, endpoint.failingSince);
+        const failed = this.store.db.select({ one: sql`1` }).from(d).where(and(eq(d.endpointId, endpoint.id), since, eq(d.status, 'failed'))).limit(failedLimit).as('failed');
+        const [row] = await this.store.db.select({ n: count().mapWith(Number) }).from(failed);
+        return { ...endpoint, failedDeliveries: row!.n };
+      }),
+    );
+  }
+}
