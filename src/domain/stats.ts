@@ -117,26 +117,34 @@ export interface StatsPeriod {
  */
 export function statsSeries(rows: DailyStatsRow[], range: StatsRange): { series: StatsPeriod[]; newLicenses: number; revenue: Money[] } {
   const currencies = [...new Set(rows.filter((r) => r.currency !== '' && r.orders !== 0).map((r) => r.currency))].sort();
-  const periods = new Map<number, { newLicenses: number; orders: number; revenue: Map<string, number> }>();
-  for (let start = periodStart(range.fromDay, range.interval); start <= range.toDay; start = nextPeriod(start, range.interval)) {
-    periods.set(start, { newLicenses: 0, orders: 0, revenue: new Map(currencies.map((c) => [c, 0])) });
+  const starts: number[] = [];
+  for (let start = periodStart(range.fromDay, range.interval); start <= range.toDay; start = nextPeriod(start, range.interval)) starts.push(start);
+  // Each day of the range to its period's index: arrays, not maps (a year by day is 365 periods).
+  const periodOfDay = new Int32Array(range.toDay - range.fromDay + 1);
+  for (let p = 0, day = range.fromDay; day <= range.toDay; day++) {
+    while (p + 1 < starts.length && starts[p + 1]! <= day) p++;
+    periodOfDay[day - range.fromDay] = p;
   }
-  const totals = new Map(currencies.map((c) => [c, 0]));
-  let newLicenses = 0;
+  const licenses = new Float64Array(starts.length);
+  const orders = new Float64Array(starts.length);
+  const net = currencies.map(() => new Float64Array(starts.length));
+  const column = new Map(currencies.map((c, i) => [c, i]));
   for (const row of rows) {
     if (row.day < range.fromDay || row.day > range.toDay) continue;
-    const period = periods.get(periodStart(row.day, range.interval))!;
-    period.newLicenses += row.newLicenses;
-    newLicenses += row.newLicenses;
+    const p = periodOfDay[row.day - range.fromDay]!;
+    licenses[p]! += row.newLicenses;
     if (row.currency === '' || row.orders === 0) continue;
-    period.orders += row.orders;
-    const net = row.revenue - row.refunded;
-    period.revenue.set(row.currency, period.revenue.get(row.currency)! + net);
-    totals.set(row.currency, totals.get(row.currency)! + net);
+    orders[p]! += row.orders;
+    net[column.get(row.currency)!]![p]! += row.revenue - row.refunded;
   }
-  const money = (byCurrency: Map<string, number>) => [...byCurrency].map(([currency, amount]) => ({ currency, amount }));
-  const series = [...periods].map(([start, p]) => ({ period: dayLabel(start), newLicenses: p.newLicenses, orders: p.orders, revenue: money(p.revenue) }));
-  return { series, newLicenses, revenue: money(totals) };
+  const series = starts.map((start, p) => ({
+    period: dayLabel(start),
+    newLicenses: licenses[p]!,
+    orders: orders[p]!,
+    revenue: currencies.map((currency, c) => ({ currency, amount: net[c]![p]! })),
+  }));
+  const sum = (values: Float64Array) => values.reduce((a, b) => a + b, 0);
+  return { series, newLicenses: sum(licenses), revenue: currencies.map((currency, c) => ({ currency, amount: sum(net[c]!) })) };
 }
 
 /** Subscriptions not canceled, counted per product (at its current price) and interval. */

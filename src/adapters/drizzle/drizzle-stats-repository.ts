@@ -1,4 +1,4 @@
-import { and, asc, between, count, eq, gt, gte, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, type AnyColumn, asc, between, count, eq, gt, gte, isNotNull, lt, or, sql } from 'drizzle-orm';
 import { DAY_MS, dayOf, type DailyStatsRow, type RecurringCount } from '../../domain/stats.ts';
 import type { FailingEndpoint, StatsRepository } from '../../ports/stats-repository.ts';
 import type { SqlStore } from './sql-store.ts';
@@ -27,15 +27,18 @@ export class DrizzleStatsRepository implements StatsRepository {
     const { licenseExpiryDays: x, licenses: l, activations: a } = this.store.tables;
     const today = dayOf(now);
     // Filed by expiry day: every day after today is still active; today's are active until their millisecond.
-    const later = this.store.db
-      .select({ licenses: total(sql`sum(${x.licenses})`), machines: total(sql`sum(${x.machines})`) })
-      .from(x)
-      .where(and(eq(x.developerId, developerId), gt(x.day, today)));
+    // One statement, three reads: the days after today, and today's licenses and machines from the (seller, status, expiry) index.
+    const later = (column: AnyColumn) => this.store.db.select({ n: sql`coalesce(sum(${column}), 0)` }).from(x).where(and(eq(x.developerId, developerId), gt(x.day, today)));
     const endingToday = and(eq(l.developerId, developerId), eq(l.status, 'active'), gt(l.expiresAt, now), lt(l.expiresAt, (today + 1) * DAY_MS));
-    const licensesToday = this.store.db.select({ n: count().mapWith(Number) }).from(l).where(endingToday);
-    const machinesToday = this.store.db.select({ n: count().mapWith(Number) }).from(l).innerJoin(a, eq(a.licenseId, l.id)).where(endingToday);
-    const [[rest], [licenses], [machines]] = await Promise.all([later, licensesToday, machinesToday]);
-    return { licenses: rest!.licenses + licenses!.n, machines: rest!.machines + machines!.n };
+    const licensesToday = this.store.db.select({ n: count() }).from(l).where(endingToday);
+    const machinesToday = this.store.db.select({ n: count() }).from(l).innerJoin(a, eq(a.licenseId, l.id)).where(endingToday);
+    const [row] = await this.store.db
+      .select({
+        licenses: sql<number>`(${later(x.licenses)}) + (${licensesToday})`.mapWith(Number),
+        machines: sql<number>`(${later(x.machines)}) + (${machinesToday})`.mapWith(Number),
+      })
+      .from(sql`(SELECT 1) AS one`);
+    return row!;
   }
 
   async recurring(developerId: string): Promise<RecurringCount[]> {

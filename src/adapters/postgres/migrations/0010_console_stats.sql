@@ -32,6 +32,14 @@ CREATE INDEX "outgoing_events_license_order" ON "outgoing_events" USING btree ("
 -- so every write path (and any bulk load, COPY included) keeps them exact; concurrent writers queue on the rollup row they
 -- add to, so none is lost. Days are UTC days since the epoch; a perpetual license's expiry day is 2147483647. Then they are
 -- filled from the rows already there, and events get the license they are about.
+-- Each change rewrites a rollup row (the perpetual licenses' expiry row with every new perpetual license): room left in each
+-- page keeps those updates HOT, and autovacuum comes early, so the dead versions do not pile up under the seller's reads.
+ALTER TABLE daily_stats SET (fillfactor = 50, autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000);
+--> statement-breakpoint
+ALTER TABLE license_expiry_days SET (fillfactor = 50, autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000);
+--> statement-breakpoint
+ALTER TABLE subscription_counts SET (fillfactor = 50, autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000);
+--> statement-breakpoint
 CREATE FUNCTION console_stats_licenses() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
   IF TG_OP = 'DELETE' THEN
