@@ -1,3 +1,4 @@
+import type { Database } from 'bun:sqlite';
 import { eq } from 'drizzle-orm';
 import { postgresSqlStore, sqliteSqlStore, type SqlStore } from '../../src/adapters/drizzle/sql-store.ts';
 import type { PostgresStore } from '../../src/adapters/postgres/postgres-store.ts';
@@ -7,8 +8,17 @@ import type { Store } from '../../src/ports/deps.ts';
 
 /** The store's tables through the shared query layer, whichever dialect it is. */
 export function sqlOf(store: Store): SqlStore {
-  const opened = store as Store & ({ sqlite: unknown; db: SqliteDb } | PostgresStore);
+  const opened = opening(store);
   return 'sqlite' in opened ? sqliteSqlStore(opened.db) : postgresSqlStore(opened.db);
+}
+
+const opening = (store: Store) => store as Store & ({ sqlite: Database; db: SqliteDb } | PostgresStore);
+
+/** Runs one SQL statement as it is written (a migration's), on whichever store. */
+export async function runStatement(store: Store, statement: string): Promise<void> {
+  const opened = opening(store);
+  if ('sqlite' in opened) opened.sqlite.run(statement);
+  else await opened.sql.unsafe(statement);
 }
 
 const add = (money: Map<string, number>, currency: string, amount: number) => money.set(currency, (money.get(currency) ?? 0) + amount);
