@@ -22,6 +22,6 @@ export interface StatsRepository {
   active(developerId: string, now: number): Promise<{ licenses: number; machines: number }>;
   /** Subscriptions not canceled, per product (its price and currency now) and interval. */
   recurring(developerId: string): Promise<RecurringCount[]>;
-  /** The seller's endpoints failing now or disabled for failing (`disabledReason`), oldest first. */
+  /** The seller's endpoints enabled and failing now, or disabled for failing (`disabledReason`), oldest first; one the seller turned off is not among them. */
   failingEndpoints(developerId: string, disabledReason: string, failedLimit: number): Promise<FailingEndpoint[]>;
 }

@@ -71,20 +71,24 @@ describe.each(STORE_FACTORIES)('the console’s reads on $name', (factory) => {
     expect(reply.body.recentOrders[0]).toEqual((await api.call('GET', '/developers/orders?limit=1', { key: s.apiKey })).body.data[0]);
   });
 
-  test('an endpoint whose deliveries fail is listed with its failed deliveries; a healthy one is not', async () => {
+  test('an endpoint whose deliveries fail is listed with its failed deliveries; a healthy one, or one the seller turned off, is not', async () => {
     const { api, s } = await shop();
     const endpoint = async (url: string) => (await api.call('POST', '/developers/webhook-endpoints', { key: s.apiKey, body: { url } })).body.id as string;
     const failing = await endpoint('https://hooks.example.com/failing');
     await endpoint('https://hooks.example.com/healthy');
-    for (let i = 0; i < 3; i++) {
-      const delivery = (await api.call('POST', `/developers/webhook-endpoints/${failing}/test`, { key: s.apiKey })).body;
+    const turnedOff = await endpoint('https://hooks.example.com/turned-off');
+    const fail = async (endpointId: string) => {
+      const delivery = (await api.call('POST', `/developers/webhook-endpoints/${endpointId}/test`, { key: s.apiKey })).body;
       await api.deps.outbox.recordAttempt(
-        { id: delivery.id, endpointId: failing },
+        { id: delivery.id, endpointId },
         { at: api.clock.now(), status: 500, error: null, durationMs: 5 },
         { status: 'failed' },
         { disableAfterMs: WEBHOOK_LIMITS.disableAfterFailingMs, disabledReason: ENDPOINT_DISABLED_FAILING },
       );
-    }
+    };
+    for (let i = 0; i < 3; i++) await fail(failing);
+    await fail(turnedOff);
+    expect((await api.call('PATCH', `/developers/webhook-endpoints/${turnedOff}`, { key: s.apiKey, body: { enabled: false } })).status).toBe(200);
 
     const reply = await stats(api, s.apiKey);
 

@@ -55,7 +55,7 @@ export class DrizzleStatsRepository implements StatsRepository {
     const endpoints = await this.store.db
       .select({ id: e.id, url: e.url, enabled: e.enabled, disabledReason: e.disabledReason, failingSince: e.failingSince })
       .from(e)
-      .where(and(eq(e.developerId, developerId), or(isNotNull(e.failingSince), and(eq(e.enabled, false), eq(e.disabledReason, disabledReason)))))
+      .where(and(eq(e.developerId, developerId), or(and(eq(e.enabled, true), isNotNull(e.failingSince)), and(eq(e.enabled, false), eq(e.disabledReason, disabledReason)))))
       .orderBy(asc(e.createdAt), asc(e.id));
     return Promise.all(
       endpoints.map(async (endpoint) => {
