@@ -3,9 +3,6 @@ import { DAY_MS, dayOf, type DailyStatsRow, type RecurringCount } from '../../do
 import type { FailingEndpoint, StatsRepository } from '../../ports/stats-repository.ts';
 import type { SqlStore } from './sql-store.ts';
 
-/** A sum as a number on both stores (PostgreSQL hands numeric and bigint aggregates as text). */
-const total = (expression: ReturnType<typeof sql>) => sql<number>`coalesce(${expression}, 0)`.mapWith(Number);
-
 /**
  * The console's figures from the rollups (daily_stats, license_expiry_days, subscription_counts),
  * kept by the migrations' triggers with every change of licenses, machines, orders and
@@ -13,41 +10,53 @@ const total = (expression: ReturnType<typeof sql>) => sql<number>`coalesce(${exp
  * counted from the licenses' own (seller, status, expiry) index, one day's range of it.
  */
 export class DrizzleStatsRepository implements StatsRepository {
-  constructor(private readonly store: SqlStore) {}
+  // Every console overview runs these: prepared once (PostgreSQL keeps their plans; SQLite does not compile them again).
+  private readonly dailyRows;
+  private readonly activeCounts;
+  private readonly recurringRows;
 
-  async daily(developerId: string, fromDay: number, toDay: number): Promise<DailyStatsRow[]> {
-    const { dailyStats: d } = this.store.tables;
-    return this.store.db
+  constructor(private readonly store: SqlStore) {
+    const { dailyStats: d, licenseExpiryDays: x, licenses: l, activations: a, subscriptionCounts: s, products: p } = store.tables;
+    const { db } = store;
+    const developer = sql.placeholder('developer');
+    this.dailyRows = db
       .select({ day: d.day, currency: d.currency, newLicenses: d.newLicenses, orders: d.orders, revenue: d.revenue, refunded: d.refunded })
       .from(d)
-      .where(and(eq(d.developerId, developerId), between(d.day, fromDay, toDay)));
-  }
-
-  async active(developerId: string, now: number): Promise<{ licenses: number; machines: number }> {
-    const { licenseExpiryDays: x, licenses: l, activations: a } = this.store.tables;
-    const today = dayOf(now);
+      .where(and(eq(d.developerId, developer), between(d.day, sql.placeholder('from'), sql.placeholder('to'))))
+      .prepare('stats_daily');
     // Filed by expiry day: every day after today is still active; today's are active until their millisecond.
     // One statement, three reads: the days after today, and today's licenses and machines from the (seller, status, expiry) index.
-    const later = (column: AnyColumn) => this.store.db.select({ n: sql`coalesce(sum(${column}), 0)` }).from(x).where(and(eq(x.developerId, developerId), gt(x.day, today)));
-    const endingToday = and(eq(l.developerId, developerId), eq(l.status, 'active'), gt(l.expiresAt, now), lt(l.expiresAt, (today + 1) * DAY_MS));
-    const licensesToday = this.store.db.select({ n: count() }).from(l).where(endingToday);
-    const machinesToday = this.store.db.select({ n: count() }).from(l).innerJoin(a, eq(a.licenseId, l.id)).where(endingToday);
-    const [row] = await this.store.db
+    const later = (column: AnyColumn) => db.select({ n: sql`coalesce(sum(${column}), 0)` }).from(x).where(and(eq(x.developerId, developer), gt(x.day, sql.placeholder('today'))));
+    const endingToday = and(eq(l.developerId, developer), eq(l.status, 'active'), gt(l.expiresAt, sql.placeholder('now')), lt(l.expiresAt, sql.placeholder('tomorrow')));
+    const licensesToday = db.select({ n: count() }).from(l).where(endingToday);
+    const machinesToday = db.select({ n: count() }).from(l).innerJoin(a, eq(a.licenseId, l.id)).where(endingToday);
+    this.activeCounts = db
       .select({
         licenses: sql<number>`(${later(x.licenses)}) + (${licensesToday})`.mapWith(Number),
         machines: sql<number>`(${later(x.machines)}) + (${machinesToday})`.mapWith(Number),
       })
-      .from(sql`(SELECT 1) AS one`);
+      .from(sql`(SELECT 1) AS one`)
+      .prepare('stats_active');
+    this.recurringRows = db
+      .select({ currency: p.currency, price: p.price, interval: s.interval, subscriptions: s.subscriptions })
+      .from(s)
+      .innerJoin(p, eq(p.id, s.productId))
+      .where(and(eq(s.developerId, developer), gt(s.subscriptions, 0)))
+      .prepare('stats_recurring');
+  }
+
+  async daily(developerId: string, fromDay: number, toDay: number): Promise<DailyStatsRow[]> {
+    return this.dailyRows.execute({ developer: developerId, from: fromDay, to: toDay });
+  }
+
+  async active(developerId: string, now: number): Promise<{ licenses: number; machines: number }> {
+    const today = dayOf(now);
+    const [row] = await this.activeCounts.execute({ developer: developerId, today, now, tomorrow: (today + 1) * DAY_MS });
     return row!;
   }
 
   async recurring(developerId: string): Promise<RecurringCount[]> {
-    const { subscriptionCounts: s, products: p } = this.store.tables;
-    return this.store.db
-      .select({ currency: p.currency, price: p.price, interval: s.interval, subscriptions: s.subscriptions })
-      .from(s)
-      .innerJoin(p, eq(p.id, s.productId))
-      .where(and(eq(s.developerId, developerId), gt(s.subscriptions, 0)));
+    return this.recurringRows.execute({ developer: developerId });
   }
 
   async failingEndpoints(developerId: string, disabledReason: string, failedLimit: number): Promise<FailingEndpoint[]> {
