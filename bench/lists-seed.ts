@@ -94,7 +94,7 @@ async function seedInto(target: Target, dialect: Dialect, count: number): Promis
   await timed('developer_customers', () => target.exec(sql.customerDirectory()));
   // The events of two years ago would long have been delivered and swept: the outbox starts empty.
   await timed('outbox cleared', () => target.exec(sql.clearOutbox()));
-  await timed('analyze', () => target.exec(dialect === 'sqlite' ? 'ANALYZE' : 'VACUUM (ANALYZE) licenses, orders, customers, developer_customers, activations, outgoing_events'));
+  await timed('analyze', () => target.exec(dialect === 'sqlite' ? 'ANALYZE' : 'VACUUM (ANALYZE) licenses, orders, customers, developer_customers, activations, outgoing_events, daily_stats, license_expiry_days, subscription_counts'));
   return { ...shape, store: dialect, masterKey: masterKey.toString('base64'), apiKey: seller.apiKey, timings };
 }
 
@@ -119,7 +119,8 @@ async function postgresTarget(url: string, schema: string): Promise<Target> {
   const admin = new SQL({ url, max: 1 });
   await admin.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await admin.close();
-  const store = await openPostgresStore(url, { schema, max: 1 });
+  // A 100,000-row batch runs the rollups' triggers row by row (daily_stats, license_expiry_days): longer than the service's 5 s statement timeout.
+  const store = await openPostgresStore(url, { schema, max: 1, statementTimeoutMs: 600_000 });
   return {
     store,
     // VACUUM cannot run inside a transaction block.

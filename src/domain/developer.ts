@@ -27,7 +27,12 @@ export interface ApiKeyRecord {
   keyHash: string;
   createdAt: number;
   revokedAt: number | null;
+  /** When a request last authenticated with it, to the minute (written at most once a minute); null = never. */
+  lastUsedAt: number | null;
 }
+
+/** A key's lastUsedAt is written again only once this much older than the request: one write a minute per key at most. */
+export const API_KEY_LAST_USED_RESOLUTION_MS = 60_000;
 
 export const API_KEY_PREFIX: Record<ApiKeyScope, string> = { secret: 'sk_', publishable: 'pk_' };
 

@@ -16,6 +16,12 @@ export interface DomainEvent {
   data: unknown;
 }
 
+/** The license an event is about (license.*, activation.*, order.*), or null: a license's events are listed by it. */
+export function eventLicenseId(event: DomainEvent): string | null {
+  const data = event.data as { license?: { id?: string }; activation?: { licenseId?: string }; order?: { licenseId?: string } } | null;
+  return data?.license?.id ?? data?.activation?.licenseId ?? data?.order?.licenseId ?? null;
+}
+
 /** A license as its events carry it: with the e-mail of the customer who holds it. */
 export type LicenseSubject = License & { customerEmail: string };
 /** The license an activation belongs to, as the activation's events name it. */

@@ -36,6 +36,7 @@ import type { IdempotencyRepository } from './idempotency-repository.ts';
 import type { ConsoleSessionRepository } from './console-session-repository.ts';
 import type { PasskeyRepository } from './passkey-repository.ts';
 import type { WebAuthn } from './webauthn.ts';
+import type { StatsRepository } from './stats-repository.ts';
 
 /** The stored state of the service, one repository per kind of record. */
 export interface Repositories {
@@ -73,6 +74,8 @@ export interface Repositories {
   consoleSessions: ConsoleSessionRepository;
   /** Sellers' passkeys and their ceremonies' challenges. */
   passkeys: PasskeyRepository;
+  /** The seller console's figures, from rollups kept with every change (docs/console-api.md). */
+  stats: StatsRepository;
 }
 
 /** Everything a use case may ask for; each takes only the part it needs. */

@@ -13,6 +13,8 @@ export interface DeveloperRepository {
   /** The account with this normalized e-mail (console sign-in). */
   findByEmail(email: string): Promise<Developer | null>;
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
+  /** Records a use of the key at `at`: written only when its lastUsedAt is unset or a minute older (one write a minute at most); whether it was. */
+  touchApiKey(keyHash: string, at: number): Promise<boolean>;
   /** Newest first (keys made in the same millisecond: by id, descending), revoked ones included. */
   listApiKeys(developerId: string): Promise<ApiKeyRecord[]>;
   /** Throws on a taken id or digest (a storage error, not a domain one). */

@@ -79,8 +79,8 @@ export interface OutboxRepository {
   getDelivery(developerId: string, id: string): Promise<(DeliveryView & { attemptLog: Attempt[] }) | null>;
   /** Back to pending and due at `now`, whatever its status; null when the seller has no such delivery. */
   redeliver(developerId: string, id: string, now: number): Promise<DeliveryView | null>;
-  /** The seller's events, newest first; null when `startingAfter` is not an event id of theirs. */
-  listEvents(developerId: string, page: { limit: number; startingAfter?: string }): Promise<Page<OutgoingEvent> | null>;
+  /** The seller's events (only one license's with `licenseId`), newest first; null when `startingAfter` is not an event id of theirs. */
+  listEvents(developerId: string, page: EventPage): Promise<Page<OutgoingEvent> | null>;
   /** Writes a `webhook.test` event delivered to this endpoint only; null when the seller has no such endpoint. */
   sendTest(developerId: string, endpointId: string, data: unknown): Promise<DeliveryView | null>;
   /** Marks up to `limit` licenses past their expiry as announced (and writes license.expired for the active ones); how many. */
@@ -89,4 +89,11 @@ export interface OutboxRepository {
   expireCheckouts(expiredBefore: number, limit: number): Promise<number>;
   /** Retention: deletes up to `limit` events created before `before`, with their deliveries and attempts; how many events. */
   deleteOlderThan(before: number, limit: number): Promise<number>;
+}
+
+/** A page of events: `licenseId` keeps those about one license (license.*, activation.*, order.*). */
+export interface EventPage {
+  limit: number;
+  startingAfter?: string;
+  licenseId?: string;
 }

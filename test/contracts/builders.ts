@@ -13,7 +13,7 @@ export const DAY = 86_400_000;
 export const unique = (): string => randomUUID().replaceAll('-', '').slice(0, 16);
 
 export function anApiKey(developerId: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
-  return { id: `key_${unique()}`, developerId, scope: 'secret', keyHash: `hash_${unique()}`, createdAt: T0, revokedAt: null, ...overrides };
+  return { id: `key_${unique()}`, developerId, scope: 'secret', keyHash: `hash_${unique()}`, createdAt: T0, revokedAt: null, lastUsedAt: null, ...overrides };
 }
 
 export function aSigningKey(developerId: string, overrides: Partial<SigningKey> = {}): SigningKey {

@@ -148,6 +148,21 @@ export function developerRepositoryContract(factory: StoreFactory): void {
       expect(await store.developers.listApiKeys(account.developer.id)).toHaveLength(3);
     });
 
+    test('touchApiKey writes lastUsedAt when unset or a minute older, never sooner; the digest lookup sees it', async () => {
+      const { store } = opened();
+      const account = await givenDeveloper(store);
+      const key = account.apiKeys[0]!;
+      const lastUsed = async () => (await store.developers.findApiKeyByHash(key.keyHash))!.lastUsedAt;
+
+      await store.developers.touchApiKey(key.keyHash, T0 + 1_000);
+      expect(await lastUsed()).toBe(T0 + 1_000);
+      await Promise.all([store.developers.touchApiKey(key.keyHash, T0 + 60_999), store.developers.touchApiKey(key.keyHash, T0 + 30_000)]);
+      expect(await lastUsed()).toBe(T0 + 1_000);
+      await store.developers.touchApiKey(key.keyHash, T0 + 61_000);
+      expect(await lastUsed()).toBe(T0 + 61_000);
+      expect((await store.developers.listApiKeys(account.developer.id)).find((k) => k.id === key.id)!.lastUsedAt).toBe(T0 + 61_000);
+    });
+
     test('revokeApiKey sets revokedAt and returns the record as stored; the digest lookup sees it at once', async () => {
       const { store } = opened();
       const account = await givenDeveloper(store);

@@ -64,11 +64,33 @@ describe('GET /developers/api-keys', () => {
 
     expect(listed.status).toBe(200);
     expect(listed.body.data).toHaveLength(3);
-    expect(listed.body.data[0]).toEqual({ id: created.body.id, scope: 'secret', createdAt: created.body.createdAt, revokedAt: null });
+    expect(listed.body.data[0]).toEqual({ id: created.body.id, scope: 'secret', createdAt: created.body.createdAt, revokedAt: null, lastUsedAt: null });
     expect(listed.body.data.map((k: { scope: string }) => k.scope).sort()).toEqual(['publishable', 'secret', 'secret']);
     const text = JSON.stringify(listed.body);
     for (const secret of [s.apiKey, s.publishableKey, created.body.key, api.deps.hashing.hash(s.apiKey)]) expect(text).not.toContain(secret);
     expect(text).not.toMatch(/"(key|keyHash)"/);
+  });
+});
+
+describe('lastUsedAt', () => {
+  test('null until the key is used; then the time of a request, written again only a minute later', async () => {
+    const api = testApi();
+    const s = await seller(api);
+    const spare = await create(api, s.apiKey, 'publishable');
+    const lastUsed = async () => (await list(api, s.apiKey)).body.data.find((k: { id: string }) => k.id === spare.body.id).lastUsedAt;
+    expect(await lastUsed()).toBeNull();
+
+    const firstUse = api.clock.now();
+    await api.call('POST', '/licenses/validate', { key: spare.body.key, body: { licenseKey: 'x'.repeat(20), machineFingerprint: 'm' } });
+    expect(await lastUsed()).toBe(firstUse);
+
+    api.clock.advance(59_000);
+    await api.call('POST', '/licenses/validate', { key: spare.body.key, body: { licenseKey: 'x'.repeat(20), machineFingerprint: 'm' } });
+    expect(await lastUsed()).toBe(firstUse);
+
+    api.clock.advance(1_000);
+    await api.call('POST', '/licenses/validate', { key: spare.body.key, body: { licenseKey: 'x'.repeat(20), machineFingerprint: 'm' } });
+    expect(await lastUsed()).toBe(firstUse + 60_000);
   });
 });
 
@@ -82,7 +104,7 @@ describe('POST /developers/api-keys/:id/revoke', () => {
     const revoked = await revoke(api, s.apiKey, spare.body.id);
 
     expect(revoked.status).toBe(200);
-    expect(revoked.body).toEqual({ id: spare.body.id, scope: 'secret', createdAt: spare.body.createdAt, revokedAt: api.clock.now() });
+    expect(revoked.body).toEqual({ id: spare.body.id, scope: 'secret', createdAt: spare.body.createdAt, revokedAt: api.clock.now(), lastUsedAt: api.clock.now() });
     expectError(await products(api, spare.body.key), 401, 'unauthorized');
     expect((await products(api, s.apiKey)).status).toBe(200);
   });

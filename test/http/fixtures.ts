@@ -182,6 +182,7 @@ export function routeTable(w: World): Route[] {
     { name: 'GET /developers/licenses', method: 'GET', path: () => '/developers/licenses', auth: 'secret' },
     { name: 'GET /developers/customers', method: 'GET', path: () => '/developers/customers', auth: 'secret' },
     { name: 'GET /developers/orders', method: 'GET', path: () => '/developers/orders', auth: 'secret' },
+    { name: 'GET /developers/stats', method: 'GET', path: () => '/developers/stats', auth: 'secret' },
     { name: 'POST /developers/orders/:id/refund', method: 'POST', path: (id = w.orderId) => `/developers/orders/${id}/refund`, auth: 'secret', hasIdParam: true },
     { name: 'GET /developers/subscriptions', method: 'GET', path: () => '/developers/subscriptions', auth: 'secret' },
     { name: 'GET /developers/subscriptions/:id', method: 'GET', path: (id = w.subscriptionId) => `/developers/subscriptions/${id}`, auth: 'secret', hasIdParam: true },

@@ -160,6 +160,7 @@ const STEPS: Step[] = [
   { name: 'GET /v1/developers/licenses' },
   { name: 'GET /v1/developers/customers' },
   { name: 'GET /v1/developers/orders' },
+  { name: 'GET /v1/developers/stats' },
   // The example product gets a trial first (its create example has none).
   { name: 'POST /v1/trials', status: 201, extra: offerTrial },
   // The buyer's application asks with the publishable key (another e-mail and machine: the example's had the trial); the code comes by mail.

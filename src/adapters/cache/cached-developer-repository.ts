@@ -37,6 +37,14 @@ export class CachedDeveloperRepository extends forwarding<DeveloperRepository>()
     return record;
   }
 
+  /** Written through; the cached record learns the time written, so this instance asks again only a minute later. */
+  async touchApiKey(keyHash: string, at: number): Promise<boolean> {
+    const written = await this.inner.touchApiKey(keyHash, at);
+    const cached = this.keys.get(keyHash);
+    if (written && cached) cached.record.lastUsedAt = at;
+    return written;
+  }
+
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
     const cached = this.keys.get(keyHash);
     if (cached && (this.options.ttlMs === Infinity || this.now() < cached.until)) return { ...cached.record };

@@ -15,8 +15,9 @@ import { DrizzleMailOutboxRepository, DrizzleSandboxMailRepository } from './dri
 import { DrizzleTrialRequestRepository } from './drizzle-trial-request-repository.ts';
 import { DrizzleIdempotencyRepository } from './drizzle-idempotency-repository.ts';
 import { DrizzleConsoleSessionRepository, DrizzlePasskeyRepository } from './drizzle-console-repositories.ts';
+import { DrizzleStatsRepository } from './drizzle-stats-repository.ts';
 
-type SharedRepositories = Pick<Store, 'products' | 'customers' | 'signingKeys' | 'connections' | 'cards' | 'webhookEvents' | 'otps' | 'identityTokens' | 'purchases' | 'smsOutbox' | 'subscriptions' | 'mailOutbox' | 'sandboxMail' | 'trialRequests' | 'idempotencyKeys' | 'consoleSessions' | 'passkeys'>;
+type SharedRepositories = Pick<Store, 'products' | 'customers' | 'signingKeys' | 'connections' | 'cards' | 'webhookEvents' | 'otps' | 'identityTokens' | 'purchases' | 'smsOutbox' | 'subscriptions' | 'mailOutbox' | 'sandboxMail' | 'trialRequests' | 'idempotencyKeys' | 'consoleSessions' | 'passkeys' | 'stats'>;
 
 /** The repositories whose queries are the same in both dialects, built once over either store. */
 export function sharedRepositories(store: SqlStore): SharedRepositories {
@@ -38,6 +39,7 @@ export function sharedRepositories(store: SqlStore): SharedRepositories {
     idempotencyKeys: new DrizzleIdempotencyRepository(store),
     consoleSessions: new DrizzleConsoleSessionRepository(store),
     passkeys: new DrizzlePasskeyRepository(store),
+    stats: new DrizzleStatsRepository(store),
   };
 }
 

@@ -24,6 +24,7 @@ import { homeRoutes } from './routes/home.ts';
 import { licenseHolderRoutes } from './routes/licenses/holder.ts';
 import { licenseSellerRoutes } from './routes/licenses/seller.ts';
 import { orderListRoutes } from './routes/orders.ts';
+import { statsRoutes } from './routes/stats.ts';
 import { productRoutes } from './routes/products.ts';
 import { purchaseRoutes } from './routes/purchase.ts';
 import { sandboxMailRoutes } from './routes/sandbox/mail.ts';
@@ -85,6 +86,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
     .use(trialRoutes(deps))
     .use(customerListRoutes(deps))
     .use(orderListRoutes(deps))
+    .use(statsRoutes(deps))
     .use(subscriptionRoutes(deps))
     .use(connectRoutes(deps))
     .use(checkoutRoutes(deps))

@@ -4,6 +4,7 @@ import type { ApiKeyRecord, Developer } from '../../domain/developer.ts';
 import { ConflictError } from '../../domain/errors.ts';
 import type { DeveloperRepository, NewAccount } from '../../ports/developer-repository.ts';
 import { apiKeys, developers, signingKeys } from './schema.ts';
+import { lastUsedStatement } from '../drizzle/api-key-rows.ts';
 import { isUniqueViolation, type PostgresDb } from './postgres-store.ts';
 
 export class PostgresDeveloperRepository implements DeveloperRepository {
@@ -40,6 +41,11 @@ export class PostgresDeveloperRepository implements DeveloperRepository {
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
     const [row] = await this.byHash.execute({ hash: keyHash });
     return row ?? null;
+  }
+
+  async touchApiKey(keyHash: string, at: number): Promise<boolean> {
+    const { set, where } = lastUsedStatement(apiKeys, keyHash, at);
+    return (await this.db.update(apiKeys).set(set).where(where).returning({ id: apiKeys.id })).length > 0;
   }
 
   async listApiKeys(developerId: string): Promise<ApiKeyRecord[]> {

@@ -1,5 +1,5 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { licenseCreated, type DomainEvent } from '../../domain/events.ts';
+import { eventLicenseId, licenseCreated, type DomainEvent } from '../../domain/events.ts';
 import type { License } from '../../domain/license.ts';
 import type { OutboxMail } from '../../ports/mail-repository.ts';
 import { outboxMailRow } from '../drizzle/drizzle-mail-repositories.ts';
@@ -43,13 +43,14 @@ function eventStatement(event: DomainEvent, options: { recipients?: SQL; change?
   const e = webhookEndpoints;
   const listening = options.recipients ?? listeningEndpoints(e, developerId, sql`${e.events} @> jsonb_build_array(${type}::text)`);
   const data = sql`${JSON.stringify(event.data)}::text::jsonb`;
+  const licenseId = eventLicenseId(event);
   const change = options.change;
   const statement = change
     ? sql`
     WITH ${change.ctes},
     written AS (
-      INSERT INTO ${outgoingEvents} (id, developer_id, type, data, created_at)
-      SELECT ${id}, ${developerId}, ${type}, jsonb_set(${data}, ${`{${change.emailAt},customerEmail}`}::text[], to_jsonb(subject.email)), ${createdAt}::bigint FROM subject
+      INSERT INTO ${outgoingEvents} (id, developer_id, type, data, created_at, license_id)
+      SELECT ${id}, ${developerId}, ${type}, jsonb_set(${data}, ${`{${change.emailAt},customerEmail}`}::text[], to_jsonb(subject.email)), ${createdAt}::bigint, ${licenseId}::text FROM subject
     )
     INSERT INTO ${webhookDeliveries} (id, event_id, endpoint_id, developer_id, status, attempts, next_attempt_at, created_at)
     SELECT 'del_' || substr(md5(gen_random_uuid()::text), 1, 24), ${id}, ${e.id}, ${developerId}, 'pending', 0, 0, ${createdAt}::bigint
@@ -57,8 +58,8 @@ function eventStatement(event: DomainEvent, options: { recipients?: SQL; change?
     ON CONFLICT DO NOTHING`
     : sql`
     WITH written AS (
-      INSERT INTO ${outgoingEvents} (id, developer_id, type, data, created_at)
-      VALUES (${id}, ${developerId}, ${type}, ${data}, ${createdAt}::bigint)
+      INSERT INTO ${outgoingEvents} (id, developer_id, type, data, created_at, license_id)
+      VALUES (${id}, ${developerId}, ${type}, ${data}, ${createdAt}::bigint, ${licenseId}::text)
     )
     INSERT INTO ${webhookDeliveries} (id, event_id, endpoint_id, developer_id, status, attempts, next_attempt_at, created_at)
     SELECT 'del_' || substr(md5(gen_random_uuid()::text), 1, 24), ${id}, ${e.id}, ${developerId}, 'pending', 0, 0, ${createdAt}::bigint

@@ -1,5 +1,5 @@
 import type { SQL } from 'bun';
-import type { Attempt, DeliveryOutcome, DeliveryStatus, DeliveryView, DueDelivery, OutboxRepository, OutgoingEvent, Page } from '../../ports/outbox-repository.ts';
+import type { Attempt, DeliveryOutcome, DeliveryStatus, DeliveryView, DueDelivery, EventPage, OutboxRepository, OutgoingEvent, Page } from '../../ports/outbox-repository.ts';
 import { deliveryView, DELIVERY_COLUMNS, type DeliveryRow } from '../webhooks/delivery-rows.ts';
 import { and, eq, inArray, isNotNull, isNull, lte } from 'drizzle-orm';
 import { checkoutChanged, licenseExpired } from '../../domain/events.ts';
@@ -106,14 +106,18 @@ export class PostgresOutboxRepository implements OutboxRepository {
     return updated.length === 0 ? null : this.getDelivery(developerId, id);
   }
 
-  async listEvents(developerId: string, page: { limit: number; startingAfter?: string }): Promise<Page<OutgoingEvent> | null> {
+  async listEvents(developerId: string, page: EventPage): Promise<Page<OutgoingEvent> | null> {
     const [cursor] = page.startingAfter ? await run(this.sql, 'SELECT created_at, id FROM outgoing_events WHERE id = $1 AND developer_id = $2', page.startingAfter, developerId) : [];
     if (page.startingAfter && !cursor) return null;
+    // One license's: its (license, created, id) index, the seller checked on each row.
+    const params: unknown[] = [developerId, page.limit + 1];
+    const license = page.licenseId === undefined ? '' : `AND license_id = $${params.push(page.licenseId)}`;
+    const after = cursor ? `AND (created_at, id COLLATE "C") < ($${params.push(cursor.created_at)}, $${params.push(cursor.id)} COLLATE "C")` : '';
     const rows = await run(
       this.sql,
-      `SELECT id, type, data, created_at FROM outgoing_events WHERE developer_id = $1 ${cursor ? 'AND (created_at, id COLLATE "C") < ($3, $4 COLLATE "C")' : ''}
+      `SELECT id, type, data, created_at FROM outgoing_events WHERE developer_id = $1 ${license} ${after}
        ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT $2`,
-      developerId, page.limit + 1, ...(cursor ? [cursor.created_at, cursor.id] : []),
+      ...params,
     );
     const events = rows.map((r) => ({ id: r.id, type: r.type, data: json(r.data), createdAt: Number(r.created_at) }));
     return { data: events.slice(0, page.limit), hasMore: events.length > page.limit };

@@ -48,6 +48,8 @@ export const apiKeys = pgTable(
     keyHash: text('key_hash').notNull().unique(),
     createdAt: millis('created_at').notNull(),
     revokedAt: millis('revoked_at'),
+    /** When a request last authenticated with it, written at most once a minute per key (null = never). */
+    lastUsedAt: millis('last_used_at'),
   },
   (t) => [index('api_keys_developer').on(t.developerId)],
 );
@@ -290,8 +292,14 @@ export const outgoingEvents = pgTable(
     /** The event's `data`. */
     data: jsonb('data').notNull(),
     createdAt: millis('created_at').notNull(),
+    /** The license the event is about (license.*, activation.*, order.*): a license's event list. */
+    licenseId: text('license_id'),
   },
-  (t) => [index('outgoing_events_developer_order').on(t.developerId, t.createdAt, ID), index('outgoing_events_created').on(t.createdAt)],
+  (t) => [
+    index('outgoing_events_developer_order').on(t.developerId, t.createdAt, ID),
+    index('outgoing_events_created').on(t.createdAt),
+    index('outgoing_events_license_order').on(t.licenseId, t.createdAt, ID),
+  ],
 );
 
 /** One event to one endpoint: written with the event, then worked by the dispatcher. */
@@ -639,4 +647,48 @@ export const webauthnChallenges = pgTable(
     usedAt: millis('used_at'),
   },
   (t) => [index('webauthn_challenges_expiry').on(t.expiresAt)],
+);
+
+/**
+ * The console's rollups (docs/console-api.md), kept by triggers in the statement that changes their
+ * rows (migration 0012), so every write path keeps them exact. Per seller, UTC day (days since the
+ * epoch) and currency: licenses issued (on the currency '' row), orders made, their amounts and what
+ * went back of them (on the day of the order).
+ */
+export const dailyStats = pgTable(
+  'daily_stats',
+  {
+    developerId: text('developer_id').notNull(),
+    day: integer('day').notNull(),
+    currency: text('currency').notNull(),
+    newLicenses: integer('new_licenses').notNull().default(0),
+    orders: integer('orders').notNull().default(0),
+    revenue: bigint('revenue', { mode: 'number' }).notNull().default(0),
+    refunded: bigint('refunded', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.developerId, t.day, t.currency] })],
+);
+
+/** Not-revoked licenses and their machines by UTC day of expiry (perpetual ones on day 2147483647): active = the days after today, plus today's part. */
+export const licenseExpiryDays = pgTable(
+  'license_expiry_days',
+  {
+    developerId: text('developer_id').notNull(),
+    day: integer('day').notNull(),
+    licenses: integer('licenses').notNull().default(0),
+    machines: integer('machines').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.developerId, t.day] })],
+);
+
+/** Subscriptions not canceled, per product and interval: monthly recurring revenue at the products' prices. */
+export const subscriptionCounts = pgTable(
+  'subscription_counts',
+  {
+    developerId: text('developer_id').notNull(),
+    productId: text('product_id').notNull(),
+    interval: text('interval', { enum: BILLING_INTERVALS }).notNull(),
+    subscriptions: integer('subscriptions').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.developerId, t.productId, t.interval] })],
 );

@@ -29,6 +29,8 @@ export const apiKeys = sqliteTable(
     keyHash: text('key_hash').notNull().unique(),
     createdAt: integer('created_at').notNull(),
     revokedAt: integer('revoked_at'),
+    /** When a request last authenticated with it, written at most once a minute per key (null = never). */
+    lastUsedAt: integer('last_used_at'),
   },
   (t) => [index('api_keys_developer').on(t.developerId)],
 );
@@ -266,8 +268,14 @@ export const outgoingEvents = sqliteTable(
     /** The event's `data`, JSON. */
     data: text('data').notNull(),
     createdAt: integer('created_at').notNull(),
+    /** The license the event is about (license.*, activation.*, order.*): a license's event list. */
+    licenseId: text('license_id'),
   },
-  (t) => [index('outgoing_events_developer_order').on(t.developerId, t.createdAt, t.id), index('outgoing_events_created').on(t.createdAt)],
+  (t) => [
+    index('outgoing_events_developer_order').on(t.developerId, t.createdAt, t.id),
+    index('outgoing_events_created').on(t.createdAt),
+    index('outgoing_events_license_order').on(t.licenseId, t.createdAt, t.id),
+  ],
 );
 
 /** One event to one endpoint: written with the event, then worked by the dispatcher. */
@@ -614,4 +622,48 @@ export const webauthnChallenges = sqliteTable(
     usedAt: integer('used_at'),
   },
   (t) => [index('webauthn_challenges_expiry').on(t.expiresAt)],
+);
+
+/**
+ * The console's rollups (docs/console-api.md), kept by triggers in the statement that changes their
+ * rows (migration 0014), so every write path keeps them exact. Per seller, UTC day (days since the
+ * epoch) and currency: licenses issued (on the currency '' row), orders made, their amounts and what
+ * went back of them (on the day of the order).
+ */
+export const dailyStats = sqliteTable(
+  'daily_stats',
+  {
+    developerId: text('developer_id').notNull(),
+    day: integer('day').notNull(),
+    currency: text('currency').notNull(),
+    newLicenses: integer('new_licenses').notNull().default(0),
+    orders: integer('orders').notNull().default(0),
+    revenue: integer('revenue').notNull().default(0),
+    refunded: integer('refunded').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.developerId, t.day, t.currency] })],
+);
+
+/** Not-revoked licenses and their machines by UTC day of expiry (perpetual ones on day 2147483647): active = the days after today, plus today's part. */
+export const licenseExpiryDays = sqliteTable(
+  'license_expiry_days',
+  {
+    developerId: text('developer_id').notNull(),
+    day: integer('day').notNull(),
+    licenses: integer('licenses').notNull().default(0),
+    machines: integer('machines').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.developerId, t.day] })],
+);
+
+/** Subscriptions not canceled, per product and interval: monthly recurring revenue at the products' prices. */
+export const subscriptionCounts = sqliteTable(
+  'subscription_counts',
+  {
+    developerId: text('developer_id').notNull(),
+    productId: text('product_id').notNull(),
+    interval: text('interval', { enum: BILLING_INTERVALS }).notNull(),
+    subscriptions: integer('subscriptions').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.developerId, t.productId, t.interval] })],
 );

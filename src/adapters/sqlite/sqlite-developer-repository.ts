@@ -5,6 +5,7 @@ import { ConflictError } from '../../domain/errors.ts';
 import type { DeveloperRepository, NewAccount } from '../../ports/developer-repository.ts';
 import { apiKeys, developers, signingKeys } from './schema.ts';
 import { isUniqueViolation, type SqliteDb } from './sqlite-store.ts';
+import { lastUsedStatement } from '../drizzle/api-key-rows.ts';
 
 export class SqliteDeveloperRepository implements DeveloperRepository {
   private readonly byHash;
@@ -36,6 +37,11 @@ export class SqliteDeveloperRepository implements DeveloperRepository {
 
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
     return this.byHash.get({ hash: keyHash }) ?? null;
+  }
+
+  async touchApiKey(keyHash: string, at: number): Promise<boolean> {
+    const { set, where } = lastUsedStatement(apiKeys, keyHash, at);
+    return this.db.update(apiKeys).set(set).where(where).returning({ id: apiKeys.id }).all().length > 0;
   }
 
   async listApiKeys(developerId: string): Promise<ApiKeyRecord[]> {

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { licenseCreated, type DomainEvent } from '../../domain/events.ts';
+import { eventLicenseId, licenseCreated, type DomainEvent } from '../../domain/events.ts';
 import type { License } from '../../domain/license.ts';
 import { listeningEndpoints } from '../drizzle/event-rows.ts';
 import { deliveryRows, stampEvent, type WrittenEvent } from '../webhooks/outbox-stamps.ts';
@@ -12,7 +12,7 @@ export type SqliteWriter = Pick<SqliteDb, 'insert' | 'select' | 'update' | 'dele
 /** Writes the event row alone (see `emitSqliteEvent` for the deliveries). */
 export function insertSqliteEvent(tx: SqliteWriter, event: DomainEvent): WrittenEvent {
   const written = stampEvent();
-  tx.insert(outgoingEvents).values({ ...written, developerId: event.developerId, type: event.type, data: JSON.stringify(event.data) }).run();
+  tx.insert(outgoingEvents).values({ ...written, developerId: event.developerId, type: event.type, data: JSON.stringify(event.data), licenseId: eventLicenseId(event) }).run();
   return written;
 }
 

@@ -1,4 +1,4 @@
-import type { Attempt, DeliveryOutcome, DeliveryStatus, DeliveryView, DueDelivery, OutboxRepository, OutgoingEvent, Page } from '../../ports/outbox-repository.ts';
+import type { Attempt, DeliveryOutcome, DeliveryStatus, DeliveryView, DueDelivery, EventPage, OutboxRepository, OutgoingEvent, Page } from '../../ports/outbox-repository.ts';
 import type { Database } from 'bun:sqlite';
 import { eq } from 'drizzle-orm';
 import { checkoutSessions } from './schema.ts';
@@ -118,13 +118,15 @@ export class SqliteOutboxRepository implements OutboxRepository {
     return updated.length === 0 ? null : (await this.getDelivery(developerId, id));
   }
 
-  async listEvents(developerId: string, page: { limit: number; startingAfter?: string }): Promise<Page<OutgoingEvent> | null> {
+  async listEvents(developerId: string, page: EventPage): Promise<Page<OutgoingEvent> | null> {
     const cursor = page.startingAfter ? this.all('SELECT created_at, id FROM outgoing_events WHERE id = ? AND developer_id = ?', page.startingAfter, developerId)[0] : undefined;
     if (page.startingAfter && !cursor) return null;
+    // One license's: its (license, created, id) index, the seller checked on each row.
+    const license = page.licenseId === undefined ? '' : 'AND license_id = ?';
     const rows = this.all(
-      `SELECT id, type, data, created_at FROM outgoing_events WHERE developer_id = ? ${cursor ? 'AND (created_at < ? OR (created_at = ? AND id < ?))' : ''}
+      `SELECT id, type, data, created_at FROM outgoing_events WHERE developer_id = ? ${license} ${cursor ? 'AND (created_at < ? OR (created_at = ? AND id < ?))' : ''}
        ORDER BY created_at DESC, id DESC LIMIT ?`,
-      developerId, ...(cursor ? [cursor.created_at, cursor.created_at, cursor.id] : []), page.limit + 1,
+      developerId, ...(page.licenseId === undefined ? [] : [page.licenseId]), ...(cursor ? [cursor.created_at, cursor.created_at, cursor.id] : []), page.limit + 1,
     );
     const events = rows.map((r) => ({ id: r.id, type: r.type, data: JSON.parse(r.data), createdAt: r.created_at }));
     return { data: events.slice(0, page.limit), hasMore: events.length > page.limit };

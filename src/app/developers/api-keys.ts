@@ -8,6 +8,7 @@ export interface ApiKeyView {
   scope: ApiKeyScope;
   createdAt: number;
   revokedAt: number | null;
+  lastUsedAt: number | null;
 }
 
 export interface CreatedApiKey {
@@ -18,7 +19,7 @@ export interface CreatedApiKey {
   createdAt: number;
 }
 
-const view = ({ id, scope, createdAt, revokedAt }: ApiKeyRecord): ApiKeyView => ({ id, scope, createdAt, revokedAt });
+const view = ({ id, scope, createdAt, revokedAt, lastUsedAt }: ApiKeyRecord): ApiKeyView => ({ id, scope, createdAt, revokedAt, lastUsedAt });
 
 export async function createApiKey(
   deps: Pick<Deps, 'clock' | 'ids' | 'hashing' | 'developers'>,
@@ -33,6 +34,7 @@ export async function createApiKey(
     keyHash: deps.hashing.hash(key),
     createdAt: deps.clock.now(),
     revokedAt: null,
+    lastUsedAt: null,
   };
   await deps.developers.addApiKey(record);
   return { id: record.id, scope: record.scope, key, createdAt: record.createdAt };

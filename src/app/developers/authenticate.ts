@@ -1,5 +1,5 @@
 import { ForbiddenError, UnauthorizedError } from '../../domain/errors.ts';
-import { scopeOfKey, type ApiKeyScope } from '../../domain/developer.ts';
+import { API_KEY_LAST_USED_RESOLUTION_MS, scopeOfKey, type ApiKeyScope } from '../../domain/developer.ts';
 import type { Deps } from '../../ports/deps.ts';
 
 export interface Caller {
@@ -11,7 +11,7 @@ export interface Caller {
 
 /** Who presents this API key: unknown, malformed or revoked keys are all 401. */
 export async function authenticateApiKey(
-  deps: Pick<Deps, 'hashing' | 'developers'>,
+  deps: Pick<Deps, 'clock' | 'hashing' | 'developers'>,
   key: string | undefined | null,
 ): Promise<Caller> {
   if (!key) throw new UnauthorizedError('An API key is required (X-API-Key header).');
@@ -21,6 +21,9 @@ export async function authenticateApiKey(
   if (!record || record.revokedAt !== null || !deps.hashing.equal(record.keyHash, hash)) {
     throw new UnauthorizedError('The API key is not valid.');
   }
+  // lastUsedAt, to the minute: a write once a minute per key at most, never on every request.
+  const now = deps.clock.now();
+  if (record.lastUsedAt === null || now - record.lastUsedAt >= API_KEY_LAST_USED_RESOLUTION_MS) await deps.developers.touchApiKey(hash, now);
   return { developerId: record.developerId, scope: record.scope };
 }
 

@@ -22,6 +22,7 @@ export async function signUp(
       keyHash: deps.hashing.hash(key),
       createdAt,
       revokedAt: null,
+      lastUsedAt: null,
     };
     return { key, record };
   };

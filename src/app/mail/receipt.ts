@@ -60,7 +60,7 @@ async function receiptPublishableKey(deps: ReceiptDeps, developerId: string): Pr
   const keyHash = deps.hashing.hash(key);
   let record = await deps.developers.findApiKeyByHash(keyHash);
   if (!record) {
-    const fresh = { id: deps.ids.next('key'), developerId, scope: 'publishable' as const, keyHash, createdAt: deps.clock.now(), revokedAt: null };
+    const fresh = { id: deps.ids.next('key'), developerId, scope: 'publishable' as const, keyHash, createdAt: deps.clock.now(), revokedAt: null, lastUsedAt: null };
     // A concurrent first receipt may have registered it: its digest is unique, read it back.
     record = await deps.developers.addApiKey(fresh).then(() => fresh, () => deps.developers.findApiKeyByHash(keyHash));
   }

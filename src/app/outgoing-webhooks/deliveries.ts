@@ -62,9 +62,9 @@ export async function sendTestEvent(deps: LogDeps, developerId: string, endpoint
   return summary(delivery);
 }
 
-/** The seller's events, newest first: what was (or would have been) sent. */
-export async function listEvents(deps: Pick<Deps, 'outbox'>, developerId: string, page: { limit?: number; startingAfter?: string }) {
-  const result = await deps.outbox.listEvents(developerId, { limit: pageLimit(page.limit), startingAfter: page.startingAfter });
+/** The seller's events (one license's with `licenseId`), newest first: what was (or would have been) sent. */
+export async function listEvents(deps: Pick<Deps, 'outbox'>, developerId: string, page: { limit?: number; startingAfter?: string; licenseId?: string }) {
+  const result = await deps.outbox.listEvents(developerId, { limit: pageLimit(page.limit), startingAfter: page.startingAfter, licenseId: page.licenseId });
   if (!result) throw new InvalidRequestError('startingAfter is not one of your events.', 'startingAfter', 'query');
   return result;
 }

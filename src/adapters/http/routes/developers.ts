@@ -82,7 +82,13 @@ const NewApiKey = t.Object({
   createdAt: Millis,
 });
 
-const ApiKeyView = t.Object({ id: t.String(), scope: ApiKeyScope, createdAt: Millis, revokedAt: MillisOrNull() });
+const ApiKeyView = t.Object({
+  id: t.String(),
+  scope: ApiKeyScope,
+  createdAt: Millis,
+  revokedAt: MillisOrNull(),
+  lastUsedAt: MillisOrNull('When a request last authenticated with it, to the minute (written at most once a minute); null = never used.'),
+});
 
 const ApiKeyList = t.Object({ data: t.Array(ApiKeyView) });
 

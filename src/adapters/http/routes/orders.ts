@@ -22,7 +22,7 @@ const OrderListQuery = Input({
 
 const Nullable = (description: string) => t.Union([t.String(), t.Null()], { description });
 
-const Order = t.Object({
+export const Order = t.Object({
   id: t.String({ description: 'ord_…' }),
   customerId: t.String(),
   customerEmail: t.String(),
@@ -43,7 +43,7 @@ const Order = t.Object({
   periodEnd: MillisOrNull('A renewal: end of the period it paid for; null for other orders.'),
 });
 
-const orderExample = {
+export const orderExample = {
   id: EXAMPLE.orderId,
   customerId: EXAMPLE.customerId,
   customerEmail: EXAMPLE.buyerEmail,

@@ -2,7 +2,7 @@ import { getDelivery, listEvents, redeliver } from '../../../../app/outgoing-web
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../../auth.ts';
 import { errorsOf } from '../../schemas.ts';
-import { DeliveryParams, OutgoingEventList, WebhookPageQuery, WebhookDelivery, WebhookDeliveryDetail } from './schemas.ts';
+import { DeliveryParams, EventListQuery, OutgoingEventList, WebhookDelivery, WebhookDeliveryDetail } from './schemas.ts';
 
 const tags = ['Webhooks'];
 const security = SECURITY.secret;
@@ -24,8 +24,11 @@ export function webhookDeliveryRoutes(deps: Deps) {
       },
     })
     .get('/developers/events', async ({ caller, query }) => listEvents(deps, caller.developerId, query), {
-      query: WebhookPageQuery,
+      query: EventListQuery,
       response: { 200: OutgoingEventList, ...errorsOf(400, 401, 403) },
-      detail: { tags, security, summary: 'Your events, newest first', description: 'Every event written for you (kept 30 days), whether or not an endpoint received it.' },
+      detail: {
+        tags, security, summary: 'Your events, newest first',
+        description: 'Every event written for you (kept 30 days), whether or not an endpoint received it. licenseId: only the events about that license (its history: created, renewed, revoked, machines, orders and refunds); another seller’s license finds nothing. Cursor pagination: pass the last id as startingAfter while hasMore.',
+      },
     });
 }

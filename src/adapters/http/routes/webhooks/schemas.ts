@@ -104,6 +104,15 @@ export const OutgoingEventList = Page(t.Object({ id: t.String({ description: 'ms
 
 export const WebhookPageQuery = PageQuery('The last id of the previous page.');
 
+export const EventListQuery = Input({
+  ...WebhookPageQuery.properties,
+  licenseId: t.Optional(Id({
+    description: 'Only the events about this license: license.*, activation.* and order.* (a license’s history, kept 30 days like every event).',
+    examples: [EXAMPLE.licenseId],
+    'x-error': 'licenseId must be a license id of at most 100 characters.',
+  })),
+});
+
 export const WebhookDeliveryQuery = Input({
   ...PageQuery('The last id of the previous page.').properties,
   status: t.Optional(literalUnion(WEBHOOK_DELIVERY_STATUSES, { description: 'Only the deliveries in this state (failed: failed for good).' })),
