@@ -2,17 +2,9 @@ import { expect } from 'bun:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { testApi } from '../support/http.ts';
 import { axeViolations } from './axe.ts';
 import { screenshot } from './browser.ts';
 import type { ServiceOptions } from './service.ts';
-
-/**
- * GET /developers/stats, which another branch of issue 20 adds: read from the API document of this
- * very tree, so the overview's test runs exactly when the route is there.
- */
-const document = await (await testApi().app.handle(new Request('http://localhost/v1/openapi.json'))).json();
-export const HAS = { stats: Boolean(document.paths['/v1/developers/stats']?.get) };
 
 /**
  * The sandbox service the console's test files share: on http://localhost (a passkey's relying

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { receiver, verified } from '../webhooks/support.ts';
 import { DESKTOP, PHONE, SLOW, useChromium, watchPage } from './browser.ts';
-import { CONSOLE_SERVICE, consoleScreenshot, expectAccessible, goInConsole, HAS, openConsole, unlessAlert } from './console-pages.ts';
+import { CONSOLE_SERVICE, consoleScreenshot, expectAccessible, goInConsole, openConsole, unlessAlert } from './console-pages.ts';
 import { connectInBrowser, payWith } from './flows.ts';
 import { initCheckout, newSeller, useSandboxService, type Seller } from './service.ts';
 
@@ -290,25 +290,33 @@ describe('the console, page by page', () => {
     expect(seen.csp).toEqual([]);
   }, SLOW);
 
-  test.if(HAS.stats)('Overview: revenue and new licenses as charts over 30, 90 and 365 days, the totals, recent orders', async () => {
+  test('Overview: the totals, revenue per currency and new licenses per day as charts over 30, 90 and 365 days, recent orders', async () => {
     const { page, seen } = await consolePage(a, '');
     await page.getByRole('list', { name: 'Totals' }).waitFor();
+    const tiles = async () => (await page.getByRole('list', { name: 'Totals' }).getByRole('listitem').allTextContents()).join(' | ');
+    const month = await tiles();
     const charts = await page.locator('figure canvas').count();
-    const text = await page.locator('main').textContent();
+    const captions = await page.locator('figcaption').allTextContents();
+    const recent = await page.getByRole('region', { name: 'Recent orders' }).first().textContent();
     await page.getByRole('button', { name: '365 days' }).click();
     await page.getByText('Revenue, 365 days').waitFor();
+    const year = await tiles();
+    const today = new Date().toISOString().slice(0, 10);
+    const from = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
+    const stats = (await service.call('GET', `/developers/stats?from=${from}&to=${today}&interval=day`, { key: a.apiKey })).body;
+    const usd = stats.totals.revenue.find((r: { currency: string }) => r.currency === 'usd');
 
-    expect(charts).toBeGreaterThanOrEqual(2);
-    expect(text).toContain(SUBSCRIBER);
+    expect(month).toContain(`Active licenses${stats.totals.activeLicenses}`);
+    expect(month).toContain(`Active machines${stats.totals.activeMachines}`);
+    expect(month).toContain(`New licenses, 30 days${stats.totals.newLicenses}`);
+    expect(month).toContain(`Revenue, 30 days$${(usd.amount / 100).toFixed(2)}`);
+    expect(month).toContain(`Monthly recurring revenue$${(stats.totals.mrr[0].amount / 100).toFixed(2)}`);
+    expect(year).toContain('New licenses, 365 days');
+    expect(charts).toBe(2); // usd revenue, new licenses
+    expect(captions).toEqual([`Revenue in USD per day: $${(usd.amount / 100).toFixed(2)} over 30 days`, `New licenses per day: ${stats.totals.newLicenses} over 30 days`]);
+    expect(recent).toContain(SUBSCRIBER);
+    expect(recent).toContain(BUYER);
     expect(seen).toEqual({ csp: [], errors: [] });
-  }, SLOW);
-
-  test.if(!HAS.stats)('Overview: until GET /developers/stats exists, the overview says so in place', async () => {
-    const { page, seen } = await consolePage(a, '');
-    const alert = await page.getByRole('alert').textContent();
-
-    expect(alert?.length).toBeGreaterThan(0);
-    expect(seen.csp).toEqual([]);
   }, SLOW);
 });
 

@@ -131,23 +131,11 @@ export function LicensesPage() {
   );
 }
 
-/**
- * Whether an event is about this license (its `license`, or an activation, order or subscription
- * naming it). The API filters by `licenseId`; this keeps the page honest with a service that does not.
- */
-function concerns(event: EventItem, licenseId: string): boolean {
-  return Object.entries((event.data ?? {}) as Record<string, unknown>).some(([name, value]) => {
-    const item = value as { id?: string; licenseId?: string } | null;
-    return typeof item === 'object' && item !== null && ((name === 'license' && item.id === licenseId) || item.licenseId === licenseId);
-  });
-}
-
 /** One license: its key (copy, resend), its machines (remove, limit), revoke, its events. */
 export function LicensePage(props: { id: string }) {
   const license = useLoad(() => api<License>('GET', `/licenses/${props.id}`), [props.id]);
   const machines = useLoad(() => api<Activations>('GET', `/licenses/${props.id}/activations`), [props.id]);
   const events = useList<EventItem>('/developers/events', { licenseId: props.id }, 10);
-  const ownEvents = events.items.filter((e) => concerns(e, props.id));
   const products = useProducts();
   const action = useAction();
   const confirm = useConfirm();
@@ -252,10 +240,10 @@ export function LicensePage(props: { id: string }) {
       <section aria-labelledby="events">
         <h2 id="events">Events</h2>
         <Alert error={events.error} what="The license's events could not be loaded" />
-        {!events.loading && !events.error && ownEvents.length === 0 && <Empty>Nothing has happened to this license yet.</Empty>}
-        {ownEvents.length > 0 && (
+        {!events.loading && !events.error && events.items.length === 0 && <Empty>Nothing has happened to this license yet.</Empty>}
+        {events.items.length > 0 && (
           <ul class="plain events">
-            {ownEvents.map((e) => (
+            {events.items.map((e) => (
               <li>
                 <span class="mono">{e.type}</span> <span class="muted">{when(e.createdAt)}</span>
               </li>
