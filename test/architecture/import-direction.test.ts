@@ -1,7 +1,7 @@
 import { describe as group, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ALLOWED, describe, importSpecifiers, importViolations } from './import-rules.ts';
+import { ALLOWED, CONSOLE_PACKAGES, describe, importSpecifiers, importViolations } from './import-rules.ts';
 
 const ROOT = join(import.meta.dir, '..', '..');
 
@@ -27,6 +27,32 @@ group('import direction: domain → domain; ports → domain, ports; app → dom
     const all = Object.keys(ALLOWED).flatMap(sourcesOf).flatMap((f) => importSpecifiers(readFileSync(join(ROOT, f), 'utf8')));
     expect(all).toContain('../../domain/errors.ts');
     expect(all).toContain('../../ports/deps.ts');
+  });
+});
+
+group('the seller console (src/console) talks HTTP only', () => {
+  test(`it imports only itself and ${CONSOLE_PACKAGES.join(', ')}`, () => {
+    const files = sourcesOf('console');
+    expect(files.length).toBeGreaterThan(0);
+    const violations = files.flatMap((file) => importViolations(ROOT, file, readFileSync(join(ROOT, file), 'utf8')));
+    if (violations.length > 0) throw new Error(`Import direction broken:\n${describe(violations)}`);
+    expect(violations).toEqual([]);
+  });
+
+  test('a console file importing the server, a builtin or another package is caught', () => {
+    const sample = [
+      `import { h } from 'preact';`,
+      `import { useState } from 'preact/hooks';`,
+      `import 'uplot/dist/uPlot.min.css';`,
+      `import { x } from '../domain/license.ts';`,
+      `import { y } from '../adapters/http/server.ts';`,
+      `import { z } from '../app/licenses/grant-license.ts';`,
+      `import { readFileSync } from 'node:fs';`,
+      `import { Elysia } from 'elysia';`,
+      `import React from 'react';`,
+    ].join('\n');
+    const violations = importViolations(ROOT, 'src/console/sample.tsx', sample).map((v) => v.specifier);
+    expect(violations).toEqual(['../domain/license.ts', '../adapters/http/server.ts', '../app/licenses/grant-license.ts', 'node:fs', 'elysia', 'react']);
   });
 });
 

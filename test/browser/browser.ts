@@ -18,12 +18,15 @@ const ARGS = [
   '--no-first-run',
   '--disable-component-update',
   '--disable-sync',
-  // Nothing but the loopback address resolves, whatever a page links to.
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+  // Nothing but the loopback address resolves, whatever a page links to; `localhost` too, the one
+  // loopback name a WebAuthn relying party can use (an rpID is a domain, never an IP address).
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
 ];
 
 export const PHONE = { width: 375, height: 740 };
-const DESKTOP = { width: 900, height: 900 };
+export const DESKTOP = { width: 900, height: 900 };
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost']);
 
 let launched: Promise<Browser> | undefined;
 
@@ -48,8 +51,8 @@ function sharedChromium(): Promise<Browser> {
 
 /**
  * Headless Chromium for the test file that calls it: the process's shared browser, with the file's
- * contexts closed after its tests. Every request a page makes must go to 127.0.0.1: anything else
- * is aborted and recorded in `blocked` (this file's pages only).
+ * contexts closed after its tests. Every request a page makes must go to the loopback (127.0.0.1 or
+ * localhost): anything else is aborted and recorded in `blocked` (this file's pages only).
  */
 export function useChromium() {
   let browser: Browser | undefined;
@@ -64,14 +67,14 @@ export function useChromium() {
   return {
     blocked,
     /** A page in a fresh context (no cookies shared between tests). */
-    async page(viewport = DESKTOP): Promise<Page> {
+    async page(viewport = DESKTOP, headers?: Record<string, string>): Promise<Page> {
       if (!browser) throw new Error('Chromium did not start');
-      const context = await browser.newContext({ viewport, locale: 'en-US' });
+      const context = await browser.newContext({ viewport, locale: 'en-US', extraHTTPHeaders: headers });
       contexts.push(context);
       context.setDefaultTimeout(SLOW / 3);
       await context.route('**/*', (route) => {
         const url = new URL(route.request().url());
-        if (url.hostname === '127.0.0.1') return route.continue();
+        if (LOOPBACK.has(url.hostname)) return route.continue();
         blocked.push(url.toString());
         return route.abort('blockedbyclient');
       });
@@ -84,4 +87,21 @@ export function useChromium() {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/**
+ * What went wrong in a page while a test used it: Content Security Policy reports (Chromium logs
+ * each refused script, style, image or connection to the console) and any other console error or
+ * uncaught exception but the HTTP error statuses Chromium logs for requests the page made itself.
+ * A page that works under its policy leaves both empty.
+ */
+export function watchPage(page: Page): { csp: string[]; errors: string[] } {
+  const seen = { csp: [] as string[], errors: [] as string[] };
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) seen.csp.push(message.text());
+    // An HTTP error status the page asked for and handles itself (a 401 probe, a 404 shown in place) is not a fault.
+    else if (message.type() === 'error' && !message.text().startsWith('Failed to load resource: the server responded with a status of')) seen.errors.push(message.text());
+  });
+  page.on('pageerror', (error) => seen.errors.push(String(error)));
+  return seen;
 }

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import type { Call, Seller } from './service.ts';
 
 /** Opens the URL from POST /connect/start and clicks Authorize, as a seller would. */
-export async function connectInBrowser(page: Page, call: Call, seller: Seller): Promise<void> {
+export async function connectInBrowser(page: Page, call: Call, seller: Pick<Seller, 'apiKey'>): Promise<void> {
   const start = await call('POST', '/connect/start', { key: seller.apiKey });
   if (start.status !== 200) throw new Error(`connect start: ${JSON.stringify(start.body)}`);
   await page.goto(start.body.url);

@@ -8,45 +8,56 @@ import { SLOW } from './browser.ts';
 
 export type Call = <T = any>(method: string, path: string, options?: { body?: unknown; key?: string }) => Promise<{ status: number; body: T }>;
 
-let shared: Promise<{ url: string; call: Call }> | undefined;
+const shared = new Map<string, Promise<{ url: string; call: Call }>>();
+
+export interface ServiceOptions {
+  hostname?: '127.0.0.1' | 'localhost';
+  env?: Record<string, string>;
+}
 
 /**
  * The real server process in sandbox mode on a temp SQLite file, started by the first test file
  * that asks and stopped once the last one has run: a start costs seconds on two busy cores, and
- * every test makes a seller of its own. PUBLIC_BASE_URL is the loopback address it listens on, so
- * every URL it hands out (checkout, authorize, success) is one the browser may open.
+ * every test makes a seller of its own. One per set of options: PUBLIC_BASE_URL is the loopback
+ * address it listens on, so every URL it hands out (checkout, authorize, success) is one the browser
+ * may open: `http://127.0.0.1:<port>`, or with `hostname: 'localhost'` `http://localhost:<port>` (a
+ * domain, as a WebAuthn rpID must be); `env` adds settings.
  */
-function sharedSandboxService(): Promise<{ url: string; call: Call }> {
-  if (!shared) {
+function sharedSandboxService(options: ServiceOptions): Promise<{ url: string; call: Call }> {
+  const key = JSON.stringify([options.hostname ?? '127.0.0.1', options.env ?? {}]);
+  let service = shared.get(key);
+  if (!service) {
     const dir = mkdtempSync(join(tmpdir(), 'licensing-browser-'));
-    let service: Spawned | undefined;
+    let spawned: Spawned | undefined;
     const started = (async () => {
       const port = await freePort();
-      const url = `http://127.0.0.1:${port}`;
-      const env = { PORT: String(port), PUBLIC_BASE_URL: url, DATABASE_URL: `sqlite:${join(dir, 'licensing.db')}`, LOG_LEVEL: 'warn' };
+      const url = `http://${options.hostname ?? '127.0.0.1'}:${port}`;
+      const env = { PORT: String(port), PUBLIC_BASE_URL: url, DATABASE_URL: `sqlite:${join(dir, 'licensing.db')}`, LOG_LEVEL: 'warn', ...options.env };
       // Only PATH and HOME are inherited: no STRIPE_* or TWILIO_* variable can switch sandbox mode off.
-      service = { ...(await spawnService(env, { inheritEnv: false })), url };
-      await untilHealthy(service, SLOW / 2);
-      return { url, call: api(url) };
+      spawned = { ...(await spawnService(env, { inheritEnv: false })), url };
+      await untilHealthy(spawned, SLOW / 2);
+      // The test itself calls the address the server listens on.
+      return { url, call: api(`http://127.0.0.1:${port}`) };
     })();
-    shared = started;
+    service = started;
+    shared.set(key, started);
     started.catch(() => {
-      if (shared === started) shared = undefined; // the next file tries again
+      if (shared.get(key) === started) shared.delete(key); // the next file tries again
     });
     atProcessEnd(async () => {
-      service?.kill();
-      await service?.exited;
+      spawned?.kill();
+      await spawned?.exited;
       rmSync(dir, { recursive: true, force: true });
     });
   }
-  return shared;
+  return service;
 }
 
-/** The process's sandbox service, for the test file that calls it: `url` and `call` are set before its tests run. */
-export function useSandboxService() {
+/** The process's sandbox service for these options, for the test file that calls it: `url` and `call` are set before its tests run. */
+export function useSandboxService(options: ServiceOptions = {}) {
   const state = { url: '', call: (async () => ({ status: 0, body: null })) as Call };
   beforeAll(async () => {
-    Object.assign(state, await sharedSandboxService());
+    Object.assign(state, await sharedSandboxService(options));
   }, SLOW);
   return state;
 }
@@ -67,6 +78,8 @@ function api(url: string): Call {
 }
 
 export interface Seller {
+  id: string;
+  email: string;
   apiKey: string;
   publishableKey: string;
   productId: string;
@@ -82,7 +95,7 @@ export async function newSeller(call: Call): Promise<Seller> {
     body: { name: 'Pro Plan', price: 1999, currency: 'usd', features: ['pro'] },
   });
   if (product.status !== 201) throw new Error(`product: ${JSON.stringify(product.body)}`);
-  return { apiKey: signup.body.apiKey, publishableKey: signup.body.publishableKey, productId: product.body.id };
+  return { id: signup.body.id, email, apiKey: signup.body.apiKey, publishableKey: signup.body.publishableKey, productId: product.body.id };
 }
 
 /** Checkout init with the publishable key, as an application would. */

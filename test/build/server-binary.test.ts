@@ -2,13 +2,14 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CONSOLE_SCRIPT } from '../../src/adapters/http/console/generated/assets.ts';
 import { freePort } from '../support/server-process.ts';
 
 const ROOT = join(import.meta.dir, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'licensing-binary-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-test('the single binary carries its migrations and docs: run from an empty folder, it serves', async () => {
+test('the single binary carries its migrations, docs and seller console: run from an empty folder, it serves', async () => {
   const binary = join(work, 'licensing-server');
   const build = Bun.spawnSync(['bun', 'build', '--compile', join(ROOT, 'src/main.ts'), '--outfile', binary], { cwd: ROOT });
   expect(build.exitCode).toBe(0);
@@ -30,6 +31,9 @@ test('the single binary carries its migrations and docs: run from an empty folde
     });
     expect(signup.status).toBe(201);
     expect((await fetch(`http://127.0.0.1:${port}/v1/docs/assets/swagger-ui-bundle.js`)).status).toBe(200);
+    const shell = await (await fetch(`http://127.0.0.1:${port}/v1/console`)).text();
+    expect(shell).toContain(CONSOLE_SCRIPT.name);
+    expect(await (await fetch(`http://127.0.0.1:${port}/v1/console/assets/${CONSOLE_SCRIPT.name}`)).text()).toBe(CONSOLE_SCRIPT.body);
   } finally {
     proc.kill('SIGTERM');
     expect(await proc.exited).toBe(0);

@@ -18,7 +18,7 @@ export async function connectedSeller(call: Call, page: Page): Promise<Connected
   const { id: developerId, apiKey, publishableKey } = signup.body;
   const product = await call('POST', '/developers/products', { key: apiKey, body: { name: 'Pro Plan', price: 1999, currency: 'usd', features: ['pro'] } });
   if (product.status !== 201) throw new Error(`product: ${JSON.stringify(product.body)}`);
-  await connectInBrowser(page, call, { apiKey, publishableKey, productId: product.body.id });
+  await connectInBrowser(page, call, { apiKey });
   const jwks = await call('GET', `/developers/${developerId}/jwks.json`);
   if (jwks.status !== 200) throw new Error(`jwks: ${JSON.stringify(jwks.body)}`);
   return { developerId, apiKey, publishableKey, productId: product.body.id, jwks: jwks.body };

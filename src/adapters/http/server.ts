@@ -15,6 +15,7 @@ import { customerAccountRoutes } from './routes/customers/account.ts';
 import { customerAuthRoutes } from './routes/customers/auth.ts';
 import { customerListRoutes } from './routes/customers/seller.ts';
 import { developerRoutes } from './routes/developers.ts';
+import { consoleAppRoutes } from './routes/console-app.ts';
 import { consoleRoutes } from './routes/console.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -75,6 +76,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
   const api = new Elysia({ prefix: '/v1', normalize: false })
     .use(apiDocument({ version: options.version, publicBaseUrl: options.publicBaseUrl, description: DESCRIPTION, routes: (): readonly RouteInfo[] => api.routes }))
     .use(docsRoutes(options.publicBaseUrl))
+    .use(consoleAppRoutes(options.publicBaseUrl))
     .use(healthRoutes({ ping: options.ping, storeHealth, draining: options.draining, readyTimeoutMs: options.readyTimeoutMs }))
     .use(developerRoutes(deps))
     .use(consoleRoutes(deps))

@@ -16,6 +16,8 @@ const PAGES: [string, (w: World) => Promise<string>][] = [
   ['the sandbox authorize page', async () => `/sandbox/connect/authorize?${new URLSearchParams({ state: 'x', redirect_uri: `${TEST_ISSUER}/v1/connect/callback` })}`],
   ['the outbox page', async (w) => `/sandbox/outbox/view?to=${encodeURIComponent(w.customer.phone)}`],
   ['the API reference', async () => '/docs'],
+  ['the seller console', async () => '/console'],
+  ['a page of the seller console', async (w) => `/console/licenses/${w.license.id}`],
 ];
 
 describe('HTML pages', () => {

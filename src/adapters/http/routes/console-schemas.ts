@@ -52,7 +52,9 @@ const CredentialResponse = Input({
     clientDataJSON: Base64url(8192),
     attestationObject: t.Optional(Base64url(32768)),
     authenticatorData: t.Optional(Base64url(8192)),
-    signature: t.Optional(Base64url(2048)),
+    // Room for post-quantum signatures: @simplewebauthn/server offers ML-DSA-44 first where the
+    // runtime has it (Bun does), and its signature is 2,420 bytes (3,227 characters here); ML-DSA-87's 4,627.
+    signature: t.Optional(Base64url(8192)),
     userHandle: t.Optional(Base64url(512)),
     transports: t.Optional(t.Array(t.String({ maxLength: 32, pattern: '^[a-z-]*$' }), { maxItems: 10 })),
   }),
