@@ -10,7 +10,7 @@ import { runStatement, statsByBruteForce } from './brute-force.ts';
 
 /** The console_stats migration's statements that fill the rollups from the rows already there (and the events' license). */
 const backfillOf = (migrations: { sql: string[] }[]) =>
-  migrations.at(-1)!.sql.filter((statement) => /^\s*(INSERT INTO|UPDATE) [`"]?(daily_stats|license_expiry_days|subscription_counts|outgoing_events)/.test(statement));
+  migrations.find((m) => m.sql.some((statement) => statement.includes('CREATE TABLE') && /[`"]daily_stats[`"]/.test(statement)))!.sql.filter((statement) => /^\s*(INSERT INTO|UPDATE) [`"]?(daily_stats|license_expiry_days|subscription_counts|outgoing_events)/.test(statement));
 
 describe.each([
   [sqliteMemoryStores, backfillOf(SQLITE_MIGRATIONS)],
