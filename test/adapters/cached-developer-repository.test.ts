@@ -36,3 +36,18 @@ test('unknown digests are never cached: junk keys cannot fill memory or hide a k
   await store.developers.createAccount(account);
   expect(await cached.findApiKeyByHash(hash)).toEqual(account.apiKeys[0]!);
 });
+
+test('a key another instance touched within the minute is learnt as used: this instance sends the UPDATE once, not on every request', async () => {
+  const store = openSqliteStore(':memory:');
+  const account = anAccount();
+  await store.developers.createAccount(account);
+  const hash = account.apiKeys[0]!.keyHash;
+  const now = 1_000_000;
+  // Another instance wrote lastUsedAt a moment ago; this instance's cache still holds the old record.
+  const cached = new CachedDeveloperRepository(store.developers, { capacity: 10, ttlMs: Infinity, now: () => now });
+  expect((await cached.findApiKeyByHash(hash))!.lastUsedAt).toBeNull();
+  expect(await store.developers.touchApiKey(hash, now - 1_000)).toBe(true);
+
+  expect(await cached.touchApiKey(hash, now)).toBe(false);
+  expect((await cached.findApiKeyByHash(hash))!.lastUsedAt).toBe(now);
+});

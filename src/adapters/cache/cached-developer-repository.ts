@@ -37,11 +37,15 @@ export class CachedDeveloperRepository extends forwarding<DeveloperRepository>()
     return record;
   }
 
-  /** Written through; the cached record learns the time written, so this instance asks again only a minute later. */
+  /**
+   * Written through; the cached record learns the time either way, so this instance asks again only a
+   * minute later. Not written means the store's time is already within the minute (another instance
+   * wrote it): without learning, every request of this instance would send the UPDATE again.
+   */
   async touchApiKey(keyHash: string, at: number): Promise<boolean> {
     const written = await this.inner.touchApiKey(keyHash, at);
     const cached = this.keys.get(keyHash);
-    if (written && cached) cached.record.lastUsedAt = at;
+    if (cached) cached.record.lastUsedAt = Math.max(cached.record.lastUsedAt ?? at, at);
     return written;
   }
 
