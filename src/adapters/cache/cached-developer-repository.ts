@@ -38,14 +38,16 @@ export class CachedDeveloperRepository extends forwarding<DeveloperRepository>()
   }
 
   /**
-   * Written through; the cached record learns the time either way, so this instance asks again only a
+   * Written through; the cached record learns the time written, so this instance asks again only a
    * minute later. Not written means the store's time is already within the minute (another instance
-   * wrote it): without learning, every request of this instance would send the UPDATE again.
+   * wrote it): the record is dropped so the next lookup reads that time, else every request of this
+   * instance would send the UPDATE again.
    */
   async touchApiKey(keyHash: string, at: number): Promise<boolean> {
     const written = await this.inner.touchApiKey(keyHash, at);
     const cached = this.keys.get(keyHash);
-    if (cached) cached.record.lastUsedAt = Math.max(cached.record.lastUsedAt ?? at, at);
+    if (written && cached) cached.record.lastUsedAt = at;
+    else if (cached) this.keys.delete(keyHash);
     return written;
   }
 
