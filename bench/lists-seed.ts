@@ -92,6 +92,9 @@ async function seedInto(target: Target, dialect: Dialect, count: number): Promis
   await batches('orders', sql.orders);
   await batches('activations', sql.activations);
   await timed('developer_customers', () => target.exec(sql.customerDirectory()));
+  await timed('console rollups', async () => {
+    for (const statement of sql.consoleRollups()) await target.exec(statement);
+  });
   // The events of two years ago would long have been delivered and swept: the outbox starts empty.
   await timed('outbox cleared', () => target.exec(sql.clearOutbox()));
   await timed('analyze', () => target.exec(dialect === 'sqlite' ? 'ANALYZE' : 'VACUUM (ANALYZE) licenses, orders, customers, developer_customers, activations, outgoing_events, daily_stats, license_expiry_days, subscription_counts'));

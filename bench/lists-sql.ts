@@ -79,6 +79,24 @@ export function generated(dialect: Dialect, s: Shape) {
        SELECT l.developer_id, l.customer_id, c.email, min(l.issued_at) FROM licenses l JOIN customers c ON c.id = l.customer_id
        WHERE l.developer_id = '${s.developerId}' GROUP BY l.developer_id, l.customer_id, c.email${pg ? ' ON CONFLICT DO NOTHING' : ''}`,
 
+    // The console's rollups of the seller, from their rows: the application moves them with each
+    // change (src/domain/stats-rollups.ts), and the bulk rows bypass it.
+    consoleRollups: () => {
+      const dev = `'${s.developerId}'`;
+      return [
+        ...['daily_stats', 'license_expiry_days', 'subscription_counts'].map((table) => `DELETE FROM ${table} WHERE developer_id = ${dev}`),
+        `INSERT INTO daily_stats (developer_id, day, currency, new_licenses)
+         SELECT developer_id, issued_at / ${DAY}, '', count(*) FROM licenses WHERE developer_id = ${dev} GROUP BY 1, 2`,
+        `INSERT INTO daily_stats (developer_id, day, currency, orders, revenue, refunded)
+         SELECT developer_id, created_at / ${DAY}, currency, count(*), sum(amount), sum(amount_refunded) FROM orders WHERE developer_id = ${dev} GROUP BY 1, 2, 3`,
+        `INSERT INTO license_expiry_days (developer_id, day, licenses, machines)
+         SELECT l.developer_id, COALESCE(l.expires_at / ${DAY}, 2147483647), count(*), sum((SELECT count(*) FROM activations a WHERE a.license_id = l.id))
+         FROM licenses l WHERE l.developer_id = ${dev} AND l.status = 'active' GROUP BY 1, 2`,
+        `INSERT INTO subscription_counts (developer_id, product_id, interval, subscriptions)
+         SELECT developer_id, product_id, interval, count(*) FROM subscriptions WHERE developer_id = ${dev} AND status <> 'canceled' GROUP BY 1, 2, 3`,
+      ];
+    },
+
     clearOutbox: () => `DELETE FROM outgoing_events WHERE developer_id = '${s.developerId}'`,
   };
 }

@@ -2,8 +2,12 @@ import type { ChallengePurpose, Passkey, WebAuthnChallenge } from '../domain/con
 
 /** Sellers' passkeys and the single-use challenges of their ceremonies. */
 export interface PasskeyRepository {
-  /** Throws on a credential id registered already (a storage error: the caller checked first). */
-  add(passkey: Passkey): Promise<void>;
+  /**
+   * Adds the passkey while its developer has fewer than `max` live ones (the store holds the cap
+   * however many registrations race); false when they have `max`. Throws on a credential id
+   * registered already (a storage error: the caller checked first).
+   */
+  add(passkey: Passkey, max: number): Promise<boolean>;
   findByCredentialId(credentialId: string): Promise<Passkey | null>;
   /** The developer's passkeys not revoked, oldest first. */
   listActive(developerId: string): Promise<Passkey[]>;

@@ -68,23 +68,38 @@ export function consoleRepositoriesContract(factory: StoreFactory): void {
       const { developer: other } = await givenDeveloper(store);
       const kept = aPasskey(developer.id);
       const revoked = aPasskey(developer.id, { createdAt: T0 + 1 });
-      await store.passkeys.add(kept);
-      await store.passkeys.add(revoked);
-      await store.passkeys.add(aPasskey(other.id));
+      await store.passkeys.add(kept, 20);
+      await store.passkeys.add(revoked, 20);
+      await store.passkeys.add(aPasskey(other.id), 20);
 
       expect(await store.passkeys.revoke(other.id, revoked.id, T0 + 2)).toBe(false);
       expect(await store.passkeys.revoke(developer.id, revoked.id, T0 + 2)).toBe(true);
 
       expect(await store.passkeys.findByCredentialId(kept.credentialId)).toEqual(kept);
       expect((await store.passkeys.listActive(developer.id)).map((p) => p.id)).toEqual([kept.id]);
-      await expect(store.passkeys.add(aPasskey(developer.id, { credentialId: kept.credentialId }))).rejects.toThrow();
+      await expect(store.passkeys.add(aPasskey(developer.id, { credentialId: kept.credentialId }), 20)).rejects.toThrow();
+    });
+
+    test('add holds the cap however many registrations race: a revoked passkey frees its place', async () => {
+      const { store } = opened();
+      const { developer } = await givenDeveloper(store);
+      const added = await Promise.all(Array.from({ length: 12 }, (_, i) => store.passkeys.add(aPasskey(developer.id, { createdAt: T0 + i }), 5)));
+      expect(added.filter(Boolean)).toHaveLength(5);
+      const live = await store.passkeys.listActive(developer.id);
+      expect(live).toHaveLength(5);
+
+      expect(await store.passkeys.add(aPasskey(developer.id), 5)).toBe(false);
+      await store.passkeys.revoke(developer.id, live[2]!.id, T0 + 50);
+      expect(await store.passkeys.add(aPasskey(developer.id), 5)).toBe(true);
+      expect(await store.passkeys.add(aPasskey(developer.id), 5)).toBe(false);
+      expect(await store.passkeys.listActive(developer.id)).toHaveLength(5);
     });
 
     test('recordUse moves the counter once from its value, never on a revoked passkey', async () => {
       const { store } = opened();
       const { developer } = await givenDeveloper(store);
       const passkey = aPasskey(developer.id, { counter: 3 });
-      await store.passkeys.add(passkey);
+      await store.passkeys.add(passkey, 20);
 
       const uses = await Promise.all(Array.from({ length: 10 }, () => store.passkeys.recordUse(passkey.id, 3, 4, T0 + 7)));
       await store.passkeys.revoke(developer.id, passkey.id, T0 + 8);

@@ -67,14 +67,35 @@ export class DrizzleConsoleSessionRepository implements ConsoleSessionRepository
   }
 }
 
-type PasskeyRow = Omit<Passkey, 'transports'> & { transports: string };
-const fromRow = (row: PasskeyRow): Passkey => ({ ...row, transports: JSON.parse(row.transports) as string[] });
+type PasskeyRow = Omit<Passkey, 'transports'> & { transports: string; slot: number };
+const fromRow = ({ slot: _slot, ...row }: PasskeyRow): Passkey => ({ ...row, transports: JSON.parse(row.transports) as string[] });
+
+/** The lowest of the places 0 … max-1 not held, or null when all are. */
+function freeSlot(held: number[], max: number): number | null {
+  const taken = new Set(held);
+  for (let slot = 0; slot < max; slot++) if (!taken.has(slot)) return slot;
+  return null;
+}
 
 export class DrizzlePasskeyRepository implements PasskeyRepository {
   constructor(private readonly store: SqlStore) {}
 
-  async add(passkey: Passkey): Promise<void> {
-    await this.store.db.insert(this.store.tables.passkeys).values({ ...passkey, transports: JSON.stringify(passkey.transports) });
+  /**
+   * The passkey in the lowest place its seller has free: the unique (developer, place) of live
+   * passkeys refuses a second writer of the same place, who then looks again (each round another
+   * writer took a place, so at most `max` rounds).
+   */
+  async add(passkey: Passkey, max: number): Promise<boolean> {
+    const { db, tables: { passkeys: p } } = this.store;
+    for (let round = 0; round <= max; round++) {
+      const held = await db.select({ slot: p.slot }).from(p).where(and(eq(p.developerId, passkey.developerId), isNull(p.revokedAt)));
+      const slot = freeSlot(held.map((row) => row.slot), max);
+      if (slot === null) return false;
+      const added = await db.insert(p).values({ ...passkey, transports: JSON.stringify(passkey.transports), slot }).onConflictDoNothing().returning({ id: p.id });
+      if (added.length === 1) return true;
+      if (await this.findByCredentialId(passkey.credentialId)) throw new Error('passkeys: the credential is registered already');
+    }
+    return false;
   }
 
   async findByCredentialId(credentialId: string): Promise<Passkey | null> {

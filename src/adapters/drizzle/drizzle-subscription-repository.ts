@@ -3,8 +3,9 @@ import type { Subscription, SubscriptionChange } from '../../domain/subscription
 import type { SubscriptionListQuery, SubscriptionPage, SubscriptionRepository } from '../../ports/subscription-repository.ts';
 import { oneOrNull, type SqlDialect, type SqlStore } from './sql-store.ts';
 
-// Every write is one statement on one row (PostgreSQL's row lock orders concurrent deliveries;
-// SQLite has one writer), so the rules of applySubscriptionChange hold however they interleave.
+// Every write changes one row in one statement (PostgreSQL's row lock orders concurrent deliveries;
+// SQLite has one writer), so the rules of applySubscriptionChange hold however they interleave; a
+// record or an update runs in a transaction with the console rollups it moves.
 export class DrizzleSubscriptionRepository implements SubscriptionRepository {
   constructor(private readonly store: SqlStore) {}
 
@@ -13,7 +14,7 @@ export class DrizzleSubscriptionRepository implements SubscriptionRepository {
     // The processor's id decides: of concurrent records one inserts, every caller reads that one.
     // A second subscription for one license is a unique violation, thrown as it is.
     try {
-      await this.store.db.insert(s).values(subscription).onConflictDoNothing({ target: s.processorSubscriptionId });
+      await this.store.transactions.insertSubscription(subscription);
     } catch (error) {
       // PostgreSQL arbitrates the conflict on the named index only: a concurrent record of the same
       // processor subscription, not yet committed, can meet this one on license_id first and fail
@@ -42,8 +43,7 @@ export class DrizzleSubscriptionRepository implements SubscriptionRepository {
 
   async update(processorSubscriptionId: string, change: SubscriptionChange): Promise<Subscription | null> {
     const { subscriptions: s } = this.store.tables;
-    const [row] = await this.store.db.update(s).set(changeSet(this.store.dialect, change)).where(eq(s.processorSubscriptionId, processorSubscriptionId)).returning();
-    return row ?? null;
+    return this.store.transactions.updateSubscription(eq(s.processorSubscriptionId, processorSubscriptionId), changeSet(this.store.dialect, change));
   }
 
   /** Only a live subscription changes; the answer is read after, whatever it holds. */

@@ -1,5 +1,6 @@
 import { and, eq, gt, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
+import type { Subscription } from '../../domain/subscription.ts';
 import type { KeyRotation } from '../../ports/signing-key-repository.ts';
 import { firstMachine as postgresFirstMachine } from '../postgres/postgres-activations.ts';
 import type { PostgresDb } from '../postgres/postgres-store.ts';
@@ -58,6 +59,10 @@ export interface SqlTransactions {
   changePhone(customerId: string, from: string, to: string, at: number): Promise<boolean>;
   /** SigningKeyRepository.rotate: only while `after` is the head; false when it no longer is. */
   rotateSigningKey(rotation: KeyRotation): Promise<boolean>;
+  /** A subscription and its share of the console's rollups; nothing when its processor id is there. */
+  insertSubscription(subscription: Subscription): Promise<void>;
+  /** The subscription `where` picks, `set` on it, with the rollups it moves: the row after, or null. */
+  updateSubscription(where: SQL, set: Record<string, SQL>): Promise<Subscription | null>;
 }
 
 export interface SqlStore {
@@ -77,6 +82,9 @@ const SQLITE: SqlDialect = {
   same: (a, b) => sql`${a} IS ${b}`,
   firstMachine: sqliteFirstMachine,
 };
+
+/** What a statement built for either dialect needs of it: its tables and its forms. */
+export const SQLITE_PARTS = { tables: lite as unknown as SharedTables, dialect: SQLITE };
 
 /**
  * The SQLite database seen as the shared query interface. The one cast between dialects: drizzle
@@ -103,6 +111,8 @@ const POSTGRES: SqlDialect = {
   same: (a, b) => sql`${a} IS NOT DISTINCT FROM ${b}`,
   firstMachine: postgresFirstMachine,
 };
+
+export const POSTGRES_PARTS = { tables: pg as SharedTables, dialect: POSTGRES };
 
 export function postgresSqlStore(db: PostgresDb): SqlStore {
   return { db, tables: pg, dialect: POSTGRES, transactions: postgresTransactions(db) };

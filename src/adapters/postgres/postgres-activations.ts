@@ -1,12 +1,14 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { hasFreeSlot, nextDeactivationAt, type Activation } from '../../domain/activation.ts';
+import type { License } from '../../domain/license.ts';
+import { machineRollups } from '../../domain/stats-rollups.ts';
 import { activationCreated, activationDeleted, type ActivationOwner } from '../../domain/events.ts';
 import type { ActivateOutcome, ActivationSelector, DeactivateOutcome, DeactivationQuota, NewActivation, SeenMachine } from '../../ports/license-repository.ts';
 
 /** Machines per statement of the batched lastSeenAt write (3 parameters each, far below 65,535). */
 const TOUCH_CHUNK = 1_000;
 import { activations, deactivations, licenses, trialClaims } from './schema.ts';
-import { emitPostgresEvent } from './postgres-events.ts';
+import { addPostgresRollups, emitPostgresEvent } from './postgres-events.ts';
 import type { PostgresDb } from './postgres-store.ts';
 
 /** The activations a state read carries, as JSON text from a correlated subquery: validation stays one read. */
@@ -16,10 +18,12 @@ export const firstMachine = sql<string | null>`(SELECT a.machine_fingerprint FRO
 
 type Tx = Parameters<Parameters<PostgresDb['transaction']>[0]>[0];
 
-const ownerColumns = { developerId: licenses.developerId, productId: licenses.productId, customerId: licenses.customerId };
+/** The license its activations' events name, with what the rollups file its machines under. */
+type Owner = ActivationOwner & Pick<License, 'storedStatus' | 'expiresAt'>;
+const ownerColumns = { developerId: licenses.developerId, productId: licenses.productId, customerId: licenses.customerId, storedStatus: licenses.status, expiresAt: licenses.expiresAt };
 
 /** The license the activations belong to, its row locked: removals of one license happen one at a time. */
-async function lockedOwner(tx: Tx, licenseId: string): Promise<ActivationOwner | undefined> {
+async function lockedOwner(tx: Tx, licenseId: string): Promise<Owner | undefined> {
   const [owner] = await tx.select(ownerColumns).from(licenses).where(eq(licenses.id, licenseId)).for('update');
   return owner;
 }
@@ -74,6 +78,7 @@ export class PostgresActivations {
       if (license.trial && !(await claimTrialMachine(tx, license.productId, licenseId, input))) return { kind: 'trial_used' };
       const activation: Activation = { id: input.id, licenseId, machineFingerprint: input.machineFingerprint, name: input.name, createdAt: input.at, lastSeenAt: input.at };
       await tx.insert(activations).values(activation);
+      await addPostgresRollups(tx, machineRollups(license, 1));
       await emitPostgresEvent(tx, activationCreated(activation, license));
       return { kind: 'created', activation };
     });
@@ -112,6 +117,7 @@ export class PostgresActivations {
         await tx.insert(deactivations).values({ activationId: found.id, licenseId, removedAt: quota.now });
       }
       await tx.delete(activations).where(eq(activations.id, found.id));
+      if (owner) await addPostgresRollups(tx, machineRollups(owner, -1));
       if (owner) await emitPostgresEvent(tx, activationDeleted(found, owner));
       return { kind: 'removed', activation: found };
     });
@@ -121,6 +127,7 @@ export class PostgresActivations {
     await this.db.transaction(async (tx) => {
       const owner = await lockedOwner(tx, licenseId);
       const removed = await tx.delete(activations).where(eq(activations.licenseId, licenseId)).returning();
+      if (owner) await addPostgresRollups(tx, machineRollups(owner, -removed.length));
       if (owner) for (const activation of removed) await emitPostgresEvent(tx, activationDeleted(activation, owner));
     });
   }

@@ -1,9 +1,12 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { eventLicenseId, licenseCreated, type DomainEvent } from '../../domain/events.ts';
 import type { License } from '../../domain/license.ts';
+import { licenseRollups, type RollupDelta } from '../../domain/stats-rollups.ts';
 import type { OutboxMail } from '../../ports/mail-repository.ts';
 import { outboxMailRow } from '../drizzle/drizzle-mail-repositories.ts';
 import { listeningEndpoints } from '../drizzle/event-rows.ts';
+import { rollupStatement } from '../drizzle/rollup-statements.ts';
+import { POSTGRES_PARTS } from '../drizzle/sql-store.ts';
 import { stampEvent } from '../webhooks/outbox-stamps.ts';
 import type { PostgresDb } from './postgres-store.ts';
 import { customers, developerCustomers, mailOutbox, outgoingEvents, webhookDeliveries, webhookEndpoints } from './schema.ts';
@@ -11,6 +14,19 @@ import { customers, developerCustomers, mailOutbox, outgoingEvents, webhookDeliv
 /** The transaction a change runs in (or the pool, for a single statement): events are written in the change's own. */
 export type PostgresTx = Parameters<Parameters<PostgresDb['transaction']>[0]>[0];
 export type PostgresWriter = PostgresDb | PostgresTx;
+
+/** The console's rollups moved by a change, in the change's transaction (src/domain/stats-rollups.ts). */
+export async function addPostgresRollups(tx: PostgresWriter, deltas: RollupDelta[]): Promise<void> {
+  for (const delta of deltas) await tx.execute(rollupStatement(POSTGRES_PARTS, delta));
+}
+
+/**
+ * The same as WITH entries of a change's statement (`rollup_0 AS (…), …`, each ending in a comma),
+ * each adding once per row of the CTE `source`: nothing when the change wrote nothing.
+ */
+export function rollupCtes(deltas: RollupDelta[], source: string): SQL {
+  return sql.join(deltas.map((delta, i) => sql`${sql.raw(`rollup_${i}`)} AS (${rollupStatement(POSTGRES_PARTS, delta, sql.raw(source))}),`));
+}
 
 /**
  * A change written in the same statement as the event it announces. `ctes` are its WITH entries
@@ -93,6 +109,7 @@ export async function insertPostgresLicense(tx: PostgresWriter, license: License
   const mailed = mail ? sql`mailed AS (${tx.insert(mailOutbox).values(outboxMailRow(mail)).getSQL()}),` : sql``;
   const ctes = sql`
     inserted AS (${insert} RETURNING 1),
+    ${rollupCtes(licenseRollups(null, { ...license, machines: 0 }), 'inserted')}
     ${mailed}
     subject AS (SELECT ${customers.email} AS email FROM ${customers}, inserted WHERE ${customers.id} = ${customerId}),
     listed AS (

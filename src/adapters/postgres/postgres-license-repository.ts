@@ -1,7 +1,8 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { licenseChanged, type LicenseSubject } from '../../domain/events.ts';
 import type { License } from '../../domain/license.ts';
+import { licenseMoves, licenseRollups } from '../../domain/stats-rollups.ts';
 import type { LicensePatch, LicenseReissue, LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
 import type { OutboxMail } from '../../ports/mail-repository.ts';
 import { outboxMailRow } from '../drizzle/drizzle-mail-repositories.ts';
@@ -10,9 +11,9 @@ import { licenseRow, licenseStatementParts, originConflict, type LicenseOrigin, 
 import { postgresSqlStore } from '../drizzle/sql-store.ts';
 import { outboxNow } from '../webhooks/outbox-stamps.ts';
 import { activationsJson, firstMachine, PostgresActivations } from './postgres-activations.ts';
-import { emitPostgresEvent, insertPostgresLicense, type PostgresTx } from './postgres-events.ts';
+import { addPostgresRollups, emitPostgresEvent, insertPostgresLicense, type PostgresTx } from './postgres-events.ts';
 import { isUniqueViolation, type PostgresDb } from './postgres-store.ts';
-import { customers, licenses, mailOutbox, retiredLicenseKeys } from './schema.ts';
+import { activations, customers, licenses, mailOutbox, retiredLicenseKeys } from './schema.ts';
 
 const { stateColumns, subjectColumns, licensePatch } = licenseStatementParts(licenses, customers, { activationsJson, firstMachine });
 
@@ -89,6 +90,11 @@ export class PostgresLicenseRepository extends DrizzleLicenseRepository implemen
       if (won.length === 0) return null;
       await also?.(tx);
       const after = (await licenseSubject(tx, id))!;
+      if (licenseMoves(before, after)) {
+        // Activations of this license wait on its row lock: the count stands until the commit.
+        const [{ n: machines }] = (await tx.select({ n: count() }).from(activations).where(eq(activations.licenseId, id))) as [{ n: number }];
+        await addPostgresRollups(tx, licenseRollups({ ...before, machines }, { ...after, machines }));
+      }
       await emitPostgresEvent(tx, licenseChanged(before, after, outboxNow()));
       return withoutEmail(after);
     });

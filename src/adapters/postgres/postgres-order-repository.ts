@@ -1,10 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import { orderChanged, orderCompleted } from '../../domain/events.ts';
 import type { Order } from '../../domain/order.ts';
+import { orderRollups } from '../../domain/stats-rollups.ts';
 import type { OrderRepository } from '../../ports/order-repository.ts';
 import { DrizzleOrderRepository, refundStatement } from '../drizzle/drizzle-order-repository.ts';
 import { postgresSqlStore } from '../drizzle/sql-store.ts';
-import { changeWithPostgresEvent, emitPostgresEvent, postgresCustomerEmail } from './postgres-events.ts';
+import { addPostgresRollups, changeWithPostgresEvent, emitPostgresEvent, postgresCustomerEmail, rollupCtes } from './postgres-events.ts';
 import type { PostgresDb } from './postgres-store.ts';
 import { customers, orders } from './schema.ts';
 
@@ -16,10 +17,11 @@ export class PostgresOrderRepository extends DrizzleOrderRepository implements O
   }
 
   async record(order: Order): Promise<Order> {
-    // The order, the e-mail its event carries and order.completed in one statement; no event when the order was there.
+    // The order, its share of the rollups, the e-mail its event carries and order.completed in one statement; none of them when the order was there.
     const insert = this.db.insert(orders).values(order).onConflictDoNothing({ target: orders.sourceId }).getSQL();
     const ctes = sql`
       inserted AS (${insert} RETURNING customer_id),
+      ${rollupCtes(orderRollups(null, order), 'inserted')}
       subject AS (SELECT ${customers.email} AS email FROM ${customers} JOIN inserted ON ${customers.id} = inserted.customer_id)`;
     await changeWithPostgresEvent(this.db, { ctes, emailAt: 'order' }, orderCompleted({ ...order, customerEmail: '' }));
     const [stored] = await this.db.select().from(orders).where(eq(orders.sourceId, order.sourceId));
@@ -31,9 +33,10 @@ export class PostgresOrderRepository extends DrizzleOrderRepository implements O
     const { set, where } = refundStatement(orders, id, total, at, expectRefunded);
     return this.db.transaction(async (tx) => {
       // The row is locked first, so `before` is the state the update replaces.
-      const [before] = await tx.select({ amountRefunded: orders.amountRefunded }).from(orders).where(eq(orders.id, id)).for('update');
+      const [before] = await tx.select().from(orders).where(eq(orders.id, id)).for('update');
       const [changed] = await tx.update(orders).set(set).where(where).returning();
       if (!before || !changed) return null;
+      await addPostgresRollups(tx, orderRollups(before, changed));
       const customerEmail = await postgresCustomerEmail(tx, changed.customerId);
       if (customerEmail !== null) await emitPostgresEvent(tx, orderChanged(before, { ...changed, customerEmail }));
       return changed;

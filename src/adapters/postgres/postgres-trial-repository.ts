@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
+import { machineRollups } from '../../domain/stats-rollups.ts';
 import { activationCreated } from '../../domain/events.ts';
 import type { TrialClaimKind } from '../../domain/trial.ts';
 import type { NewTrial, TrialOutcome, TrialRepository } from '../../ports/trial-repository.ts';
 import { licenseRow } from '../drizzle/license-rows.ts';
 import { ClaimTaken, firstActivation, startOrClaimed } from '../drizzle/trial-rows.ts';
 import { activations, customers, licenses, trialClaims } from './schema.ts';
-import { emitPostgresEvent, insertPostgresLicense } from './postgres-events.ts';
+import { addPostgresRollups, emitPostgresEvent, insertPostgresLicense } from './postgres-events.ts';
 import type { PostgresDb } from './postgres-store.ts';
 
 type Tx = Parameters<Parameters<PostgresDb['transaction']>[0]>[0];
@@ -37,6 +38,7 @@ export class PostgresTrialRepository implements TrialRepository {
     await claim('machine', trial.machine.machineFingerprint);
     const activation = firstActivation(trial, licenseId);
     await tx.insert(activations).values(activation);
+    await addPostgresRollups(tx, machineRollups(license, 1));
     await emitPostgresEvent(tx, activationCreated(activation, license));
     return { kind: 'started', license: { ...license, machineFingerprint: activation.machineFingerprint }, activation };
   }

@@ -605,8 +605,10 @@ export const passkeys = sqliteTable(
     createdAt: integer('created_at').notNull(),
     lastUsedAt: integer('last_used_at'),
     revokedAt: integer('revoked_at'),
+    /** Which of the seller's PASSKEY_LIMITS.perDeveloper places it holds: no two live passkeys share one, so the cap is the store's. */
+    slot: integer('slot').notNull().default(0),
   },
-  (t) => [index('passkeys_developer').on(t.developerId, t.createdAt)],
+  (t) => [index('passkeys_developer').on(t.developerId, t.createdAt), uniqueIndex('passkeys_live_slot').on(t.developerId, t.slot).where(sql`revoked_at IS NULL`)],
 );
 
 /** WebAuthn ceremonies' challenges: single use, 5 minutes, in the store so any instance checks them. */

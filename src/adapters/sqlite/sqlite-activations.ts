@@ -1,13 +1,17 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { hasFreeSlot, nextDeactivationAt, type Activation } from '../../domain/activation.ts';
 import { activationCreated, activationDeleted, type ActivationOwner } from '../../domain/events.ts';
+import type { License } from '../../domain/license.ts';
+import { machineRollups } from '../../domain/stats-rollups.ts';
 import type { ActivateOutcome, ActivationSelector, DeactivateOutcome, DeactivationQuota, NewActivation, SeenMachine } from '../../ports/license-repository.ts';
 import { activations, deactivations, licenses, trialClaims } from './schema.ts';
-import { emitSqliteEvent, type SqliteWriter } from './sqlite-events.ts';
+import { addSqliteRollups, emitSqliteEvent, type SqliteWriter } from './sqlite-events.ts';
 import type { SqliteDb } from './sqlite-store.ts';
 
-const ownerColumns = { developerId: licenses.developerId, productId: licenses.productId, customerId: licenses.customerId };
-const ownerOf = (tx: SqliteWriter, licenseId: string): ActivationOwner | undefined => tx.select(ownerColumns).from(licenses).where(eq(licenses.id, licenseId)).get();
+/** The license its activations' events name, with what the rollups file its machines under. */
+type Owner = ActivationOwner & Pick<License, 'storedStatus' | 'expiresAt'>;
+const ownerColumns = { developerId: licenses.developerId, productId: licenses.productId, customerId: licenses.customerId, storedStatus: licenses.status, expiresAt: licenses.expiresAt };
+const ownerOf = (tx: SqliteWriter, licenseId: string): Owner | undefined => tx.select(ownerColumns).from(licenses).where(eq(licenses.id, licenseId)).get();
 
 /** The activations a state read carries: one JSON array from a correlated subquery, so validation stays one read. */
 export const activationsJson = sql<string>`(SELECT json_group_array(json_object('machineFingerprint', a.machine_fingerprint, 'lastSeenAt', a.last_seen_at)) FROM activations a WHERE a.license_id = "licenses"."id")`;
@@ -65,6 +69,7 @@ export class SqliteActivations {
         if (license.trial && !claimTrialMachine(tx, license.productId, licenseId, input)) return { kind: 'trial_used' } as const;
         const activation: Activation = { id: input.id, licenseId, machineFingerprint: input.machineFingerprint, name: input.name, createdAt: input.at, lastSeenAt: input.at };
         tx.insert(activations).values(activation).run();
+        addSqliteRollups(tx, machineRollups(license, 1));
         emitSqliteEvent(tx, activationCreated(activation, license));
         return { kind: 'created', activation } as const;
       },
@@ -100,6 +105,7 @@ export class SqliteActivations {
         }
         tx.delete(activations).where(eq(activations.id, found.id)).run();
         const owner = ownerOf(tx, licenseId);
+        if (owner) addSqliteRollups(tx, machineRollups(owner, -1));
         if (owner) emitSqliteEvent(tx, activationDeleted(found, owner));
         return { kind: 'removed', activation: found } as const;
       },
@@ -111,6 +117,7 @@ export class SqliteActivations {
     this.db.transaction((tx) => {
       const removed = tx.delete(activations).where(eq(activations.licenseId, licenseId)).returning().all();
       const owner = ownerOf(tx, licenseId);
+      if (owner) addSqliteRollups(tx, machineRollups(owner, -removed.length));
       if (owner) for (const activation of removed) emitSqliteEvent(tx, activationDeleted(activation, owner));
     });
   }

@@ -1,13 +1,21 @@
 import { eq, sql } from 'drizzle-orm';
 import { eventLicenseId, licenseCreated, type DomainEvent } from '../../domain/events.ts';
 import type { License } from '../../domain/license.ts';
+import { licenseRollups, type RollupDelta } from '../../domain/stats-rollups.ts';
 import { listeningEndpoints } from '../drizzle/event-rows.ts';
+import { rollupStatement } from '../drizzle/rollup-statements.ts';
+import { SQLITE_PARTS } from '../drizzle/sql-store.ts';
 import { deliveryRows, stampEvent, type WrittenEvent } from '../webhooks/outbox-stamps.ts';
 import { customers, developerCustomers, outgoingEvents, webhookDeliveries, webhookEndpoints } from './schema.ts';
 import type { SqliteDb } from './sqlite-store.ts';
 
 /** A database or the transaction a change runs in: events are written in the change's own. */
-export type SqliteWriter = Pick<SqliteDb, 'insert' | 'select' | 'update' | 'delete'>;
+export type SqliteWriter = Pick<SqliteDb, 'insert' | 'select' | 'update' | 'delete' | 'run'>;
+
+/** The console's rollups moved by a change, in the change's transaction (src/domain/stats-rollups.ts). */
+export function addSqliteRollups(tx: SqliteWriter, deltas: RollupDelta[]): void {
+  for (const delta of deltas) tx.run(rollupStatement(SQLITE_PARTS, delta));
+}
 
 /** Writes the event row alone (see `emitSqliteEvent` for the deliveries). */
 export function insertSqliteEvent(tx: SqliteWriter, event: DomainEvent): WrittenEvent {
@@ -39,8 +47,9 @@ export function sqliteCustomerEmail(tx: SqliteWriter, customerId: string): strin
   return tx.select({ email: customers.email }).from(customers).where(eq(customers.id, customerId)).get()?.email ?? null;
 }
 
-/** What a new license writes besides itself: its customer in the seller's customer list, and license.created. */
+/** What a new license writes besides itself: its share of the rollups, its customer in the seller's customer list, and license.created. */
 export function recordNewSqliteLicense(tx: SqliteWriter, license: License): void {
+  addSqliteRollups(tx, licenseRollups(null, { ...license, machines: 0 }));
   const customerEmail = sqliteCustomerEmail(tx, license.customerId);
   if (customerEmail === null) return;
   const { developerId, customerId, issuedAt } = license;

@@ -1,7 +1,8 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import { licenseChanged, type LicenseSubject } from '../../domain/events.ts';
 import type { License } from '../../domain/license.ts';
+import { licenseMoves, licenseRollups } from '../../domain/stats-rollups.ts';
 import type { LicensePatch, LicenseReissue, LicenseRepository, LicenseState } from '../../ports/license-repository.ts';
 import type { OutboxMail } from '../../ports/mail-repository.ts';
 import { outboxMailRow } from '../drizzle/drizzle-mail-repositories.ts';
@@ -9,9 +10,9 @@ import { DrizzleLicenseRepository } from '../drizzle/drizzle-license-repository.
 import { licenseRow, licenseStatementParts, originConflict, type LicenseOrigin, reissueSet, stateOf, withoutEmail } from '../drizzle/license-rows.ts';
 import { sqliteSqlStore } from '../drizzle/sql-store.ts';
 import { outboxNow } from '../webhooks/outbox-stamps.ts';
-import { customers, licenses, mailOutbox, retiredLicenseKeys } from './schema.ts';
+import { activations, customers, licenses, mailOutbox, retiredLicenseKeys } from './schema.ts';
 import { activationsJson, firstMachine, SqliteActivations } from './sqlite-activations.ts';
-import { emitSqliteEvent, recordNewSqliteLicense, type SqliteWriter } from './sqlite-events.ts';
+import { addSqliteRollups, emitSqliteEvent, recordNewSqliteLicense, type SqliteWriter } from './sqlite-events.ts';
 import { isUniqueViolation, type SqliteDb } from './sqlite-store.ts';
 
 const { stateColumns, subjectColumns, licensePatch } = licenseStatementParts(licenses, customers, { activationsJson, firstMachine });
@@ -90,6 +91,10 @@ export class SqliteLicenseRepository extends DrizzleLicenseRepository implements
         if (won.length === 0) return null;
         also?.(tx);
         const after = licenseSubject(tx, id)!;
+        if (licenseMoves(before, after)) {
+          const machines = tx.select({ n: count() }).from(activations).where(eq(activations.licenseId, id)).all()[0]!.n;
+          addSqliteRollups(tx, licenseRollups({ ...before, machines }, { ...after, machines }));
+        }
         emitSqliteEvent(tx, licenseChanged(before, after, outboxNow()));
         return withoutEmail(after);
       },

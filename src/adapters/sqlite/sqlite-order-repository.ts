@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { orderChanged, orderCompleted } from '../../domain/events.ts';
 import type { Order } from '../../domain/order.ts';
+import { orderRollups } from '../../domain/stats-rollups.ts';
 import type { OrderRepository } from '../../ports/order-repository.ts';
 import { DrizzleOrderRepository, refundStatement } from '../drizzle/drizzle-order-repository.ts';
 import { sqliteSqlStore } from '../drizzle/sql-store.ts';
 import { orders } from './schema.ts';
-import { emitSqliteEvent, sqliteCustomerEmail } from './sqlite-events.ts';
+import { addSqliteRollups, emitSqliteEvent, sqliteCustomerEmail } from './sqlite-events.ts';
 import type { SqliteDb } from './sqlite-store.ts';
 
 // Exactly once per source by the unique source_id (INSERT … ON CONFLICT DO NOTHING, then read back);
@@ -18,6 +19,7 @@ export class SqliteOrderRepository extends DrizzleOrderRepository implements Ord
   async record(order: Order): Promise<Order> {
     this.db.transaction((tx) => {
       const [inserted] = tx.insert(orders).values(order).onConflictDoNothing({ target: orders.sourceId }).returning().all();
+      if (inserted) addSqliteRollups(tx, orderRollups(null, inserted));
       const customerEmail = inserted ? sqliteCustomerEmail(tx, inserted.customerId) : null;
       if (inserted && customerEmail !== null) emitSqliteEvent(tx, orderCompleted({ ...inserted, customerEmail }));
     });
@@ -30,9 +32,10 @@ export class SqliteOrderRepository extends DrizzleOrderRepository implements Ord
     const { set, where } = refundStatement(orders, id, total, at, expectRefunded);
     return this.db.transaction(
       (tx) => {
-        const before = tx.select({ amountRefunded: orders.amountRefunded }).from(orders).where(eq(orders.id, id)).get();
+        const before = tx.select().from(orders).where(eq(orders.id, id)).get();
         const [changed] = tx.update(orders).set(set).where(where).returning().all();
         if (!before || !changed) return null;
+        addSqliteRollups(tx, orderRollups(before, changed));
         const customerEmail = sqliteCustomerEmail(tx, changed.customerId);
         if (customerEmail !== null) emitSqliteEvent(tx, orderChanged(before, { ...changed, customerEmail }));
         return changed;

@@ -1,12 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { activationCreated } from '../../domain/events.ts';
+import { machineRollups } from '../../domain/stats-rollups.ts';
 import type { TrialClaimKind } from '../../domain/trial.ts';
 import type { NewTrial, TrialOutcome, TrialRepository } from '../../ports/trial-repository.ts';
 import { licenseRow } from '../drizzle/license-rows.ts';
 import { ClaimTaken, firstActivation, startOrClaimed } from '../drizzle/trial-rows.ts';
 import { outboxMailRow } from '../drizzle/drizzle-mail-repositories.ts';
 import { activations, customers, licenses, mailOutbox, trialClaims } from './schema.ts';
-import { emitSqliteEvent, recordNewSqliteLicense, type SqliteWriter } from './sqlite-events.ts';
+import { addSqliteRollups, emitSqliteEvent, recordNewSqliteLicense, type SqliteWriter } from './sqlite-events.ts';
 import type { SqliteDb } from './sqlite-store.ts';
 
 /**
@@ -35,6 +36,7 @@ export class SqliteTrialRepository implements TrialRepository {
     claim('machine', trial.machine.machineFingerprint);
     const activation = firstActivation(trial, licenseId);
     tx.insert(activations).values(activation).run();
+    addSqliteRollups(tx, machineRollups(license, 1));
     emitSqliteEvent(tx, activationCreated(activation, license));
     if (trial.mail) tx.insert(mailOutbox).values(outboxMailRow(trial.mail)).run();
     return { kind: 'started', license: { ...license, machineFingerprint: activation.machineFingerprint }, activation };

@@ -38,7 +38,7 @@ export async function passkeyRegistrationOptions(deps: PasskeyDeps, caller: { de
   const developer = await deps.developers.findById(caller.developerId);
   if (!developer) throw new UnauthorizedError('The console session is not valid.');
   const existing = await deps.passkeys.listActive(developer.id);
-  if (existing.length >= PASSKEY_LIMITS.perDeveloper) throw new ConflictError('conflict', `At most ${PASSKEY_LIMITS.perDeveloper} passkeys: revoke one first.`);
+  if (existing.length >= PASSKEY_LIMITS.perDeveloper) throw tooMany();
   const { challenge, options } = await deps.webAuthn.registrationOptions(
     relyingParty(deps.settings),
     { id: developer.id, name: developer.email, displayName: developer.name },
@@ -47,6 +47,8 @@ export async function passkeyRegistrationOptions(deps: PasskeyDeps, caller: { de
   await newChallenge(deps, 'registration', developer.id, challenge);
   return options;
 }
+
+const tooMany = () => new ConflictError('conflict', `At most ${PASSKEY_LIMITS.perDeveloper} passkeys: revoke one first.`);
 
 const REGISTRATION_FAILED = () => new InvalidRequestError('The passkey could not be registered: start again.');
 
@@ -72,8 +74,10 @@ export async function registerPasskey(deps: PasskeyDeps, caller: { developerId: 
     revokedAt: null,
   };
   try {
-    await deps.passkeys.add(passkey);
+    // The options' count was a courtesy: this is the cap, held by the store.
+    if (!(await deps.passkeys.add(passkey, PASSKEY_LIMITS.perDeveloper))) throw tooMany();
   } catch (error) {
+    if (error instanceof ConflictError) throw error;
     // Registered at the same moment through another challenge: the store's unique credential id decided.
     if (await deps.passkeys.findByCredentialId(credential.credentialId)) throw taken();
     throw error;
