@@ -1,5 +1,6 @@
 import { and, eq, gt, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
+import type { Subscription } from '../../domain/subscription.ts';
 import type { KeyRotation } from '../../ports/signing-key-repository.ts';
 import { firstMachine as postgresFirstMachine } from '../postgres/postgres-activations.ts';
 import type { PostgresDb } from '../postgres/postgres-store.ts';
@@ -53,11 +54,22 @@ export interface SqlDialect {
  * The shared repositories' writes that need a transaction. bun:sqlite runs a transaction
  * synchronously, so no awaited code can sit inside one: each dialect writes these itself.
  */
-export interface SqlTransactions {
+export interface SqlTransactions extends SubscriptionWrites {
   /** `from` becomes `to` only while it is still the phone on file, with the cards saved under it; false if not. */
   changePhone(customerId: string, from: string, to: string, at: number): Promise<boolean>;
   /** SigningKeyRepository.rotate: only while `after` is the head; false when it no longer is. */
   rotateSigningKey(rotation: KeyRotation): Promise<boolean>;
+}
+
+/** A subscription's writes, each in one transaction with the events it announces (events.ts). */
+export interface SubscriptionWrites {
+  /** The row, unless its processor subscription is recorded already, and subscription.created; true when written. */
+  insertSubscription(subscription: Subscription): Promise<boolean>;
+  /**
+   * The subscription `key` finds, held for the transaction, updated with `set` where `condition`
+   * holds, and the events the change announces; the row after, or null when none was updated.
+   */
+  changeSubscription(key: SQL, set: Record<string, unknown>, condition?: SQL): Promise<Subscription | null>;
 }
 
 export interface SqlStore {

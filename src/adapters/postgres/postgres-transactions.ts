@@ -1,12 +1,15 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { KeyRotation } from '../../ports/signing-key-repository.ts';
 import type { SqlTransactions } from '../drizzle/sql-store.ts';
+import { postgresSubscriptionWrites } from './postgres-subscription-writes.ts';
 import type { PostgresDb } from './postgres-store.ts';
 import { customers, savedCards, signingKeys } from './schema.ts';
 
 /** The shared repositories' writes that need a transaction, on one pooled connection each. */
 export function postgresTransactions(db: PostgresDb): SqlTransactions {
   return {
+    ...postgresSubscriptionWrites(db),
+
     async changePhone(customerId: string, from: string, to: string, at: number): Promise<boolean> {
       return db.transaction(async (tx) => {
         const moved = await tx

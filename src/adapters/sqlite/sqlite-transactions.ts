@@ -1,6 +1,7 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { KeyRotation } from '../../ports/signing-key-repository.ts';
 import type { SqlTransactions } from '../drizzle/sql-store.ts';
+import { sqliteSubscriptionWrites } from './sqlite-subscription-writes.ts';
 import { customers, savedCards, signingKeys } from './schema.ts';
 import type { SqliteDb } from './sqlite-store.ts';
 
@@ -10,6 +11,8 @@ import type { SqliteDb } from './sqlite-store.ts';
  */
 export function sqliteTransactions(db: SqliteDb): SqlTransactions {
   return {
+    ...sqliteSubscriptionWrites(db),
+
     async changePhone(customerId: string, from: string, to: string, at: number): Promise<boolean> {
       return db.transaction((tx) => {
         const moved = tx
