@@ -97,7 +97,7 @@ export interface OutboxRepository {
   deleteOlderThan(before: number, limit: number): Promise<number>;
 }
 
-/** A page of events: `licenseId` keeps those about one license (license.*, activation.*, order.*). */
+/** A page of events: `licenseId` keeps those about one license (license.*, trial.ending, activation.*, order.*, subscription.*). */
 export interface EventPage {
   limit: number;
   startingAfter?: string;

@@ -296,7 +296,7 @@ export const outgoingEvents = pgTable(
     /** The event's `data`. */
     data: jsonb('data').notNull(),
     createdAt: millis('created_at').notNull(),
-    /** The license the event is about (license.*, activation.*, order.*): a license's event list. */
+    /** The license the event is about (license.*, trial.ending, activation.*, order.*, subscription.*): a license's event list. */
     licenseId: text('license_id'),
   },
   (t) => [

@@ -272,7 +272,7 @@ export const outgoingEvents = sqliteTable(
     /** The event's `data`, JSON. */
     data: text('data').notNull(),
     createdAt: integer('created_at').notNull(),
-    /** The license the event is about (license.*, activation.*, order.*): a license's event list. */
+    /** The license the event is about (license.*, trial.ending, activation.*, order.*, subscription.*): a license's event list. */
     licenseId: text('license_id'),
   },
   (t) => [
