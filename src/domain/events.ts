@@ -7,6 +7,7 @@ import type { Activation } from './activation.ts';
 import type { CheckoutSession } from './checkout-session.ts';
 import { licenseStatus, type License, type LicenseStatus } from './license.ts';
 import type { Order } from './order.ts';
+import type { Subscription } from './subscription.ts';
 import type { WebhookEventType } from './webhook-endpoint.ts';
 
 /** An event the store writes; every enabled endpoint of the seller that takes its type gets a delivery. */
@@ -16,10 +17,12 @@ export interface DomainEvent {
   data: unknown;
 }
 
-/** The license an event is about (license.*, activation.*, order.*), or null: a license's events are listed by it. */
+type LicenseLinks = { license?: { id?: string }; activation?: { licenseId?: string }; order?: { licenseId?: string }; subscription?: { licenseId?: string } };
+
+/** The license an event is about (license.*, trial.ending, activation.*, order.*, subscription.*), or null: a license's events are listed by it. */
 export function eventLicenseId(event: DomainEvent): string | null {
-  const data = event.data as { license?: { id?: string }; activation?: { licenseId?: string }; order?: { licenseId?: string } } | null;
-  return data?.license?.id ?? data?.activation?.licenseId ?? data?.order?.licenseId ?? null;
+  const data = event.data as LicenseLinks | null;
+  return data?.license?.id ?? data?.activation?.licenseId ?? data?.order?.licenseId ?? data?.subscription?.licenseId ?? null;
 }
 
 /** A license as its events carry it: with the e-mail of the customer who holds it. */
@@ -66,6 +69,56 @@ function licenseChangeType(before: License, after: License): WebhookEventType | 
 export function licenseExpired(license: LicenseSubject): DomainEvent | null {
   if (license.storedStatus !== 'active') return null;
   return { developerId: license.developerId, type: 'license.expired', data: licenseData(license, 'expired') };
+}
+
+/** How long before a trial license's expiry its seller hears `trial.ending`. */
+export const TRIAL_ENDING_NOTICE_MS = 3 * 86_400_000;
+
+/**
+ * A trial license whose end is at most TRIAL_ENDING_NOTICE_MS away, announced once (the store marks
+ * it); one already over, revoked or no longer a trial is marked without an event.
+ */
+export function trialEnding(license: LicenseSubject, now: number): DomainEvent | null {
+  const { trial, expiresAt, storedStatus } = license;
+  if (!trial || storedStatus !== 'active' || expiresAt === null || expiresAt <= now || expiresAt - now > TRIAL_ENDING_NOTICE_MS) return null;
+  return { developerId: license.developerId, type: 'trial.ending', data: licenseData(license, 'active') };
+}
+
+/** A subscription as its events carry it: with the e-mail of the customer who pays for it. */
+export type SubscriptionSubject = Subscription & { customerEmail: string };
+
+/**
+ * The subscription as its seller's API answers it: every field but the developer and `updatedAt`
+ * (the processor's time of the news held, not a time of the seller's).
+ */
+function subscriptionData({ developerId: _d, updatedAt: _u, ...subscription }: SubscriptionSubject) {
+  return { subscription };
+}
+
+export function subscriptionCreated(subscription: SubscriptionSubject): DomainEvent {
+  return { developerId: subscription.developerId, type: 'subscription.created', data: subscriptionData(subscription) };
+}
+
+/**
+ * What a change to a subscription announces, oldest rule first. `canceled` is final and says it
+ * alone. Otherwise: `past_due` when it falls behind; `renewed` when a period was paid (its end moved
+ * later while active, or a past-due one is active again); `resumed` when a cancellation at period end
+ * was taken back. A change can be both a renewal and a resumption; a change that repeats what is
+ * held (a processor event delivered twice) announces nothing.
+ */
+export function subscriptionChanged(before: Subscription, after: SubscriptionSubject): DomainEvent[] {
+  const types = subscriptionChangeTypes(before, after);
+  return types.map((type) => ({ developerId: after.developerId, type, data: subscriptionData(after) }));
+}
+
+function subscriptionChangeTypes(before: Subscription, after: Subscription): WebhookEventType[] {
+  if (after.status === 'canceled') return before.status === 'canceled' ? [] : ['subscription.canceled'];
+  const types: WebhookEventType[] = [];
+  if (after.status === 'past_due' && before.status !== 'past_due') types.push('subscription.past_due');
+  const paid = after.currentPeriodEnd > before.currentPeriodEnd || before.status === 'past_due';
+  if (after.status === 'active' && paid) types.push('subscription.renewed');
+  if (before.cancelAtPeriodEnd && !after.cancelAtPeriodEnd) types.push('subscription.resumed');
+  return types;
 }
 
 function activationData(activation: Activation, owner: ActivationOwner) {

@@ -16,6 +16,12 @@ export const WEBHOOK_EVENT_TYPES = [
   'order.completed',
   'order.refunded',
   'checkout.expired',
+  'subscription.created',
+  'subscription.renewed',
+  'subscription.past_due',
+  'subscription.canceled',
+  'subscription.resumed',
+  'trial.ending',
   'webhook.test',
 ] as const;
 

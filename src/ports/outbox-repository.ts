@@ -85,13 +85,19 @@ export interface OutboxRepository {
   sendTest(developerId: string, endpointId: string, data: unknown): Promise<DeliveryView | null>;
   /** Marks up to `limit` licenses past their expiry as announced (and writes license.expired for the active ones); how many. */
   announceExpiries(now: number, limit: number): Promise<number>;
+  /**
+   * Marks up to `limit` trial licenses whose expiry is at most TRIAL_ENDING_NOTICE_MS after `now` as
+   * announced, and writes trial.ending for those trialEnding (events.ts) accepts (an active trial
+   * not yet over); how many were marked. Each expiry is announced once, however many sweeps run.
+   */
+  announceTrialEndings(now: number, limit: number): Promise<number>;
   /** Moves up to `limit` checkout sessions still pending past `expiredBefore` to expired (checkout.expired); how many. */
   expireCheckouts(expiredBefore: number, limit: number): Promise<number>;
   /** Retention: deletes up to `limit` events created before `before`, with their deliveries and attempts; how many events. */
   deleteOlderThan(before: number, limit: number): Promise<number>;
 }
 
-/** A page of events: `licenseId` keeps those about one license (license.*, activation.*, order.*). */
+/** A page of events: `licenseId` keeps those about one license (license.*, trial.ending, activation.*, order.*, subscription.*). */
 export interface EventPage {
   limit: number;
   startingAfter?: string;

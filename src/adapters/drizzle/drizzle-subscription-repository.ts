@@ -3,16 +3,17 @@ import type { Subscription, SubscriptionChange } from '../../domain/subscription
 import type { SubscriptionListQuery, SubscriptionPage, SubscriptionRepository } from '../../ports/subscription-repository.ts';
 import { oneOrNull, type SqlDialect, type SqlStore } from './sql-store.ts';
 
-// Every write changes one row in one statement (PostgreSQL's row lock orders concurrent deliveries;
-// SQLite has one writer), so the rules of applySubscriptionChange hold however they interleave; a
-// record or an update runs in a transaction with the console rollups it moves.
+// Every write is one conditional statement on one row, in a transaction holding that row with the
+// events it announces (SubscriptionWrites: PostgreSQL's row lock orders concurrent deliveries; SQLite
+// has one writer), so the rules of applySubscriptionChange hold however they interleave and each
+// change is announced once.
 export class DrizzleSubscriptionRepository implements SubscriptionRepository {
   constructor(private readonly store: SqlStore) {}
 
   async create(subscription: Subscription): Promise<Subscription> {
-    const { subscriptions: s } = this.store.tables;
-    // The processor's id decides: of concurrent records one inserts, every caller reads that one.
-    // A second subscription for one license is a unique violation, thrown as it is.
+    // The processor's id decides: of concurrent records one inserts (and announces
+    // subscription.created), every caller reads that one. A second subscription for one license is a
+    // unique violation, thrown as it is.
     try {
       await this.store.transactions.insertSubscription(subscription);
     } catch (error) {
@@ -43,16 +44,14 @@ export class DrizzleSubscriptionRepository implements SubscriptionRepository {
 
   async update(processorSubscriptionId: string, change: SubscriptionChange): Promise<Subscription | null> {
     const { subscriptions: s } = this.store.tables;
-    return this.store.transactions.updateSubscription(eq(s.processorSubscriptionId, processorSubscriptionId), changeSet(this.store.dialect, change));
+    return this.store.transactions.changeSubscription(eq(s.processorSubscriptionId, processorSubscriptionId), changeSet(this.store.dialect, change));
   }
 
   /** Only a live subscription changes; the answer is read after, whatever it holds. */
   async markCancelAtPeriodEnd(developerId: string, id: string, at: number): Promise<Subscription | null> {
-    const { db, tables: { subscriptions: s }, dialect } = this.store;
-    await db
-      .update(s)
-      .set({ cancelAtPeriodEnd: true, updatedAt: dialect.greatest(sql`"updated_at"`, dialect.bound(at, 'bigint')) })
-      .where(and(eq(s.id, id), eq(s.developerId, developerId), ne(s.status, 'canceled')));
+    const { transactions, tables: { subscriptions: s }, dialect } = this.store;
+    const set = { cancelAtPeriodEnd: true, updatedAt: dialect.greatest(sql`"updated_at"`, dialect.bound(at, 'bigint')) };
+    await transactions.changeSubscription(and(eq(s.id, id), eq(s.developerId, developerId))!, set, ne(s.status, 'canceled'));
     return this.findById(developerId, id);
   }
 

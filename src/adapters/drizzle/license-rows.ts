@@ -23,7 +23,7 @@ export function licenseRow(license: License, keyHash: string, origin: LicenseOri
 }
 
 /** Columns the License type does not carry: storage (digest, origin, announcement) and the pre-activations binding. */
-const STORAGE_ONLY = ['keyHash', 'checkoutSessionId', 'purchaseId', 'expiryAnnouncedAt', 'boundAt'] as const;
+const STORAGE_ONLY = ['keyHash', 'checkoutSessionId', 'purchaseId', 'expiryAnnouncedAt', 'trialEndingAnnouncedAt', 'boundAt'] as const;
 type StorageOnly = (typeof STORAGE_ONLY)[number];
 
 export type LicenseColumns<T extends LicenseTable> = {
@@ -105,8 +105,9 @@ export function reissueSet<T extends LicenseTable>(licenses: T, dialect: Pick<Sq
     keyHash,
     expiresAt,
     features,
-    // The expiry announcement belongs to one expiresAt: a new one may expire (and be announced) again.
+    // The expiry and trial-ending announcements belong to one expiresAt: a new one is announced again.
     expiryAnnouncedAt: sql<number | null>`CASE WHEN ${dialect.same(licenses.expiresAt, expiresAt)} THEN ${licenses.expiryAnnouncedAt} END`,
+    trialEndingAnnouncedAt: sql<number | null>`CASE WHEN ${dialect.same(licenses.expiresAt, expiresAt)} THEN ${licenses.trialEndingAnnouncedAt} END`,
     ...(convert ? { trial: false, ...convert } : {}),
     ...(subscriptionId === undefined ? {} : { subscriptionId }),
   };

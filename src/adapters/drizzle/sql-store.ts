@@ -54,15 +54,22 @@ export interface SqlDialect {
  * The shared repositories' writes that need a transaction. bun:sqlite runs a transaction
  * synchronously, so no awaited code can sit inside one: each dialect writes these itself.
  */
-export interface SqlTransactions {
+export interface SqlTransactions extends SubscriptionWrites {
   /** `from` becomes `to` only while it is still the phone on file, with the cards saved under it; false if not. */
   changePhone(customerId: string, from: string, to: string, at: number): Promise<boolean>;
   /** SigningKeyRepository.rotate: only while `after` is the head; false when it no longer is. */
   rotateSigningKey(rotation: KeyRotation): Promise<boolean>;
-  /** A subscription and its share of the console's rollups; nothing when its processor id is there. */
-  insertSubscription(subscription: Subscription): Promise<void>;
-  /** The subscription `where` picks, `set` on it, with the rollups it moves: the row after, or null. */
-  updateSubscription(where: SQL, set: Record<string, SQL>): Promise<Subscription | null>;
+}
+
+/** A subscription's writes, each in one transaction with the events it announces (events.ts) and the console rollups it moves (stats-rollups.ts). */
+export interface SubscriptionWrites {
+  /** The row, unless its processor subscription is recorded already, and subscription.created; true when written. */
+  insertSubscription(subscription: Subscription): Promise<boolean>;
+  /**
+   * The subscription `key` finds, held for the transaction, updated with `set` where `condition`
+   * holds, and the events the change announces; the row after, or null when none was updated.
+   */
+  changeSubscription(key: SQL, set: Record<string, unknown>, condition?: SQL): Promise<Subscription | null>;
 }
 
 export interface SqlStore {

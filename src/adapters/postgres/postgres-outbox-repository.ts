@@ -2,7 +2,7 @@ import type { SQL } from 'bun';
 import type { Attempt, DeliveryOutcome, DeliveryStatus, DeliveryView, DueDelivery, EventPage, OutboxRepository, OutgoingEvent, Page } from '../../ports/outbox-repository.ts';
 import { deliveryView, DELIVERY_COLUMNS, type DeliveryRow } from '../webhooks/delivery-rows.ts';
 import { and, eq, inArray, isNotNull, isNull, lte } from 'drizzle-orm';
-import { checkoutChanged, licenseExpired } from '../../domain/events.ts';
+import { checkoutChanged, licenseExpired, TRIAL_ENDING_NOTICE_MS, trialEnding } from '../../domain/events.ts';
 import { sessionOf } from '../drizzle/drizzle-checkout-repository.ts';
 import { emitPostgresEvent } from './postgres-events.ts';
 import { licenseSubject } from './postgres-license-repository.ts';
@@ -148,6 +148,27 @@ export class PostgresOutboxRepository implements OutboxRepository {
       for (const { id } of marked) {
         const license = await licenseSubject(tx, id);
         if (license) await emitPostgresEvent(tx, licenseExpired(license));
+      }
+      return marked.length;
+    });
+  }
+
+  async announceTrialEndings(now: number, limit: number): Promise<number> {
+    // Trials already over, revoked or converted are marked too (without an event): the partial index
+    // empties. Concurrent sweeps skip each other's rows, and the outer test is checked again on a row
+    // another sweep marked meanwhile: each is announced once.
+    return this.db.transaction(async (tx) => {
+      const unannounced = and(eq(licenses.trial, true), isNull(licenses.trialEndingAnnouncedAt), isNotNull(licenses.expiresAt));
+      const due = tx
+        .select({ id: licenses.id })
+        .from(licenses)
+        .where(and(unannounced, lte(licenses.expiresAt, now + TRIAL_ENDING_NOTICE_MS)))
+        .limit(limit)
+        .for('update', { skipLocked: true });
+      const marked = await tx.update(licenses).set({ trialEndingAnnouncedAt: now }).where(and(inArray(licenses.id, due), isNull(licenses.trialEndingAnnouncedAt))).returning({ id: licenses.id });
+      for (const { id } of marked) {
+        const license = await licenseSubject(tx, id);
+        if (license) await emitPostgresEvent(tx, trialEnding(license, now));
       }
       return marked.length;
     });

@@ -1,15 +1,15 @@
-import { and, eq, isNotNull, isNull, type SQL } from 'drizzle-orm';
-import { subscriptionRollups } from '../../domain/stats-rollups.ts';
-import type { Subscription } from '../../domain/subscription.ts';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { KeyRotation } from '../../ports/signing-key-repository.ts';
 import type { SqlTransactions } from '../drizzle/sql-store.ts';
+import { postgresSubscriptionWrites } from './postgres-subscription-writes.ts';
 import type { PostgresDb } from './postgres-store.ts';
-import { addPostgresRollups } from './postgres-events.ts';
-import { customers, savedCards, signingKeys, subscriptions } from './schema.ts';
+import { customers, savedCards, signingKeys } from './schema.ts';
 
 /** The shared repositories' writes that need a transaction, on one pooled connection each. */
 export function postgresTransactions(db: PostgresDb): SqlTransactions {
   return {
+    ...postgresSubscriptionWrites(db),
+
     async changePhone(customerId: string, from: string, to: string, at: number): Promise<boolean> {
       return db.transaction(async (tx) => {
         const moved = await tx
@@ -36,24 +36,6 @@ export function postgresTransactions(db: PostgresDb): SqlTransactions {
         }
         await tx.insert(signingKeys).values({ ...next, active: true });
         return true;
-      });
-    },
-  
-    async insertSubscription(subscription: Subscription): Promise<void> {
-      await db.transaction(async (tx) => {
-        const [inserted] = await tx.insert(subscriptions).values(subscription).onConflictDoNothing({ target: subscriptions.processorSubscriptionId }).returning();
-        if (inserted) await addPostgresRollups(tx, subscriptionRollups(null, inserted));
-      });
-    },
-
-    async updateSubscription(where: SQL, set: Record<string, SQL>): Promise<Subscription | null> {
-      return db.transaction(async (tx) => {
-        // The row is locked first, so `before` is the state the update replaces.
-        const [before] = await tx.select().from(subscriptions).where(where).for('update');
-        if (!before) return null;
-        const [after] = await tx.update(subscriptions).set(set).where(eq(subscriptions.id, before.id)).returning();
-        if (after) await addPostgresRollups(tx, subscriptionRollups(before, after));
-        return after ?? null;
       });
     },
   };

@@ -141,6 +141,8 @@ export const licenses = pgTable(
     subscriptionId: text('subscription_id'),
     /** When `license.expired` was written for the current expiresAt (a renewal clears it). */
     expiryAnnouncedAt: millis('expiry_announced_at'),
+    /** When `trial.ending` was written for the current expiresAt of a trial (a new expiry clears it). */
+    trialEndingAnnouncedAt: millis('trial_ending_announced_at'),
   },
   (t) => [
     index('licenses_customer').on(t.customerId),
@@ -154,6 +156,8 @@ export const licenses = pgTable(
     index('licenses_developer_status_expiry').on(t.developerId, t.status, t.expiresAt, ID),
     // The expiry sweep: licenses past their end that no event announced yet.
     index('licenses_expiry_unannounced').on(t.expiresAt).where(sql`expiry_announced_at IS NULL AND expires_at IS NOT NULL`),
+    // The trial-ending sweep: trials with an end that no trial.ending announced yet.
+    index('licenses_trial_ending_unannounced').on(t.expiresAt).where(sql`trial AND trial_ending_announced_at IS NULL AND expires_at IS NOT NULL`),
   ],
 );
 
@@ -292,7 +296,7 @@ export const outgoingEvents = pgTable(
     /** The event's `data`. */
     data: jsonb('data').notNull(),
     createdAt: millis('created_at').notNull(),
-    /** The license the event is about (license.*, activation.*, order.*): a license's event list. */
+    /** The license the event is about (license.*, trial.ending, activation.*, order.*, subscription.*): a license's event list. */
     licenseId: text('license_id'),
   },
   (t) => [

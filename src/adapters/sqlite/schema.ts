@@ -117,6 +117,8 @@ export const licenses = sqliteTable(
     subscriptionId: text('subscription_id'),
     /** When `license.expired` was written for the current expiresAt (a renewal clears it). */
     expiryAnnouncedAt: integer('expiry_announced_at'),
+    /** When `trial.ending` was written for the current expiresAt of a trial (a new expiry clears it). */
+    trialEndingAnnouncedAt: integer('trial_ending_announced_at'),
   },
   (t) => [
     index('licenses_customer').on(t.customerId),
@@ -130,6 +132,8 @@ export const licenses = sqliteTable(
     index('licenses_developer_status_expiry').on(t.developerId, t.status, t.expiresAt, t.id),
     // The expiry sweep: licenses past their end that no event announced yet.
     index('licenses_expiry_unannounced').on(t.expiresAt).where(sql`expiry_announced_at IS NULL AND expires_at IS NOT NULL`),
+    // The trial-ending sweep: trials with an end that no trial.ending announced yet.
+    index('licenses_trial_ending_unannounced').on(t.expiresAt).where(sql`trial AND trial_ending_announced_at IS NULL AND expires_at IS NOT NULL`),
   ],
 );
 
@@ -268,7 +272,7 @@ export const outgoingEvents = sqliteTable(
     /** The event's `data`, JSON. */
     data: text('data').notNull(),
     createdAt: integer('created_at').notNull(),
-    /** The license the event is about (license.*, activation.*, order.*): a license's event list. */
+    /** The license the event is about (license.*, trial.ending, activation.*, order.*, subscription.*): a license's event list. */
     licenseId: text('license_id'),
   },
   (t) => [

@@ -2,7 +2,7 @@ import type { Attempt, DeliveryOutcome, DeliveryStatus, DeliveryView, DueDeliver
 import type { Database } from 'bun:sqlite';
 import { eq } from 'drizzle-orm';
 import { checkoutSessions } from './schema.ts';
-import { checkoutChanged, licenseExpired } from '../../domain/events.ts';
+import { checkoutChanged, licenseExpired, TRIAL_ENDING_NOTICE_MS, trialEnding } from '../../domain/events.ts';
 import { sessionOf } from '../drizzle/drizzle-checkout-repository.ts';
 import { emitSqliteEvent, insertSqliteDeliveries, insertSqliteEvent } from './sqlite-events.ts';
 import { licenseSubject } from './sqlite-license-repository.ts';
@@ -154,6 +154,22 @@ export class SqliteOutboxRepository implements OutboxRepository {
       for (const { id } of marked) {
         const license = licenseSubject(tx, id);
         if (license) emitSqliteEvent(tx, licenseExpired(license));
+      }
+      return marked.length;
+    });
+  }
+
+  async announceTrialEndings(now: number, limit: number): Promise<number> {
+    // Trials already over, revoked or converted are marked too (without an event): the partial index empties.
+    return this.db.transaction((tx) => {
+      const marked = this.all(
+        `UPDATE licenses SET trial_ending_announced_at = ? WHERE id IN (
+           SELECT id FROM licenses WHERE trial AND trial_ending_announced_at IS NULL AND expires_at IS NOT NULL AND expires_at <= ? LIMIT ?) RETURNING id`,
+        now, now + TRIAL_ENDING_NOTICE_MS, limit,
+      );
+      for (const { id } of marked) {
+        const license = licenseSubject(tx, id);
+        if (license) emitSqliteEvent(tx, trialEnding(license, now));
       }
       return marked.length;
     });

@@ -1,10 +1,8 @@
-import { and, eq, isNotNull, isNull, type SQL } from 'drizzle-orm';
-import { subscriptionRollups } from '../../domain/stats-rollups.ts';
-import type { Subscription } from '../../domain/subscription.ts';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { KeyRotation } from '../../ports/signing-key-repository.ts';
 import type { SqlTransactions } from '../drizzle/sql-store.ts';
-import { customers, savedCards, signingKeys, subscriptions } from './schema.ts';
-import { addSqliteRollups } from './sqlite-events.ts';
+import { sqliteSubscriptionWrites } from './sqlite-subscription-writes.ts';
+import { customers, savedCards, signingKeys } from './schema.ts';
 import type { SqliteDb } from './sqlite-store.ts';
 
 /**
@@ -13,6 +11,8 @@ import type { SqliteDb } from './sqlite-store.ts';
  */
 export function sqliteTransactions(db: SqliteDb): SqlTransactions {
   return {
+    ...sqliteSubscriptionWrites(db),
+
     async changePhone(customerId: string, from: string, to: string, at: number): Promise<boolean> {
       return db.transaction((tx) => {
         const moved = tx
@@ -38,26 +38,6 @@ export function sqliteTransactions(db: SqliteDb): SqlTransactions {
         tx.insert(signingKeys).values({ ...next, active: true }).run();
         return true;
       });
-    },
-  
-    async insertSubscription(subscription: Subscription): Promise<void> {
-      db.transaction((tx) => {
-        const [inserted] = tx.insert(subscriptions).values(subscription).onConflictDoNothing({ target: subscriptions.processorSubscriptionId }).returning().all();
-        if (inserted) addSqliteRollups(tx, subscriptionRollups(null, inserted));
-      });
-    },
-
-    async updateSubscription(where: SQL, set: Record<string, SQL>): Promise<Subscription | null> {
-      return db.transaction(
-        (tx) => {
-          const before = tx.select().from(subscriptions).where(where).get();
-          if (!before) return null;
-          const [after] = tx.update(subscriptions).set(set).where(eq(subscriptions.id, before.id)).returning().all();
-          if (after) addSqliteRollups(tx, subscriptionRollups(before, after));
-          return after ?? null;
-        },
-        { behavior: 'immediate' },
-      );
     },
   };
 }

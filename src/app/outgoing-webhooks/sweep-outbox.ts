@@ -17,6 +17,8 @@ export const OUTBOX_TIMES = {
 export interface OutboxSweepReport {
   /** Licenses past expiry now announced (license.expired). */
   licenseExpiries: number;
+  /** Trial licenses whose end is near now announced (trial.ending). */
+  trialEndings: number;
   /** Checkout sessions moved to expired (checkout.expired). */
   checkoutExpiries: number;
   /** Events deleted with their deliveries and attempts. */
@@ -25,13 +27,14 @@ export interface OutboxSweepReport {
 
 /**
  * The outbox's periodic work, in batches, idempotent and safe from several instances at once (each
- * batch is one conditional statement): announce expiries nobody polled for, expire checkouts nobody
+ * batch is one conditional statement): announce expiries nobody polled for and trials about to end, expire checkouts nobody
  * came back to, forget old events.
  */
 export async function sweepOutbox(deps: Pick<Deps, 'clock' | 'outbox'>, options: SweepOptions = DEFAULT_SWEEP): Promise<OutboxSweepReport> {
   const now = deps.clock.now();
   return {
     licenseExpiries: await inBatches((limit) => deps.outbox.announceExpiries(now, limit), options),
+    trialEndings: await inBatches((limit) => deps.outbox.announceTrialEndings(now, limit), options),
     checkoutExpiries: await inBatches((limit) => deps.outbox.expireCheckouts(now - OUTBOX_TIMES.checkoutExpiryGraceMs, limit), options),
     outgoingEvents: await inBatches((limit) => deps.outbox.deleteOlderThan(now - OUTBOX_TIMES.eventRetentionMs, limit), options),
   };

@@ -15,6 +15,7 @@ import m0011 from './0011_console_sign_in.sql' with { type: 'text' };
 import m0012 from './0012_console_stats.sql' with { type: 'text' };
 import m0013 from './0013_console_rollups_in_code.sql' with { type: 'text' };
 import m0014 from './0014_passkey_slots.sql' with { type: 'text' };
+import m0015 from './0015_trial_endings.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -34,4 +35,5 @@ export const POSTGRES_MIGRATION_LIST = embeddedMigrations(journal, {
   '0012_console_stats': m0012,
   '0013_console_rollups_in_code': m0013,
   '0014_passkey_slots': m0014,
+  '0015_trial_endings': m0015,
 });

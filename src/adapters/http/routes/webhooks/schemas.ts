@@ -107,7 +107,7 @@ export const WebhookPageQuery = PageQuery('The last id of the previous page.');
 export const EventListQuery = Input({
   ...WebhookPageQuery.properties,
   licenseId: t.Optional(Id({
-    description: 'Only the events about this license: license.*, activation.* and order.* (a license’s history, kept 30 days like every event).',
+    description: 'Only the events about this license: license.*, trial.ending, activation.*, order.* and the subscription.* of the subscription renewing it (a license’s history, kept 30 days like every event).',
     examples: [EXAMPLE.licenseId],
     'x-error': 'licenseId must be a license id of at most 100 characters.',
   })),

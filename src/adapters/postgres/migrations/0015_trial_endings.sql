@@ -1,0 +1,2 @@
+ALTER TABLE "licenses" ADD COLUMN "trial_ending_announced_at" bigint;--> statement-breakpoint
+CREATE INDEX "licenses_trial_ending_unannounced" ON "licenses" USING btree ("expires_at") WHERE trial AND trial_ending_announced_at IS NULL AND expires_at IS NOT NULL;

@@ -1,0 +1,2 @@
+ALTER TABLE `licenses` ADD `trial_ending_announced_at` integer;--> statement-breakpoint
+CREATE INDEX `licenses_trial_ending_unannounced` ON `licenses` (`expires_at`) WHERE trial AND trial_ending_announced_at IS NULL AND expires_at IS NOT NULL;
