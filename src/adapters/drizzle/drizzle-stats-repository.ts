@@ -5,8 +5,8 @@ import type { SqlStore } from './sql-store.ts';
 
 /**
  * The console's figures from the rollups (daily_stats, license_expiry_days, subscription_counts),
- * kept by the migrations' triggers with every change of licenses, machines, orders and
- * subscriptions. Each read walks the days or products asked for; only today's expiring licenses are
+ * moved by the repositories with every change of licenses, machines, orders and subscriptions
+ * (src/domain/stats-rollups.ts). Each read walks the days or products asked for; only today's expiring licenses are
  * counted from the licenses' own (seller, status, expiry) index, one day's range of it.
  */
 export class DrizzleStatsRepository implements StatsRepository {

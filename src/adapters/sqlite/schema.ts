@@ -631,8 +631,8 @@ export const webauthnChallenges = sqliteTable(
 );
 
 /**
- * The console's rollups (docs/console-api.md), kept by triggers in the statement that changes their
- * rows (migration 0014), so every write path keeps them exact. Per seller, UTC day (days since the
+ * The console's rollups (docs/console-api.md), moved in the transaction of each change that
+ * counts in them (src/domain/stats-rollups.ts says by how much). Per seller, UTC day (days since the
  * epoch) and currency: licenses issued (on the currency '' row), orders made, their amounts and what
  * went back of them (on the day of the order).
  */
