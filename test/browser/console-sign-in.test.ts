@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { SLOW, useChromium, watchPage } from './browser.ts';
-import { CONSOLE_SERVICE, expectAccessible, openConsole, unlessAlert } from './console-pages.ts';
+import { CONSOLE_SERVICE, consoleScreenshot, expectAccessible, openConsole, unlessAlert } from './console-pages.ts';
 import { newSeller, useSandboxService, type Seller } from './service.ts';
 
 /**
@@ -106,6 +106,9 @@ describe('signing in to the console', () => {
     await unlessAlert(page, page.getByRole('heading', { level: 1, name: 'Developers' }));
     await page.getByRole('cell', { name: /by passkey/ }).first().waitFor();
     const current = await page.getByRole('row').filter({ hasText: 'this session' }).textContent();
+    // Signed in, the page shows what docs/console.md pictures: the JWKS, this session, the passkey.
+    await page.getByText(/^Public keys:/).waitFor();
+    await consoleScreenshot(page, 'developers', true);
 
     expect(current).toContain('by passkey');
     expect(seen).toEqual({ csp: [], errors: [] });
