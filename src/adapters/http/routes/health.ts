@@ -39,35 +39,29 @@ export function healthRoutes(options: HealthOptions | (() => Promise<boolean>)) 
     storeHealth?.answered();
     return null;
   };
-  return new Elysia({ name: 'health' })
-    .get('/health', async ({ status, set }) => {
-      const problem = await ready();
-      if (problem === null) return { status: 'ok' as const };
-      set.headers['retry-after'] = '2';
-      return status(503, unavailable(problem));
-    }, {
-      response: { 200: OK, ...errorsOf(503) },
-      detail: {
-        tags: ['Service'],
-        summary: 'Readiness (same as /health/ready)',
-        description: 'Kept for existing probes: answers as /health/ready does.',
-        security: [],
+  const readiness: [path: string, summary: string, description: string][] = [
+    ['/health', 'Readiness (same as /health/ready)', 'Kept for existing probes: answers as /health/ready does.'],
+    [
+      '/health/ready',
+      'Readiness: send this instance traffic?',
+      `200 when the store answers within ${READY_TIMEOUT_MS / 1000} s and no request failed on a store-wide fault (unreachable, disk full, I/O error) in the last 10 s (a lock or statement past its deadline leaves it ready); 503 unavailable otherwise, and from the moment the process is asked to stop (SIGTERM) for the drain period. Never hangs.`,
+    ],
+  ];
+  const app = new Elysia({ name: 'health' });
+  // Elysia registers each route on the instance: both readiness paths answer alike.
+  for (const [path, summary, description] of readiness) {
+    app.get(
+      path,
+      async ({ status, set }) => {
+        const problem = await ready();
+        if (problem === null) return { status: 'ok' as const };
+        set.headers['retry-after'] = '2';
+        return status(503, unavailable(problem));
       },
-    })
-    .get('/health/ready', async ({ status, set }) => {
-      const problem = await ready();
-      if (problem === null) return { status: 'ok' as const };
-      set.headers['retry-after'] = '2';
-      return status(503, unavailable(problem));
-    }, {
-      response: { 200: OK, ...errorsOf(503) },
-      detail: {
-        tags: ['Service'],
-        summary: 'Readiness: send this instance traffic?',
-        description: `200 when the store answers within ${READY_TIMEOUT_MS / 1000} s and no request failed on a store-wide fault (unreachable, disk full, I/O error) in the last 10 s (a lock or statement past its deadline leaves it ready); 503 unavailable otherwise, and from the moment the process is asked to stop (SIGTERM) for the drain period. Never hangs.`,
-        security: [],
-      },
-    })
+      { response: { 200: OK, ...errorsOf(503) }, detail: { tags: ['Service'], summary, description, security: [] } },
+    );
+  }
+  return app
     .get('/health/live', () => ({ status: 'ok' as const }), {
       response: { 200: OK },
       detail: {
