@@ -41,6 +41,8 @@ export interface Config extends Settings {
   deadlines: StoreDeadlines;
   /** Seconds /health/ready answers 503 after SIGTERM before the server stops (SHUTDOWN_DRAIN_SECONDS). */
   shutdownDrainSeconds: number;
+  /** How long a machine's sighting waits in memory before lastSeenAt is written (LAST_SEEN_FLUSH_MS): the crash window. */
+  lastSeenFlushMs: number;
   /** 32 bytes, or null: sandbox mode keeps one in the data folder. */
   masterKey: Uint8Array | null;
   logLevel: LogLevel;
@@ -89,6 +91,8 @@ export interface StoreDeadlines {
 
 export const DEFAULT_DEADLINES: StoreDeadlines = { statementTimeoutMs: 5_000, lockTimeoutMs: 2_000, connectTimeoutMs: 5_000, poolWaitMs: 2_000, sqliteBusyTimeoutMs: 1_000 };
 export const DEFAULT_SHUTDOWN_DRAIN_SECONDS = 5;
+/** The default LAST_SEEN_FLUSH_MS: a crash loses at most a second of sightings. */
+export const LAST_SEEN_FLUSH_MS = 1_000;
 
 export class ConfigError extends Error {}
 
@@ -111,6 +115,7 @@ export function loadConfig(env: Env): Config {
     postgresPoolSize: parsePoolSize(env.DATABASE_POOL_SIZE, availableParallelism()),
     deadlines: parseDeadlines(env),
     shutdownDrainSeconds: parseBounded('SHUTDOWN_DRAIN_SECONDS', env.SHUTDOWN_DRAIN_SECONDS, DEFAULT_SHUTDOWN_DRAIN_SECONDS, 0, 300),
+    lastSeenFlushMs: parseBounded('LAST_SEEN_FLUSH_MS', env.LAST_SEEN_FLUSH_MS, LAST_SEEN_FLUSH_MS, 100, 60_000),
     masterKey,
     logLevel: parseLogLevel(env.LOG_LEVEL),
     licenseCacheSize: parseCount('LICENSE_CACHE_SIZE', env.LICENSE_CACHE_SIZE, 100_000),

@@ -4,7 +4,7 @@ import { serverFetch } from './adapters/http/request-route.ts';
 import { withSocketAddress } from './adapters/http/client-address.ts';
 import { startPeriodicSweep } from './adapters/system/periodic-sweep.ts';
 import { startMailSender } from './adapters/system/mail-sender.ts';
-import { LAST_SEEN_FLUSH_MS, LastSeenBatch } from './adapters/system/last-seen-batch.ts';
+import { LastSeenBatch } from './adapters/system/last-seen-batch.ts';
 import { startSqliteBackups } from './adapters/sqlite/sqlite-backup.ts';
 import { startSchemaGuard } from './adapters/system/schema-guard.ts';
 import { appliedPostgresMigrations } from './adapters/postgres/postgres-migrate.ts';
@@ -106,7 +106,7 @@ async function serve(config: Config, log: Logger) {
   const metrics = new ServiceMetrics();
   metrics.readFrom({ outboxDepths: () => store.outbox.depths(), rateLimitsFailingOpen: () => limits.rateLimiter.failingOpen === true, pool: postgres?.poolUsage });
   // Validations note the machines they saw; the writes follow the answers, once a second (docs/operating.md).
-  const lastSeen = new LastSeenBatch(store.licenses, log, { everyMs: LAST_SEEN_FLUSH_MS });
+  const lastSeen = new LastSeenBatch(store.licenses, log, { everyMs: config.lastSeenFlushMs });
   const deps = composeDeps({
     store,
     clock: systemClock,
@@ -211,7 +211,12 @@ async function serve(config: Config, log: Logger) {
     if (drainSeconds > 0) await Bun.sleep(drainSeconds * 1000);
     await step('server', () => server.stop()); // waits for in-flight requests
     // The sightings the last answers noted; none once a newer release owns the schema.
-    await step('last seen', () => (signal === 'schema' ? undefined : lastSeen.stop()));
+    await step('last seen', async () => {
+      if (signal === 'schema') return;
+      const machines = lastSeen.size;
+      await lastSeen.stop();
+      if (machines > 0) log.info('last seen written', { machines });
+    });
     await step('sweeper', () => sweeper?.stop());
     await step('backups', () => backups?.stop());
     await step('webhooks', () => dispatcher?.stop()); // lets the deliveries in flight finish and be recorded

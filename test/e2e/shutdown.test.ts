@@ -46,4 +46,35 @@ describe.each(E2E_STORES)('stopping the process on $name', (setup) => {
     expect(messages).toContain('stopping');
     expect(messages.at(-1)).toBe('stopped');
   });
+
+  test('SIGTERM writes the machines the last validations saw: lastSeenAt survives the restart (LAST_SEEN_FLUSH_MS longer than the run)', async () => {
+    // Arrange: a bound machine last seen two hours ago (so the next validation moves it), and a batch that waits a minute.
+    const env = { ...data.env, LAST_SEEN_FLUSH_MS: '60000' };
+    server = await startServer(env);
+    const call = client(server.url);
+    const signup = await call('POST', '/developers/signup', { body: { email: 'seen@example.com', name: 'Seen' } });
+    const product = await call('POST', '/developers/products', { key: signup.body.apiKey, body: { name: 'P', price: 100, currency: 'usd' } });
+    const grant = await call('POST', '/developers/licenses', { key: signup.body.apiKey, body: { productId: product.body.id, email: 'b@example.com' } });
+    const licenseKey = grant.body.licenseKey;
+    expect((await call('POST', '/licenses/activate', { key: signup.body.publishableKey, body: { licenseKey, machineFingerprint: 'seen-machine' } })).status).toBe(201);
+    expect(await server.stop('SIGTERM')).toBe(0);
+    const twoHoursAgo = Date.now() - 2 * 3_600_000;
+    await data.run(`UPDATE activations SET last_seen_at = ${twoHoursAgo}`);
+
+    // Act: one validation, then SIGTERM long before the batch's timer.
+    server = await startServer(env);
+    const before = Date.now();
+    const validated = await client(server.url)('POST', '/licenses/validate', { key: signup.body.publishableKey, body: { licenseKey, machineFingerprint: 'seen-machine' } });
+    expect(validated.body.valid).toBe(true);
+    expect(await server.stop('SIGTERM')).toBe(0);
+    const written = lines(server.stdout()).map((line) => JSON.parse(line)).filter((line) => line.msg === 'last seen written');
+    server = await startServer(env);
+    const machines = await client(server.url)('GET', `/licenses/${grant.body.license.id}/activations`, { key: signup.body.apiKey });
+
+    // Assert: the stop wrote the one sighting, and the new process reads it.
+    expect(written).toHaveLength(1);
+    expect(written[0].machines).toBe(1);
+    expect(machines.body.data[0].lastSeenAt).toBeGreaterThanOrEqual(before);
+    expect(await server.stop('SIGTERM')).toBe(0);
+  });
 });

@@ -15,6 +15,8 @@ export interface E2eStore {
   masterKey(): string;
   /** The sealed private keys as stored: they must never appear in a log. */
   sealedPrivateKeys(): Promise<string[]>;
+  /** Runs one statement on the store as it is written (between processes: what an operator's SQL would do). */
+  run(statement: string): Promise<void>;
   /** Removes the file or drops the schema. */
   dispose(): Promise<void>;
 }
@@ -41,6 +43,14 @@ const sqliteFile: E2eStoreSetup = {
           db.close();
         }
       },
+      async run(statement) {
+        const db = new Database(path);
+        try {
+          db.run(statement);
+        } finally {
+          db.close();
+        }
+      },
       dispose: async () => dir.remove(),
     };
   },
@@ -55,6 +65,7 @@ const postgresSchema: E2eStoreSetup = {
       env: { DATABASE_URL: schema.databaseUrl, MASTER_KEY: masterKey },
       masterKey: () => masterKey,
       sealedPrivateKeys: async () => (await schema.query<{ k: string }>('SELECT sealed_private_key AS k FROM signing_keys')).map((r) => r.k),
+      run: async (statement) => void (await schema.query(statement)),
       dispose: () => schema.drop(),
     };
   },

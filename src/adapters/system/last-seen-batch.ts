@@ -3,9 +3,6 @@ import type { LicenseRepository, SeenMachine } from '../../ports/license-reposit
 import { describeError } from './describe-error.ts';
 import type { Logger } from './logger.ts';
 
-/** The service's batch interval: a crash loses at most this much of lastSeenAt's movement. */
-export const LAST_SEEN_FLUSH_MS = 1_000;
-
 export interface LastSeenBatchOptions {
   /** How long a sighting waits at most before it is written (the crash window). */
   everyMs: number;
