@@ -1,13 +1,12 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type WebAuthnCredential,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON, WebAuthnCredential } from '@simplewebauthn/server';
 import type { NewCredential, RelyingParty, WebAuthn } from '../../ports/webauthn.ts';
+
+/**
+ * The library is loaded at the first ceremony, not at start: its parsers weigh about 20 MB of
+ * memory that an instance no seller signs in to by passkey never needs.
+ */
+let library: Promise<typeof import('@simplewebauthn/server')> | undefined;
+const webauthnLibrary = () => (library ??= import('@simplewebauthn/server'));
 
 const toBase64url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
 const fromBase64url = (text: string) => new Uint8Array(Buffer.from(text, 'base64url'));
@@ -32,7 +31,7 @@ async function nullWhenRefused<T>(check: () => Promise<T | null>): Promise<T | n
  */
 export const simpleWebAuthn: WebAuthn = {
   async registrationOptions(rp, user, exclude) {
-    const options = await generateRegistrationOptions({
+    const options = await (await webauthnLibrary()).generateRegistrationOptions({
       rpName: rp.name,
       rpID: rp.id,
       userName: user.name,
@@ -47,7 +46,7 @@ export const simpleWebAuthn: WebAuthn = {
 
   verifyRegistration(rp, challenge, response): Promise<NewCredential | null> {
     return nullWhenRefused(async () => {
-      const result = await verifyRegistrationResponse({
+      const result = await (await webauthnLibrary()).verifyRegistrationResponse({
         response: response as RegistrationResponseJSON,
         ...expected(rp, challenge),
       });
@@ -58,7 +57,7 @@ export const simpleWebAuthn: WebAuthn = {
   },
 
   async authenticationOptions(rp) {
-    const options = await generateAuthenticationOptions({ rpID: rp.id, allowCredentials: [], userVerification: 'required' });
+    const options = await (await webauthnLibrary()).generateAuthenticationOptions({ rpID: rp.id, allowCredentials: [], userVerification: 'required' });
     return { challenge: options.challenge, options: { ...options } };
   },
 
@@ -80,7 +79,7 @@ export const simpleWebAuthn: WebAuthn = {
 
   verifyAuthentication(rp, challenge, response, credential) {
     return nullWhenRefused(async () => {
-      const result = await verifyAuthenticationResponse({
+      const result = await (await webauthnLibrary()).verifyAuthenticationResponse({
         response: response as AuthenticationResponseJSON,
         ...expected(rp, challenge),
         credential: {
