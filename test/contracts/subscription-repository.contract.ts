@@ -15,6 +15,7 @@ export function aSubscription(parties: { developerId: string; productId: string;
     interval: 'month',
     currentPeriodEnd: T0 + 31 * DAY,
     cancelAtPeriodEnd: false,
+    trialEnd: null,
     createdAt: T0,
     updatedAt: T0,
     canceledAt: null,

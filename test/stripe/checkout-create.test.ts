@@ -1,7 +1,7 @@
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test';
 import { FixedClock } from '../support/clock.ts';
 import { CONNECTED_ACCOUNT, startFakeStripe } from '../support/fake-stripe.ts';
-import { aProduct, aSession, processorFor, SECRET_KEY } from './fixtures.ts';
+import { aProduct, aSession, processorFor, SECRET_KEY, forSale } from './fixtures.ts';
 
 const fake = await startFakeStripe();
 afterAll(() => fake.stop());
@@ -16,7 +16,7 @@ async function createOne(overrides: Parameters<typeof aSession>[1] = {}, clock =
   const product = aProduct({ name: 'Pro Edition', id: 'prod_Pro' });
   const result = await processorFor(fake, clock).createCheckout({
     session,
-    product,
+    ...forSale(product),
     accountId: CONNECTED_ACCOUNT,
     successUrl: 'https://app.example.com/thanks',
     cancelUrl: 'https://app.example.com/cancelled',
@@ -111,7 +111,7 @@ describe('StripeProcessor.createCheckout', () => {
   test('creating the same session twice yields the same Stripe session, under the same key', async () => {
     const clock = new FixedClock();
     const session = aSession(clock.now());
-    const input = { session, product: aProduct(), accountId: CONNECTED_ACCOUNT, successUrl: 'https://a.example/s', cancelUrl: 'https://a.example/c' };
+    const input = { session, ...forSale(aProduct()), accountId: CONNECTED_ACCOUNT, successUrl: 'https://a.example/s', cancelUrl: 'https://a.example/c' };
     const processor = processorFor(fake, clock);
 
     const first = await processor.createCheckout(input);

@@ -99,7 +99,7 @@ export const withoutEmail = ({ customerEmail: _e, ...license }: LicenseSubject):
 
 /** The columns a reissue writes: the key, the term, and what a conversion or a subscription brings. */
 export function reissueSet<T extends LicenseTable>(licenses: T, dialect: Pick<SqlDialect, 'same'>, change: LicenseReissue) {
-  const { licenseKey, keyHash, expiresAt, features, convert, subscriptionId } = change;
+  const { licenseKey, keyHash, expiresAt, features, convert, adopt, subscriptionId } = change;
   return {
     licenseKey,
     keyHash,
@@ -108,6 +108,7 @@ export function reissueSet<T extends LicenseTable>(licenses: T, dialect: Pick<Sq
     // The expiry announcement belongs to one expiresAt: a new one may expire (and be announced) again.
     expiryAnnouncedAt: sql<number | null>`CASE WHEN ${dialect.same(licenses.expiresAt, expiresAt)} THEN ${licenses.expiryAnnouncedAt} END`,
     ...(convert ? { trial: false, ...convert } : {}),
+    ...(adopt ?? {}),
     ...(subscriptionId === undefined ? {} : { subscriptionId }),
   };
 }

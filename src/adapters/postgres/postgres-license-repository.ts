@@ -62,7 +62,7 @@ export class PostgresLicenseRepository extends DrizzleLicenseRepository implemen
   async reissue(licenseId: string, change: LicenseReissue): Promise<License | null> {
     try {
       // The compare-and-swap: a concurrent reissue waits on the row lock, then matches no row.
-      const cas = and(eq(licenses.keyHash, change.expectKeyHash), change.convert ? eq(licenses.trial, true) : undefined);
+      const cas = and(eq(licenses.keyHash, change.expectKeyHash), change.convert || change.adopt ? eq(licenses.trial, true) : undefined);
       return await this.change(licenseId, reissueSet(licenses, this.store.dialect, change), cas, async (tx) => {
         // Ed25519 is deterministic: unchanged claims give the same key, which then stays current.
         if (change.keyHash !== change.expectKeyHash) {

@@ -62,7 +62,7 @@ export class SqliteLicenseRepository extends DrizzleLicenseRepository implements
   async reissue(licenseId: string, change: LicenseReissue): Promise<License | null> {
     try {
       // The compare-and-swap: only the holder of the current digest (a trial, to convert) wins.
-      const cas = and(eq(licenses.keyHash, change.expectKeyHash), change.convert ? eq(licenses.trial, true) : undefined);
+      const cas = and(eq(licenses.keyHash, change.expectKeyHash), change.convert || change.adopt ? eq(licenses.trial, true) : undefined);
       return this.change(licenseId, reissueSet(licenses, this.store.dialect, change), cas, (tx) => {
         // Ed25519 is deterministic: unchanged claims give the same key, which then stays current.
         if (change.keyHash !== change.expectKeyHash) {

@@ -1,8 +1,9 @@
 import { Elysia, t } from 'elysia';
-import { EMAIL_MAX_LENGTH } from '../../../../domain/developer.ts';
+import { EMAIL_MAX_LENGTH, normalizeEmail } from '../../../../domain/developer.ts';
 import { cancelCheckout } from '../../../../app/checkout/cancel-checkout.ts';
 import { completeCheckout } from '../../../../app/checkout/complete-checkout.ts';
 import { describeCheckout } from '../../../../app/checkout/describe-checkout.ts';
+import { offeredTrial } from '../../../../app/checkout/offered-trial.ts';
 import { callbackUrl } from '../../../../app/connect/connect-account.ts';
 import { InvalidRequestError, NotFoundError } from '../../../../domain/errors.ts';
 import type { Deps } from '../../../../ports/deps.ts';
@@ -72,7 +73,9 @@ export function sandboxRoutes(deps: Deps) {
         const payment = sandboxCompletion(view.session.id, form, now);
         if (!payment.ok) return page(view, { error: payment.reason, values: form });
         const interval = view.product.interval;
-        const completion = interval ? withSandboxSubscription(payment.completion, view.session.id, interval, now) : payment.completion;
+        // The trial is the buyer's now that their e-mail is known: the days left of theirs, a fresh one, or none.
+        const trial = interval && (await offeredTrial(deps, view.product, normalizeEmail(payment.completion.email), now));
+        const completion = interval ? withSandboxSubscription(payment.completion, view.session.id, interval, now, trial || null) : payment.completion;
         await completeCheckout(deps, view.session.id, completion);
         return seeOtherResponse(view.session.successUrl);
       },
