@@ -18,7 +18,8 @@ const session: CheckoutSession = {
   completedAt: null, licenseId: null, customerId: null, paymentId: null, reconciledAt: null,
 };
 const page = (changes: Partial<Parameters<typeof checkoutPage>[0]> = {}) => {
-  const offer = checkoutOffer({ product: changes.product ?? product, sellerName: 'Acme Tools', now: 0, trial: null });
+  const sold = changes.session ?? session;
+  const offer = checkoutOffer({ product: { ...(changes.product ?? product), price: sold.amount, currency: sold.currency }, sellerName: 'Acme Tools', now: 0, trial: null });
   return checkoutPage({ session, product, sellerName: 'Acme Tools', status: 'pending', offer, apiBaseUrl: 'http://127.0.0.1:3000/v1', ...changes });
 };
 
