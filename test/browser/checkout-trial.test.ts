@@ -25,7 +25,7 @@ beforeAll(async () => {
 }, SLOW);
 
 describe('the checkout page of a monthly product with a 14-day trial', () => {
-  test('shows the price per month, the trial’s length and end, the first charge and renewal dates, and the seller; passes axe; Pay starts the trial', async () => {
+  test('shows the price per month, the trial’s length and end, the first charge and renewal dates, and the seller; passes axe; Pay starts the trial and says nothing was charged', async () => {
     const { sessionId, checkoutUrl } = await initCheckout(service.call, seller);
     const page = await chrome.page();
     await page.setViewportSize(PHONE);
@@ -55,6 +55,10 @@ describe('the checkout page of a monthly product with a 14-day trial', () => {
     await payWith(page, { email: 'trial-buyer@example.com' });
     await page.waitForURL(`${service.url}/v1/checkout/success?session_id=${sessionId}`);
     const paidBy = Date.now();
+    await screenshot(page, 'checkout-trial-started');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Free trial started');
+    expect(await page.textContent('main')).toContain('Nothing was charged.');
+    expect(await axeViolations(page)).toEqual([]);
     const status = await service.call('GET', `/checkout/status/${sessionId}`);
     // Nothing charged: the license is the trial's, ending 14 days after Pay (no grace days added).
     expect(status.body.license.expiresAt).toBeGreaterThanOrEqual(before + 14 * DAY);
