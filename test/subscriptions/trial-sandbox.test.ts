@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
-import { connectedShop, type Shop } from '../checkout/shop.ts';
+import { connectedShop } from '../checkout/shop.ts';
 import { periodEndAfter } from '../../src/domain/subscription.ts';
+import { licenseEventsOf, ordersOf } from './records.ts';
 
 const DAY = 86_400_000;
 const BUYER = 'buyer@example.com';
@@ -26,12 +27,6 @@ async function trialShop() {
   return { shop, productId, advance, buy };
 }
 
-const ordersOf = (shop: Shop, licenseId: string) =>
-  shop.store.sqlite.query('SELECT source, amount FROM orders WHERE license_id = ? ORDER BY created_at').all(licenseId) as { source: string; amount: number }[];
-const licenseEvents = (shop: Shop, licenseId: string) =>
-  (shop.store.sqlite.query('SELECT type FROM outgoing_events WHERE data LIKE ? ORDER BY created_at, rowid').all(`%${licenseId}%`) as { type: string }[])
-    .map((e) => e.type)
-    .filter((type) => type.startsWith('license.'));
 
 describe('a monthly product with a trial, in the sandbox', () => {
   test('Pay charges nothing: a trial license to the trial’s end; the clock charges the first period at the trial’s end and converts it in place', async () => {
@@ -53,7 +48,7 @@ describe('a monthly product with a trial, in the sandbox', () => {
     const converted = (await shop.api.deps.licenses.findById(license.id))!;
     expect(converted).toMatchObject({ id: license.id, trial: false, expiresAt: periodEndAfter(trialEnd, 'month') + 3 * DAY });
     expect(ordersOf(shop, license.id)).toEqual([{ source: 'renewal', amount: 900 }]);
-    expect(licenseEvents(shop, license.id)).toEqual(['license.created', 'license.converted']);
+    expect(licenseEventsOf(shop, license.id)).toEqual(['license.created', 'license.converted']);
     // The trial's key hands over the paid one, as a renewed license's old key does.
     const validated = await shop.validate(bought.licenseKey);
     expect(validated.body).toMatchObject({ valid: true, license: { id: license.id, licenseKey: converted.licenseKey, expiresAt: converted.expiresAt } });
@@ -73,7 +68,7 @@ describe('a monthly product with a trial, in the sandbox', () => {
     expect(await shop.api.deps.subscriptions.findByLicense(bought.license.id)).toMatchObject({ status: 'canceled', canceledAt: trialEnd, trialEnd });
     expect(ordersOf(shop, bought.license.id)).toEqual([]);
     expect(await shop.api.deps.licenses.findById(bought.license.id)).toMatchObject({ trial: true, expiresAt: trialEnd });
-    expect(licenseEvents(shop, bought.license.id)).toEqual(['license.created']);
+    expect(licenseEventsOf(shop, bought.license.id)).toEqual(['license.created']);
     shop.clock.time = trialEnd - 1;
     expect((await shop.validate(bought.licenseKey)).body.valid).toBe(true);
     shop.clock.time = trialEnd;
@@ -101,7 +96,7 @@ describe('a monthly product with a trial, in the sandbox', () => {
     expect((await advance(11)).body.billed).toEqual([{ subscriptionId: subscription.id, outcome: 'renewed', periods: 1 }]);
 
     expect(await shop.api.deps.licenses.findById(bought.license.id)).toMatchObject({ trial: false, expiresAt: periodEndAfter(freeTrialEnd, 'month') + 3 * DAY });
-    expect(licenseEvents(shop, bought.license.id)).toEqual(['license.created', 'license.converted']);
+    expect(licenseEventsOf(shop, bought.license.id)).toEqual(['license.created', 'license.converted']);
     expect(ordersOf(shop, bought.license.id)).toEqual([{ source: 'renewal', amount: 900 }]);
   });
 

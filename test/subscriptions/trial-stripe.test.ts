@@ -1,19 +1,13 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import type { Shop } from '../checkout/shop.ts';
 import { aPayment } from '../checkout/shop.ts';
 import { DAY, deliverAll, startSubscriptionFake, stateOf } from './stripe-shop.ts';
+import { licenseEventsOf, ordersOf } from './records.ts';
 
 const { fake, monthlyShop, subscribed } = await startSubscriptionFake();
 afterAll(() => fake.stop());
 
 const periodEndOf = (subscriptionId: string) => fake.subscription(subscriptionId).items.data[0].current_period_end * 1000;
 const trialEndOf = (subscriptionId: string) => fake.subscription(subscriptionId).trial_end * 1000;
-const ordersOf = (shop: Shop, licenseId: string) =>
-  shop.store.sqlite.query('SELECT source, amount FROM orders WHERE license_id = ? ORDER BY created_at').all(licenseId) as { source: string; amount: number }[];
-const licenseEvents = (shop: Shop, licenseId: string) =>
-  (shop.store.sqlite.query('SELECT type FROM outgoing_events WHERE data LIKE ? ORDER BY created_at, rowid').all(`%${licenseId}%`) as { type: string }[])
-    .map((e) => e.type)
-    .filter((type) => type.startsWith('license.'));
 const lastCreate = () => fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions').at(-1)!;
 
 describe('a monthly product with a trial, through Stripe Checkout', () => {
@@ -46,7 +40,7 @@ describe('a monthly product with a trial, through Stripe Checkout', () => {
     expect(converted).toMatchObject({ id: licenseId, trial: false, expiresAt: periodEndOf(subscriptionId) + 3 * DAY });
     expect(await shop.api.deps.subscriptions.findByProcessorId(subscriptionId)).toMatchObject({ status: 'active' });
     expect(ordersOf(shop, licenseId)).toEqual([{ source: 'renewal', amount: 900 }]);
-    expect(licenseEvents(shop, licenseId)).toEqual(['license.created', 'license.converted']);
+    expect(licenseEventsOf(shop, licenseId)).toEqual(['license.created', 'license.converted']);
     const validated = await shop.validate(licenseKey);
     expect(validated.body).toMatchObject({ valid: true, license: { id: licenseId, licenseKey: converted.licenseKey } });
   });
@@ -66,7 +60,7 @@ describe('a monthly product with a trial, through Stripe Checkout', () => {
     expect(ordersOf(shop, licenseId)).toEqual([]);
     expect(fake.intents).toEqual([]);
     expect((await shop.validate(licenseKey)).body).toEqual({ valid: false, reason: 'expired' });
-    expect(licenseEvents(shop, licenseId)).toEqual(['license.created']);
+    expect(licenseEventsOf(shop, licenseId)).toEqual(['license.created']);
   });
 
   test('bought during the buyer’s free trial (e-mail given at checkout): Stripe’s trial is the days left, on the same license', async () => {

@@ -55,13 +55,14 @@ export async function startCheckout(
   };
   // Stored first: a webhook may arrive before the processor call returns.
   await deps.checkouts.create(session);
-  // The processor's page must bill the trial the buyer is owed: theirs, when the e-mail is known now.
+  // The processor's page bills the trial fixed now: the days left of the buyer's own when the e-mail
+  // is known, else the product's (Stripe takes no later change, so the page promises no other).
   const trial = await offeredTrial(deps, product, email, now);
   const sellerName = (await deps.developers.findById(developerId))?.name ?? '';
   const created = await deps.processor.createCheckout({
     session,
     product,
-    offer: checkoutOffer({ product, sellerName, now, trial, buyerUnknown: email === null }),
+    offer: checkoutOffer({ product, sellerName, now, trial }),
     trial,
     accountId: account.accountId,
     successUrl: session.successUrl,
