@@ -57,7 +57,7 @@ export function sandboxRoutes(deps: Deps) {
         tags,
         summary: 'Sandbox payment page (HTML)',
         description:
-          'The checkoutUrl of sandbox mode: the product, its price, and a form with email, phone and cardNumber, Pay and Cancel. A paid session shows that it is paid; an expired one, that it expired. An unknown session is a 404: a page for a browser (Accept: text/html), JSON otherwise.',
+          'The checkoutUrl of sandbox mode: the seller, the product, its price (with its interval for a subscription), its terms (license term; or first renewal date; or the trial’s length and end date and the first charge at its end), and a form with email, phone and cardNumber, Pay and Cancel. The terms are the same words Stripe’s page is given. A paid session shows that it is paid; an expired one, that it expired. An unknown session is a 404: a page for a browser (Accept: text/html), JSON otherwise.',
         security: SECURITY.none,
         responses: { 200: htmlPage('The payment page.'), ...jsonErrors(400, 404) },
       },
@@ -87,7 +87,7 @@ export function sandboxRoutes(deps: Deps) {
           tags,
           summary: 'Pay (sandbox form post)',
           description:
-            'Completes the session exactly as a Stripe checkout.session.completed does (customer and phone saved, card saved, one license issued), then 303 to successUrl. A declined or invalid card, e-mail or phone answers 200 with the page and the error; an expired session, the expired page. Paying a paid session again changes nothing.',
+            'Completes the session exactly as a Stripe checkout.session.completed does (customer and phone saved, card saved, one license issued), then 303 to successUrl. A recurring product with a trial charges nothing: the buyer’s trial (the days left of their running free trial, or the product’s trialDays, or none when they had one) runs first and the billing clock charges at its end. A declined or invalid card, e-mail or phone answers 200 with the page and the error; an expired session, the expired page. Paying a paid session again changes nothing.',
           security: SECURITY.none,
           responses: { 200: htmlPage('The page again, with why the payment failed.'), 303: seeOther('To the session’s successUrl.'), ...jsonErrors(400, 404, 413) },
         },
