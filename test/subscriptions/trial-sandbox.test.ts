@@ -55,6 +55,18 @@ describe('a monthly product with a trial, in the sandbox', () => {
     expect((await advance(0)).body.billed).toEqual([]);
   });
 
+  test('the first charge refunded in full takes the license back, as a first payment’s refund does', async () => {
+    const { shop, advance, buy } = await trialShop();
+    const bought = await buy();
+    await advance(15);
+    const [order] = shop.store.sqlite.query('SELECT id FROM orders WHERE license_id = ?').all(bought.license.id) as { id: string }[];
+
+    const refund = await shop.api.call('POST', `/developers/orders/${order!.id}/refund`, { key: shop.dev.apiKey });
+
+    expect(refund.body).toMatchObject({ status: 'refunded', amountRefunded: 900 });
+    expect(await shop.api.deps.licenses.findById(bought.license.id)).toMatchObject({ storedStatus: 'revoked', trial: false });
+  });
+
   test('cancelled during the trial: nothing is charged, the subscription ends at the trial’s end and the license with it', async () => {
     const { shop, advance, buy } = await trialShop();
     const trialEnd = shop.clock.now() + 14 * DAY;
