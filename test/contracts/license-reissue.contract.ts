@@ -144,6 +144,19 @@ export function licenseReissueContract(factory: StoreFactory): void {
       expect(await store.licenses.findByCheckoutSession('cs_subscribed')).toEqual(converted!);
     });
 
+    test('a trial is adopted by one subscription only, even when the re-signed key is unchanged', async () => {
+      const { store } = opened();
+      const { license, keyHash } = await givenLicense(store, { trial: true });
+      const sameKey = { keyHash, licenseKey: license.licenseKey, expiresAt: license.expiresAt, features: license.features };
+      await store.licenses.reissue(license.id, aReissue(keyHash, { ...sameKey, adopt: { checkoutSessionId: 'cs_first' }, subscriptionId: 'sub_first' }));
+
+      const second = await store.licenses.reissue(license.id, aReissue(keyHash, { ...sameKey, adopt: {}, subscriptionId: 'sub_second' }));
+
+      expect(second).toBeNull();
+      expect(await store.licenses.findById(license.id)).toMatchObject({ subscriptionId: 'sub_first', trial: true });
+      expect((await store.licenses.findByCheckoutSession('cs_first'))?.id).toBe(license.id);
+    });
+
     test('adopting a license that is not a trial changes nothing and answers null', async () => {
       const { store } = opened();
       const { license, keyHash } = await givenLicense(store);
