@@ -11,6 +11,8 @@ export interface CheckoutOffer {
   seller: string;
   /** The terms, one sentence each, in the order a buyer needs them. */
   terms: string[];
+  /** What the confirming button says: nothing is paid when a trial starts. */
+  action: 'Pay' | 'Start free trial';
 }
 
 export interface OfferInput {
@@ -45,7 +47,7 @@ export function checkoutOffer({ product, sellerName, now, trial, buyerUnknown = 
   const seller = `Sold by ${sellerName}.`;
   const features = product.features.length ? [`Includes: ${product.features.join(', ')}.`] : [];
   const interval = product.interval;
-  if (interval === null) return { price: amount, seller, terms: [licenseTerm(product.licenseDays), ...features] };
+  if (interval === null) return { price: amount, seller, terms: [licenseTerm(product.licenseDays), ...features], action: 'Pay' };
   const firstCharge = trial?.end ?? now;
   const renewal = periodEndAfter(firstCharge, interval);
   const terms = trial
@@ -53,13 +55,13 @@ export function checkoutOffer({ product, sellerName, now, trial, buyerUnknown = 
         `Free trial: ${plural(trial.days, 'day')}, until ${offerDay(trial.end)}. Nothing is charged today.`,
         `First charge: ${amount} on ${offerDay(trial.end)}, when the trial ends; then ${amount} every ${interval}, next on ${offerDay(renewal)}.`,
         `Cancel before ${offerDay(trial.end)} and nothing is charged: the license ends with the trial.`,
-        ...(buyerUnknown ? ['Already trying it? Your trial’s remaining days apply instead, not a new trial.'] : []),
+        ...(buyerUnknown ? ['Had a free trial of it already? Only its remaining days apply (none once it has ended), never a new trial.'] : []),
       ]
     : [
         `${amount} today, then every ${interval}: the first renewal is on ${offerDay(renewal)}.`,
         `Cancel any time: the license runs to the end of the ${interval} paid for, plus ${plural(product.graceDays, 'day')} of grace.`,
       ];
-  return { price: `${amount} / ${interval}`, seller, terms: [...terms, ...features] };
+  return { price: `${amount} / ${interval}`, seller, terms: [...terms, ...features], action: trial ? 'Start free trial' : 'Pay' };
 }
 
 /** The offer as one paragraph (Stripe's description and its text beside the Pay button). */

@@ -52,7 +52,8 @@ describe('the checkout page of a monthly product with a 14-day trial', () => {
     expect(await page.title()).toBe('Pay $9.00 / month for Pro Monthly');
     expect(axe).toEqual([]);
 
-    await payWith(page, { email: 'trial-buyer@example.com' });
+    expect(await page.getByRole('button', { name: 'Pay', exact: true }).count()).toBe(0);
+    await payWith(page, { email: 'trial-buyer@example.com' }, 'Start free trial');
     await page.waitForURL(`${service.url}/v1/checkout/success?session_id=${sessionId}`);
     const paidBy = Date.now();
     await screenshot(page, 'checkout-trial-started');

@@ -17,6 +17,7 @@ describe('what a buyer is told before paying', () => {
         'First charge: $9.00 on 11 December 2026, when the trial ends; then $9.00 every month, next on 11 January 2027.',
         'Cancel before 11 December 2026 and nothing is charged: the license ends with the trial.',
       ],
+      action: 'Start free trial',
     });
     expect(offerText(offer)).toStartWith('$9.00 / month Free trial: 14 days');
     expect(offerText(offer)).toEndWith('Sold by Acme Tools.');
@@ -28,6 +29,7 @@ describe('what a buyer is told before paying', () => {
     expect(offer.price).toBe('$9.00 / month');
     expect(offer.terms[0]).toBe('$9.00 today, then every month: the first renewal is on 28 February 2026.');
     expect(offer.terms.join(' ')).not.toContain('Perpetual');
+    expect(offer.action).toBe('Pay');
   });
 
   test('a yearly product, in its currency; a one-day trial is “1 day”', () => {
@@ -41,7 +43,7 @@ describe('what a buyer is told before paying', () => {
   test('with the buyer not known yet, it says a trial they already hold counts instead', () => {
     const offer = checkoutOffer({ product: monthly, sellerName: 'Acme', now: NOW, trial: { days: 14, end: NOW + 14 * DAY }, buyerUnknown: true });
 
-    expect(offer.terms).toContain('Already trying it? Your trial’s remaining days apply instead, not a new trial.');
+    expect(offer.terms).toContain('Had a free trial of it already? Only its remaining days apply (none once it has ended), never a new trial.');
   });
 
   test('a one-off product keeps its license term and lists its features', () => {
@@ -49,6 +51,7 @@ describe('what a buyer is told before paying', () => {
       price: '$9.00',
       seller: 'Sold by Acme.',
       terms: ['Perpetual license: it never expires.', 'Includes: pro.'],
+      action: 'Pay',
     });
     expect(checkoutOffer({ product: { ...monthly, interval: null, licenseDays: 365 }, sellerName: 'Acme', now: NOW, trial: null }).terms).toEqual(['License for 365 days from payment.']);
   });

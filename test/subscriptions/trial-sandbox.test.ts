@@ -134,12 +134,13 @@ describe('a monthly product with a trial, in the sandbox', () => {
     expect(page).toContain('Nothing is charged today.');
     expect(page).toContain('First charge: $9.00 on');
     expect(page).not.toContain('Perpetual');
+    expect(page).toContain('Had a free trial of it already?');
 
     await shop.api.call('POST', '/trials', { key: shop.dev.apiKey, body: { productId, email: BUYER, machineFingerprint: 'machine-a' } });
     shop.clock.advance(4 * DAY);
     const theirs = await shop.checkout({ productId, email: BUYER });
     const theirPage = (await shop.api.call<string>('GET', new URL(theirs.checkoutUrl).pathname.replace(/^\/v1/, ''))).body;
     expect(theirPage).toContain('Free trial: 10 days');
-    expect(theirPage).not.toContain('Already trying it?');
+    expect(theirPage).not.toContain('Had a free trial of it already?');
   });
 });

@@ -67,7 +67,7 @@ ${problem ? html`<div class="alert" role="alert" id="form-error">${problem.messa
 <input id="phone" name="phone" type="tel" required maxlength="32" autocomplete="tel" placeholder="+1 555 010 0000" value="${form.phone}"${invalid('phone')}>
 <label for="cardNumber">Card number</label>
 <input id="cardNumber" name="cardNumber" type="text" required maxlength="32" inputmode="numeric" autocomplete="cc-number" value="${form.cardNumber}"${invalid('cardNumber')}>
-<button type="submit" class="button primary">Pay</button>
+<button type="submit" class="button primary">${offer.action}</button>
 <button type="submit" class="button secondary" formaction="${action}/cancel" formnovalidate>Cancel</button>
 </form>
 <div class="note"><strong>This is a sandbox:</strong> no money moves and nothing leaves this machine.
