@@ -3,7 +3,7 @@ import { withSandboxSubscription } from '../../src/adapters/sandbox/sandbox-subs
 import { completeCheckout } from '../../src/app/checkout/complete-checkout.ts';
 import { offeredTrial } from '../../src/app/checkout/offered-trial.ts';
 import { aCompletion, shopOn } from '../checkout/shop.ts';
-import { openPostgresTestStore, openSqliteTestStore, type TestStore } from '../contracts/stores.ts';
+import { postgresStores, sqliteStores, type TestStore } from '../contracts/stores.ts';
 import { depsFor } from '../support/deps.ts';
 
 const BUYER = 'racer@example.com';
@@ -38,21 +38,14 @@ async function raceAdoptions(opened: TestStore) {
 }
 
 describe('a subscription bought during a free trial, completed by 10 deliveries at once', () => {
-  test('on SQLite: one license (the trial), one subscription, and the license names that subscription', async () => {
-    const opened = await openSqliteTestStore();
-    try {
-      await raceAdoptions(opened);
-    } finally {
-      await opened.dispose();
-    }
-  });
-
-  test('on PostgreSQL: the same', async () => {
-    const opened = await openPostgresTestStore();
-    try {
-      await raceAdoptions(opened);
-    } finally {
-      await opened.dispose();
-    }
-  });
+  for (const factory of [sqliteStores, postgresStores]) {
+    test(`on ${factory.name}: one license (the trial), one subscription, and the license names that subscription`, async () => {
+      const opened = await factory.open();
+      try {
+        await raceAdoptions(opened);
+      } finally {
+        await opened.dispose();
+      }
+    });
+  }
 });
