@@ -16,10 +16,10 @@ async function trialShop() {
   if (product.status !== 201) throw new Error(JSON.stringify(product.body));
   const productId = product.body.id as string;
   const advance = (advanceDays: number) => shop.api.call('POST', '/sandbox/clock', { key: shop.dev.apiKey, body: { advanceDays } });
-  /** Checkout (init with `email` when given) and the sandbox Pay as BUYER; the session's status. */
-  const buy = async (initEmail?: string) => {
-    const { sessionId } = await shop.checkout({ productId, ...(initEmail ? { email: initEmail } : {}) });
-    const form = new URLSearchParams({ email: BUYER, phone: '+15550100000', cardNumber: '4242 4242 4242 4242' });
+  /** Checkout and the sandbox Pay as BUYER with `cardNumber`; the session's status. */
+  const buy = async (cardNumber = '4242 4242 4242 4242') => {
+    const { sessionId } = await shop.checkout({ productId });
+    const form = new URLSearchParams({ email: BUYER, phone: '+15550100000', cardNumber });
     const pay = await shop.api.call('POST', `/sandbox/checkout/${sessionId}/pay`, { rawBody: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     if (pay.status !== 303) throw new Error(`pay: ${pay.status} ${JSON.stringify(pay.body)}`);
     return { sessionId, ...((await shop.status(sessionId)).body as { licenseKey: string; license: { id: string; expiresAt: number } }) };
@@ -65,6 +65,18 @@ describe('a monthly product with a trial, in the sandbox', () => {
 
     expect(refund.body).toMatchObject({ status: 'refunded', amountRefunded: 900 });
     expect(await shop.api.deps.licenses.findById(bought.license.id)).toMatchObject({ storedStatus: 'revoked', trial: false });
+  });
+
+  test('a first charge that fails at the trial’s end: past_due, nothing recorded, the trial license ends with the trial', async () => {
+    const { shop, advance, buy } = await trialShop();
+    const trialEnd = shop.clock.now() + 14 * DAY;
+    const bought = await buy('4000 0000 0000 0341');
+
+    expect((await advance(15)).body.billed).toMatchObject([{ outcome: 'payment_failed', periods: 0 }]);
+
+    expect(await shop.api.deps.subscriptions.findByLicense(bought.license.id)).toMatchObject({ status: 'past_due' });
+    expect(await shop.api.deps.licenses.findById(bought.license.id)).toMatchObject({ trial: true, expiresAt: trialEnd });
+    expect(ordersOf(shop, bought.license.id)).toEqual([]);
   });
 
   test('cancelled during the trial: nothing is charged, the subscription ends at the trial’s end and the license with it', async () => {
