@@ -41,6 +41,11 @@ describe('a monthly product with a trial, in the sandbox', () => {
     const subscription = (await shop.api.deps.subscriptions.findByLicense(license.id))!;
     expect(subscription).toMatchObject({ status: 'active', trialEnd, currentPeriodEnd: trialEnd, processor: 'sandbox' });
     expect(ordersOf(shop, license.id)).toEqual([]);
+    // The buyer's mail, queued with the license: no receipt of a payment that did not happen.
+    const [mailed] = (shop.store.sqlite.query('SELECT text FROM mail_outbox WHERE license_id = ?').all(license.id) as { text: string }[]).map((m) => m.text);
+    expect(mailed).not.toContain('Paid:');
+    expect(mailed).toContain('Your Pro monthly subscription from Seller starts with a free trial: nothing was charged.');
+    expect(mailed).toContain(`Free trial until ${new Date(trialEnd).toISOString().slice(0, 10)} (UTC); then $9.00 every month, unless you cancel before`);
     expect((await advance(13)).body.billed).toEqual([]);
 
     expect((await advance(2)).body.billed).toEqual([{ subscriptionId: subscription.id, outcome: 'renewed', periods: 1 }]);

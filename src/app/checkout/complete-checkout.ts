@@ -54,9 +54,11 @@ export async function completeCheckout(deps: CompleteDeps, sessionId: string, co
   if (card?.phone && deps.sms && signInPhone(customer) === null) {
     context.phoneLink = { url: phoneLinkUrl(deps, context.accountUrl, customer.id, card.id), phoneMasked: maskPhone(card.phone) };
   }
-  const trialEnd = completion.subscription?.trialEnd ?? null;
-  // A subscription bought with a trial charged nothing yet: its mail says the trial started.
-  const receipt = receiptFor(deps, context, trialEnd !== null ? { kind: 'trial' } : { kind: 'paid', amount: session.amount, currency: session.currency });
+  const started = completion.subscription;
+  const trialEnd = started?.trialEnd ?? null;
+  const paid = { amount: session.amount, currency: session.currency };
+  // A subscription bought with a trial charged nothing yet: its mail says so, and what comes after.
+  const receipt = receiptFor(deps, context, started && trialEnd !== null ? { kind: 'subscription_trial', ...paid, interval: started.interval } : { kind: 'paid', ...paid });
   const license = await issueOnce(deps, session.id, receipt, {
     developerId: session.developerId,
     productId: session.productId,
