@@ -54,9 +54,11 @@ export interface Completion {
 /** The subscription a checkout started, as its processor reports it. */
 export interface ProcessorSubscription {
   processorSubscriptionId: string;
-  /** The end of the first period, paid by the checkout. */
+  /** The end of the first period, paid by the checkout (or, with a trial, the trial's end). */
   currentPeriodEnd: number;
   interval: BillingInterval;
+  /** The end of its free trial, when it started with one (nothing charged at checkout); else null. */
+  trialEnd: number | null;
 }
 
 export interface SavedCardDetails {

@@ -26,6 +26,11 @@ export interface Subscription {
   currentPeriodEnd: number;
   /** Cancelled by the buyer or the seller: it runs to currentPeriodEnd and is not billed again. */
   cancelAtPeriodEnd: boolean;
+  /**
+   * The end of its free trial (null = none): it was bought without a charge, its license is a trial
+   * until then, and its first charge is at this time (the first period's end). Fixed when recorded.
+   */
+  trialEnd: number | null;
   createdAt: number;
   /** When the processor's state held here was current: older news never overrides newer. */
   updatedAt: number;

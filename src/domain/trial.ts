@@ -1,5 +1,6 @@
 /** Free trials: one per customer e-mail and one per machine for each product. */
 import type { License } from './license.ts';
+import type { Product } from './product.ts';
 
 /** What a trial is claimed by: the product's one trial per e-mail, and per machine. */
 export const TRIAL_CLAIM_KINDS = ['email', 'machine'] as const;
@@ -15,8 +16,33 @@ export function trialExpiry(trialDays: number, startedAt: number): number {
  * converts: the buyer keeps its activations), the newest if there were several.
  */
 export function convertibleTrial(licenses: License[], productId: string): License | null {
-  const trials = licenses.filter((l) => l.trial && l.storedStatus === 'active' && l.productId === productId);
+  // A subscription's trial is its own: its first charge converts it, not another purchase.
+  const trials = licenses.filter((l) => l.trial && l.storedStatus === 'active' && l.productId === productId && l.subscriptionId === null);
   return trials.at(-1) ?? null;
+}
+
+/** A subscription's free trial: nothing is charged until `end`, the first charge. */
+export interface SubscriptionTrial {
+  /** Whole days, as processors take them (Stripe's trial_period_days): a remainder counts as a day. */
+  days: number;
+  end: number;
+}
+
+/**
+ * The free trial a recurring product bought at `now` by the holder of `held` starts with, or null
+ * when it is charged at once: the product offers none; the buyer's free trial of it is running (the
+ * days it has left, never a fresh trial) or has ended; or the buyer held a license of it before
+ * (bought, or a trial since converted). A one-off product never starts a trial at checkout.
+ */
+export function subscriptionTrial(product: Pick<Product, 'id' | 'interval' | 'trialDays'>, held: License[], now: number): SubscriptionTrial | null {
+  if (product.interval === null || product.trialDays === null) return null;
+  const trial = convertibleTrial(held, product.id);
+  if (trial) {
+    if (trial.expiresAt === null || trial.expiresAt <= now) return null;
+    return { days: Math.ceil((trial.expiresAt - now) / 86_400_000), end: trial.expiresAt };
+  }
+  if (held.some((l) => l.productId === product.id)) return null;
+  return { days: product.trialDays, end: trialExpiry(product.trialDays, now) };
 }
 
 /**

@@ -128,6 +128,8 @@ export interface LicenseReissue {
   features: string[];
   /** A trial converted by what paid for it: trial becomes false and the origin is recorded. */
   convert?: { checkoutSessionId?: string; purchaseId?: string };
+  /** A trial taken over by a subscription's trial: the origin is recorded, it stays a trial (same guard as convert). */
+  adopt?: { checkoutSessionId?: string; purchaseId?: string };
   /** Set when a subscription takes the license over (undefined = unchanged). */
   subscriptionId?: string | null;
   /** The receipt (a renewal, a conversion): queued in the reissue's transaction, only when it wins. */

@@ -1,3 +1,5 @@
+import type { CheckoutOffer } from '../domain/checkout-offer.ts';
+import type { SubscriptionTrial } from '../domain/trial.ts';
 import type { CheckoutSession, Completion, ProcessorKind } from '../domain/checkout-session.ts';
 import type { Product } from '../domain/product.ts';
 import type { SubscriptionChange } from '../domain/subscription.ts';
@@ -80,6 +82,10 @@ export interface RefundRequest {
 export interface NewProcessorCheckout {
   session: CheckoutSession;
   product: Product;
+  /** What the buyer is told (checkoutOffer): shown on the processor's page too. */
+  offer: CheckoutOffer;
+  /** A recurring product's free trial: the processor charges nothing until its end. */
+  trial: SubscriptionTrial | null;
   accountId: string;
   successUrl: string;
   cancelUrl: string;

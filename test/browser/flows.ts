@@ -11,9 +11,10 @@ export async function connectInBrowser(page: Page, call: Call, seller: Pick<Sell
 }
 
 /** Fills the phone (the only field without a value) and clicks Pay. */
-export async function payWith(page: Page, fields: { email?: string; phone?: string; cardNumber?: string } = {}): Promise<void> {
+/** `button`: the page's confirming button ("Start free trial" when a subscription's trial starts). */
+export async function payWith(page: Page, fields: { email?: string; phone?: string; cardNumber?: string } = {}, button = 'Pay'): Promise<void> {
   if (fields.email !== undefined) await page.getByLabel('E-mail').fill(fields.email);
   await page.getByLabel('Phone').fill(fields.phone ?? '+1 555 010 0000');
   if (fields.cardNumber !== undefined) await page.getByLabel('Card number').fill(fields.cardNumber);
-  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+  await page.getByRole('button', { name: button, exact: true }).click();
 }

@@ -44,9 +44,10 @@ describe('GET /checkout/status/:sessionId', () => {
         features: ['pro'],
         issuedAt: shop.clock.now(),
         expiresAt: null,
+        trial: false,
       },
     });
-    expect(Object.keys(reply.body.license).sort()).toEqual(['expiresAt', 'features', 'id', 'issuedAt', 'productId', 'productName', 'status']);
+    expect(Object.keys(reply.body.license).sort()).toEqual(['expiresAt', 'features', 'id', 'issuedAt', 'productId', 'productName', 'status', 'trial']);
   });
 
   test('the completed session’s licenseKey validates online as that very license', async () => {

@@ -129,6 +129,42 @@ export function licenseReissueContract(factory: StoreFactory): void {
       expect(await store.licenses.findByPurchase(purchase.id)).toEqual(converted!);
     });
 
+    test('a trial adopted by a subscription’s checkout stays a trial, is found by that session and names the subscription', async () => {
+      const { store } = opened();
+      const { license, keyHash } = await givenLicense(store, { trial: true });
+
+      const adoption = aReissue(keyHash, { adopt: { checkoutSessionId: 'cs_subscribed' }, subscriptionId: 'sub_trialing' });
+      const adopted = await store.licenses.reissue(license.id, adoption);
+
+      expect(adopted).toMatchObject({ id: license.id, trial: true, subscriptionId: 'sub_trialing' });
+      expect(await store.licenses.findByCheckoutSession('cs_subscribed')).toEqual(adopted!);
+      // Its first charge converts it later, with no origin of its own: still the session's license.
+      const converted = await store.licenses.reissue(license.id, aReissue(adoption.keyHash, { convert: {} }));
+      expect(converted).toMatchObject({ id: license.id, trial: false, subscriptionId: 'sub_trialing' });
+      expect(await store.licenses.findByCheckoutSession('cs_subscribed')).toEqual(converted!);
+    });
+
+    test('a trial is adopted by one subscription only, even when the re-signed key is unchanged', async () => {
+      const { store } = opened();
+      const { license, keyHash } = await givenLicense(store, { trial: true });
+      const sameKey = { keyHash, licenseKey: license.licenseKey, expiresAt: license.expiresAt, features: license.features };
+      await store.licenses.reissue(license.id, aReissue(keyHash, { ...sameKey, adopt: { checkoutSessionId: 'cs_first' }, subscriptionId: 'sub_first' }));
+
+      const second = await store.licenses.reissue(license.id, aReissue(keyHash, { ...sameKey, adopt: {}, subscriptionId: 'sub_second' }));
+
+      expect(second).toBeNull();
+      expect(await store.licenses.findById(license.id)).toMatchObject({ subscriptionId: 'sub_first', trial: true });
+      expect((await store.licenses.findByCheckoutSession('cs_first'))?.id).toBe(license.id);
+    });
+
+    test('adopting a license that is not a trial changes nothing and answers null', async () => {
+      const { store } = opened();
+      const { license, keyHash } = await givenLicense(store);
+
+      expect(await store.licenses.reissue(license.id, aReissue(keyHash, { adopt: { checkoutSessionId: 'cs_adopt_late' } }))).toBeNull();
+      expect(await store.licenses.findByCheckoutSession('cs_adopt_late')).toBeNull();
+    });
+
     test('converting a license that is not a trial (any more) changes nothing and answers null', async () => {
       const { store } = opened();
       const { license, keyHash } = await givenLicense(store);

@@ -15,6 +15,7 @@ export function aSubscription(parties: { developerId: string; productId: string;
     interval: 'month',
     currentPeriodEnd: T0 + 31 * DAY,
     cancelAtPeriodEnd: false,
+    trialEnd: null,
     createdAt: T0,
     updatedAt: T0,
     canceledAt: null,
@@ -47,6 +48,26 @@ export function subscriptionRepositoryContract(factory: StoreFactory): void {
       expect(await store.subscriptions.findById(stored.developerId, stored.id)).toEqual(stored);
       expect(await store.subscriptions.findById('dev_someoneElse', stored.id)).toBeNull();
       expect(await store.subscriptions.findByProcessorId('sub_unknown')).toBeNull();
+    });
+
+    test('a trial’s end is kept as recorded (null when none), whatever the processor says later', async () => {
+      const { store } = opened();
+      const { subscribe } = await givenShop(store);
+      const trialing = await subscribe({ trialEnd: T0 + 14 * DAY, currentPeriodEnd: T0 + 14 * DAY });
+      const plain = await subscribe();
+
+      const charged = await store.subscriptions.update(trialing.processorSubscriptionId, { status: 'active', currentPeriodEnd: T0 + 45 * DAY, asOf: T0 + 14 * DAY });
+      const canceled = await store.subscriptions.markCancelAtPeriodEnd(trialing.developerId, trialing.id, T0 + 15 * DAY);
+
+      expect(trialing.trialEnd).toBe(T0 + 14 * DAY);
+      expect(charged).toMatchObject({ trialEnd: T0 + 14 * DAY, currentPeriodEnd: T0 + 45 * DAY });
+      expect(canceled?.trialEnd).toBe(T0 + 14 * DAY);
+      expect(plain.trialEnd).toBeNull();
+      const listed = (await store.subscriptions.listByDeveloper(trialing.developerId, { limit: 10 })).data;
+      expect(Object.fromEntries(listed.map((s) => [s.id, s.trialEnd]))).toEqual({ [plain.id]: null, [trialing.id]: T0 + 14 * DAY });
+      const sandbox = await subscribe({ processor: 'sandbox', trialEnd: T0 + 7 * DAY, currentPeriodEnd: T0 + 7 * DAY });
+      const due = await store.subscriptions.listDueSandbox(sandbox.developerId, T0 + 7 * DAY, 10);
+      expect(due.map((s) => [s.id, s.trialEnd])).toEqual([[sandbox.id, T0 + 7 * DAY]]);
     });
 
     test('recording the same processor subscription twice keeps the first and returns it', async () => {

@@ -7,7 +7,7 @@ const T0 = Date.UTC(2026, 0, 1);
 
 const subscription: SubscriptionSubject = {
   id: 'sub_1', developerId: 'dev_1', customerId: 'cus_1', productId: 'prod_1', licenseId: 'lic_1', processor: 'sandbox', processorSubscriptionId: 'sbx_sub_1',
-  status: 'active', interval: 'month', currentPeriodEnd: T0 + 31 * DAY, cancelAtPeriodEnd: false, createdAt: T0, updatedAt: T0, canceledAt: null, customerEmail: 'buyer@example.com',
+  status: 'active', interval: 'month', currentPeriodEnd: T0 + 31 * DAY, cancelAtPeriodEnd: false, createdAt: T0, updatedAt: T0, canceledAt: null, trialEnd: null, customerEmail: 'buyer@example.com',
 };
 const after = (changes: Partial<Subscription>): SubscriptionSubject => ({ ...subscription, ...changes });
 const typesOf = (before: Partial<Subscription>, changes: Partial<Subscription>) => subscriptionChanged({ ...subscription, ...before }, after({ ...before, ...changes })).map((e) => e.type);
@@ -21,7 +21,7 @@ describe('which change of a subscription announces what', () => {
       data: {
         subscription: {
           id: 'sub_1', customerId: 'cus_1', customerEmail: 'buyer@example.com', productId: 'prod_1', licenseId: 'lic_1', processor: 'sandbox', processorSubscriptionId: 'sbx_sub_1',
-          status: 'active', interval: 'month', currentPeriodEnd: T0 + 31 * DAY, cancelAtPeriodEnd: false, createdAt: T0, canceledAt: null,
+          status: 'active', interval: 'month', currentPeriodEnd: T0 + 31 * DAY, cancelAtPeriodEnd: false, createdAt: T0, canceledAt: null, trialEnd: null,
         },
       },
     });

@@ -3,6 +3,7 @@ import { checkoutPage } from '../../src/adapters/http/pages/checkout-page.ts';
 import { connectAuthorizePage, connectedPage } from '../../src/adapters/http/pages/connect-pages.ts';
 import { html } from '../../src/adapters/http/pages/html.ts';
 import { licensePage, resultPage } from '../../src/adapters/http/pages/result-page.ts';
+import { checkoutOffer } from '../../src/domain/checkout-offer.ts';
 import type { CheckoutSession } from '../../src/domain/checkout-session.ts';
 import type { Product } from '../../src/domain/product.ts';
 
@@ -16,8 +17,11 @@ const session: CheckoutSession = {
   processor: 'sandbox', processorSessionId: 'cs_1', checkoutUrl: null, storedStatus: 'pending', createdAt: 0, expiresAt: 1,
   completedAt: null, licenseId: null, customerId: null, paymentId: null, reconciledAt: null,
 };
-const page = (changes: Partial<Parameters<typeof checkoutPage>[0]> = {}) =>
-  checkoutPage({ session, product, sellerName: 'Acme Tools', status: 'pending', apiBaseUrl: 'http://127.0.0.1:3000/v1', ...changes });
+const page = (changes: Partial<Parameters<typeof checkoutPage>[0]> = {}) => {
+  const sold = changes.session ?? session;
+  const offer = checkoutOffer({ product: { ...(changes.product ?? product), price: sold.amount, currency: sold.currency }, sellerName: 'Acme Tools', now: 0, trial: null });
+  return checkoutPage({ session, product, sellerName: 'Acme Tools', status: 'pending', offer, apiBaseUrl: 'http://127.0.0.1:3000/v1', ...changes });
+};
 
 describe('every interpolated value is escaped', () => {
   test('the html tag escapes text and attributes but keeps nested fragments', () => {

@@ -1,7 +1,9 @@
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test';
+import type { Product } from '../../src/domain/product.ts';
+import type { SubscriptionTrial } from '../../src/domain/trial.ts';
 import { FixedClock } from '../support/clock.ts';
 import { CONNECTED_ACCOUNT, startFakeStripe } from '../support/fake-stripe.ts';
-import { aProduct, aSession, processorFor, SECRET_KEY } from './fixtures.ts';
+import { aProduct, aSession, processorFor, SECRET_KEY, forSale } from './fixtures.ts';
 
 const fake = await startFakeStripe();
 afterAll(() => fake.stop());
@@ -11,12 +13,12 @@ beforeEach(() => {
 
 const MINUTE = 60_000;
 
-async function createOne(overrides: Parameters<typeof aSession>[1] = {}, clock = new FixedClock()) {
+async function createOne(overrides: Parameters<typeof aSession>[1] = {}, clock = new FixedClock(), sold: { product?: Partial<Product>; trial?: SubscriptionTrial } = {}) {
   const session = aSession(clock.now(), overrides);
-  const product = aProduct({ name: 'Pro Edition', id: 'prod_Pro' });
+  const product = aProduct({ name: 'Pro Edition', id: 'prod_Pro', ...sold.product });
   const result = await processorFor(fake, clock).createCheckout({
     session,
-    product,
+    ...forSale(product, sold.trial ?? null, clock.now()),
     accountId: CONNECTED_ACCOUNT,
     successUrl: 'https://app.example.com/thanks',
     cancelUrl: 'https://app.example.com/cancelled',
@@ -32,7 +34,14 @@ describe('StripeProcessor.createCheckout', () => {
     expect(request.path).toBe('/v1/checkout/sessions');
     expect(request.body.mode).toBe('payment');
     expect(request.body.line_items).toEqual([
-      { price_data: { currency: 'eur', unit_amount: '4900', product_data: { name: 'Pro Edition' } }, quantity: '1' },
+      {
+        price_data: {
+          currency: 'eur',
+          unit_amount: '4900',
+          product_data: { name: 'Pro Edition', description: '€49.00 Perpetual license: it never expires. Includes: pro. Sold by Acme Tools.' },
+        },
+        quantity: '1',
+      },
     ]);
   });
 
@@ -101,6 +110,34 @@ describe('StripeProcessor.createCheckout', () => {
     expect(Number(request.body.expires_at)).toBe(Math.ceil(session.expiresAt / 1000));
   });
 
+  test('a monthly product with a trial: subscription mode, Stripe bills nothing for the trial’s days, and its page says so', async () => {
+    const clock = new FixedClock(Date.UTC(2026, 10, 27, 12));
+    const trial = { days: 14, end: Date.UTC(2026, 11, 11, 12) };
+    const { request } = await createOne({ amount: 900, currency: 'usd' }, clock, { product: { price: 900, currency: 'usd', interval: 'month', trialDays: 14, features: [] }, trial });
+
+    expect(request.body.mode).toBe('subscription');
+    expect(request.body.subscription_data).toMatchObject({ trial_period_days: '14' });
+    const line = (request.body.line_items as any)[0].price_data;
+    expect(line.recurring).toEqual({ interval: 'month' });
+    expect(line.product_data.description).toBe(
+      '$9.00 / month Free trial: 14 days, until 11 December 2026. Nothing is charged today. ' +
+        'First charge: $9.00 on 11 December 2026, when the trial ends; then $9.00 every month, next on 11 January 2027. ' +
+        'Cancel before 11 December 2026 and nothing is charged: the license ends with the trial. Sold by Acme Tools.',
+    );
+    expect((request.body.custom_text as any).submit.message).toContain('Sold by Acme Tools.');
+    expect((request.body.custom_text as any).submit.message).toContain('Free trial: 14 days, until 11 December 2026.');
+  });
+
+  test('a monthly product without a trial: no trial days, the first renewal date a month on', async () => {
+    const clock = new FixedClock(Date.UTC(2026, 0, 31, 9));
+    const { request } = await createOne({ amount: 900, currency: 'usd' }, clock, { product: { price: 900, currency: 'usd', interval: 'month', features: [] } });
+
+    expect(request.body.subscription_data).not.toHaveProperty('trial_period_days');
+    expect((request.body.line_items as any)[0].price_data.product_data.description).toContain(
+      '$9.00 / month $9.00 today, then every month: the first renewal is on 28 February 2026.',
+    );
+  });
+
   test('returns Stripe’s session id and hosted page URL', async () => {
     const { result } = await createOne();
 
@@ -111,7 +148,7 @@ describe('StripeProcessor.createCheckout', () => {
   test('creating the same session twice yields the same Stripe session, under the same key', async () => {
     const clock = new FixedClock();
     const session = aSession(clock.now());
-    const input = { session, product: aProduct(), accountId: CONNECTED_ACCOUNT, successUrl: 'https://a.example/s', cancelUrl: 'https://a.example/c' };
+    const input = { session, ...forSale(aProduct()), accountId: CONNECTED_ACCOUNT, successUrl: 'https://a.example/s', cancelUrl: 'https://a.example/c' };
     const processor = processorFor(fake, clock);
 
     const first = await processor.createCheckout(input);

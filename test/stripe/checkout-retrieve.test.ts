@@ -1,7 +1,7 @@
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test';
 import { FixedClock } from '../support/clock.ts';
 import { CONNECTED_ACCOUNT, startFakeStripe } from '../support/fake-stripe.ts';
-import { aProduct, aSession, processorFor, rejectionOf } from './fixtures.ts';
+import { aProduct, aSession, processorFor, rejectionOf, forSale } from './fixtures.ts';
 
 const fake = await startFakeStripe();
 afterAll(() => fake.stop());
@@ -14,7 +14,7 @@ const processor = processorFor(fake, new FixedClock());
 async function stripeSession(): Promise<string> {
   const { processorSessionId } = await processor.createCheckout({
     session: aSession(Date.now()),
-    product: aProduct(),
+    ...forSale(aProduct()),
     accountId: CONNECTED_ACCOUNT,
     successUrl: 'https://a.example/s',
     cancelUrl: 'https://a.example/c',

@@ -1,6 +1,6 @@
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test';
 import { CONNECTED_ACCOUNT, GOOD_CODE, startFakeStripe } from '../support/fake-stripe.ts';
-import { aProduct, aSession, CLIENT_ID, processorFor, rejectionOf, SECRET_KEY } from './fixtures.ts';
+import { aProduct, aSession, CLIENT_ID, processorFor, rejectionOf, SECRET_KEY, forSale } from './fixtures.ts';
 
 const fake = await startFakeStripe();
 afterAll(() => fake.stop());
@@ -73,7 +73,7 @@ describe('Stripe failures', () => {
 
     const result = await processorFor(fake).createCheckout({
       session,
-      product: aProduct(),
+      ...forSale(aProduct()),
       accountId: CONNECTED_ACCOUNT,
       successUrl: 'https://a.example/s',
       cancelUrl: 'https://a.example/c',

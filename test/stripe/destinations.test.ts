@@ -1,7 +1,7 @@
 import { afterAll, expect, test } from 'bun:test';
 import { FixedClock } from '../support/clock.ts';
 import { CONNECTED_ACCOUNT, GOOD_CODE, signatureHeader, startFakeStripe, stripeEvent } from '../support/fake-stripe.ts';
-import { aProduct, aSession, processorFor, WEBHOOK_SECRET } from './fixtures.ts';
+import { aProduct, aSession, processorFor, WEBHOOK_SECRET, forSale } from './fixtures.ts';
 
 const fake = await startFakeStripe();
 afterAll(() => fake.stop());
@@ -22,7 +22,7 @@ test('with an API base set, every call the SDK makes (OAuth included) goes to 12
     await processor.exchangeCode(GOOD_CODE);
     const { processorSessionId } = await processor.createCheckout({
       session: aSession(clock.now()),
-      product: aProduct(),
+      ...forSale(aProduct()),
       accountId: CONNECTED_ACCOUNT,
       successUrl: 'https://a.example/s',
       cancelUrl: 'https://a.example/c',

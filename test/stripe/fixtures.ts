@@ -1,6 +1,8 @@
 import { aCheckoutSession } from '../contracts/checkout-builders.ts';
 import { CHECKOUT_LIFETIME_MS, type CheckoutSession } from '../../src/domain/checkout-session.ts';
+import { checkoutOffer } from '../../src/domain/checkout-offer.ts';
 import type { Product } from '../../src/domain/product.ts';
+import type { SubscriptionTrial } from '../../src/domain/trial.ts';
 import { StripeProcessor } from '../../src/adapters/stripe/stripe-processor.ts';
 import { FixedClock } from '../support/clock.ts';
 import { CONNECTED_ACCOUNT, type FakeStripe } from '../support/fake-stripe.ts';
@@ -33,6 +35,11 @@ export function aProduct(overrides: Partial<Product> = {}): Product {
     updatedAt: 0,
     ...overrides,
   };
+}
+
+/** The product with what startCheckout tells the buyer about it (sold by "Acme Tools"). */
+export function forSale(product: Product, trial: SubscriptionTrial | null = null, now = 0) {
+  return { product, offer: checkoutOffer({ product, sellerName: 'Acme Tools', now, trial }), trial };
 }
 
 export function aSession(now: number, overrides: Partial<CheckoutSession> = {}): CheckoutSession {

@@ -51,7 +51,7 @@ describe('GET /developers/subscriptions', () => {
         {
           id: second.id, customerId: expect.any(String), customerEmail: 'second@example.com', productId: s.productId, licenseId: second.license.id,
           processor: 'sandbox', processorSubscriptionId: expect.stringMatching(/^sub_sandbox_/), status: 'active', interval: 'month',
-          currentPeriodEnd: periodEndAfter(second.paidAt, 'month'), cancelAtPeriodEnd: false, createdAt: second.paidAt, canceledAt: null,
+          currentPeriodEnd: periodEndAfter(second.paidAt, 'month'), cancelAtPeriodEnd: false, trialEnd: null, createdAt: second.paidAt, canceledAt: null,
         },
         expect.objectContaining({ id: first.id, customerEmail: 'first@example.com', licenseId: first.license.id }),
       ],

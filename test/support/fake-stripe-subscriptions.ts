@@ -36,20 +36,22 @@ export function invoiceAs(invoice: Record<string, any>, shape: InvoiceShape): Re
 export function fakeSubscriptions(now: Now, uid: () => string, held: (paymentIntentId: string, amount: number, account: string | null, invoiceId: string) => void = () => {}) {
   const subscriptions = new Map<string, FakeSubscription>();
 
-  function invoice(sub: FakeSubscription, billingReason: string, periodStart: number, periodEnd: number, paid: boolean) {
+  /** `amount`: what it bills (a trial's first invoice: 0, paid with no payment). */
+  function invoice(sub: FakeSubscription, billingReason: string, periodStart: number, periodEnd: number, paid: boolean, amount: number = sub.object.plan_amount) {
     const id = `in_test_${uid()}`;
+    const charged = paid && amount > 0;
     const object = {
       id,
       object: 'invoice',
       billing_reason: billingReason,
       status: paid ? 'paid' : 'open',
-      amount_paid: paid ? sub.object.plan_amount : 0,
+      amount_paid: paid ? amount : 0,
       amount_due: sub.object.plan_amount,
       currency: sub.object.currency,
       customer: sub.object.customer,
       parent: { type: 'subscription_details', subscription_details: { subscription: sub.object.id, metadata: sub.object.metadata } },
       lines: { object: 'list', data: [{ id: `il_${uid()}`, period: { start: secs(periodStart), end: secs(periodEnd) } }] },
-      payments: { object: 'list', data: paid ? [{ payment: { type: 'payment_intent', payment_intent: `pi_test_${uid()}` } }] : [] },
+      payments: { object: 'list', data: charged ? [{ payment: { type: 'payment_intent', payment_intent: `pi_test_${uid()}` } }] : [] },
     };
     sub.invoices.push(object);
     const payment = object.payments.data[0];
@@ -65,12 +67,17 @@ export function fakeSubscriptions(now: Now, uid: () => string, held: (paymentInt
 
   return {
     subscriptions,
-    /** A paid subscription-mode session: the subscription and its first, paid, invoice. */
+    /**
+     * A paid subscription-mode session: the subscription and its first, paid, invoice. With
+     * subscription_data.trial_period_days it is `trialing` until trial_end (its first period), and
+     * its first invoice bills $0.
+     */
     start(account: string | null, session: Record<string, any>, body: Record<string, FormValue>, customer: string, paymentMethod: Record<string, unknown> | null) {
       const price = ((body.line_items as any)?.[0]?.price_data ?? {}) as Record<string, any>;
       const interval = price.recurring?.interval === 'year' ? 'year' : 'month';
+      const trialDays = Number((body.subscription_data as any)?.trial_period_days ?? 0);
       const start = now();
-      const end = periodEndAfter(start, interval);
+      const end = trialDays > 0 ? start + trialDays * 86_400_000 : periodEndAfter(start, interval);
       const id = `sub_test_${uid()}`;
       const sub: FakeSubscription = {
         account,
@@ -78,7 +85,9 @@ export function fakeSubscriptions(now: Now, uid: () => string, held: (paymentInt
         object: {
           id,
           object: 'subscription',
-          status: 'active',
+          status: trialDays > 0 ? 'trialing' : 'active',
+          trial_start: trialDays > 0 ? secs(start) : null,
+          trial_end: trialDays > 0 ? secs(end) : null,
           customer,
           cancel_at_period_end: false,
           metadata: (body.subscription_data as any)?.metadata ?? {},
@@ -90,7 +99,7 @@ export function fakeSubscriptions(now: Now, uid: () => string, held: (paymentInt
       };
       setPeriod(sub, start, end);
       subscriptions.set(id, sub);
-      const first = invoice(sub, 'subscription_create', start, end, true);
+      const first = invoice(sub, 'subscription_create', start, end, true, trialDays > 0 ? 0 : sub.object.plan_amount);
       return { id, invoice: first };
     },
     get(id: string) {

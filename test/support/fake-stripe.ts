@@ -118,7 +118,8 @@ export async function startFakeStripe(options: { now?: () => number } = {}) {
       return {
         ...session.object,
         status: 'complete',
-        payment_status: 'paid',
+        // A trial's checkout charges nothing: Stripe calls it paid this way.
+        payment_status: session.subscription.invoice.amount_paid === 0 ? 'no_payment_required' : 'paid',
         customer_details: { email: paid.email, phone: paid.phone ?? null },
         customer: expand.includes('customer') ? { id: paid.customerId, object: 'customer', email: paid.email } : paid.customerId,
         payment_intent: null,

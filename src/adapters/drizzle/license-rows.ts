@@ -1,4 +1,4 @@
-import { getTableColumns, sql, type Column, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull, sql, type Column, type SQL } from 'drizzle-orm';
 import { ConflictError } from '../../domain/errors.ts';
 import type { LicenseSubject } from '../../domain/events.ts';
 import type { License } from '../../domain/license.ts';
@@ -99,7 +99,7 @@ export const withoutEmail = ({ customerEmail: _e, ...license }: LicenseSubject):
 
 /** The columns a reissue writes: the key, the term, and what a conversion or a subscription brings. */
 export function reissueSet<T extends LicenseTable>(licenses: T, dialect: Pick<SqlDialect, 'same'>, change: LicenseReissue) {
-  const { licenseKey, keyHash, expiresAt, features, convert, subscriptionId } = change;
+  const { licenseKey, keyHash, expiresAt, features, convert, adopt, subscriptionId } = change;
   return {
     licenseKey,
     keyHash,
@@ -109,8 +109,22 @@ export function reissueSet<T extends LicenseTable>(licenses: T, dialect: Pick<Sq
     expiryAnnouncedAt: sql<number | null>`CASE WHEN ${dialect.same(licenses.expiresAt, expiresAt)} THEN ${licenses.expiryAnnouncedAt} END`,
     trialEndingAnnouncedAt: sql<number | null>`CASE WHEN ${dialect.same(licenses.expiresAt, expiresAt)} THEN ${licenses.trialEndingAnnouncedAt} END`,
     ...(convert ? { trial: false, ...convert } : {}),
+    ...(adopt ?? {}),
     ...(subscriptionId === undefined ? {} : { subscriptionId }),
   };
+}
+
+/**
+ * The compare-and-swap of a reissue: only the holder of the current digest wins; a conversion only
+ * of a trial; an adoption only of a trial no subscription holds yet (re-signed with the same claims,
+ * the key may be unchanged: the digest alone would let a second adoption through).
+ */
+export function reissueGuard<T extends LicenseTable>(licenses: T, change: LicenseReissue) {
+  return and(
+    eq(licenses.keyHash, change.expectKeyHash),
+    change.convert || change.adopt ? eq(licenses.trial, true) : undefined,
+    change.adopt ? isNull(licenses.subscriptionId) : undefined,
+  );
 }
 
 /** A unique violation of a license's origin as the conflict it means; null for any other error. */

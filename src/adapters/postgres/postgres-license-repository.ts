@@ -7,7 +7,7 @@ import type { LicensePatch, LicenseReissue, LicenseRepository, LicenseState } fr
 import type { OutboxMail } from '../../ports/mail-repository.ts';
 import { outboxMailRow } from '../drizzle/drizzle-mail-repositories.ts';
 import { DrizzleLicenseRepository } from '../drizzle/drizzle-license-repository.ts';
-import { licenseRow, licenseStatementParts, originConflict, type LicenseOrigin, reissueSet, stateOf, withoutEmail } from '../drizzle/license-rows.ts';
+import { licenseRow, licenseStatementParts, originConflict, type LicenseOrigin, reissueGuard, reissueSet, stateOf, withoutEmail } from '../drizzle/license-rows.ts';
 import { postgresSqlStore } from '../drizzle/sql-store.ts';
 import { outboxNow } from '../webhooks/outbox-stamps.ts';
 import { activationsJson, firstMachine, PostgresActivations } from './postgres-activations.ts';
@@ -63,7 +63,7 @@ export class PostgresLicenseRepository extends DrizzleLicenseRepository implemen
   async reissue(licenseId: string, change: LicenseReissue): Promise<License | null> {
     try {
       // The compare-and-swap: a concurrent reissue waits on the row lock, then matches no row.
-      const cas = and(eq(licenses.keyHash, change.expectKeyHash), change.convert ? eq(licenses.trial, true) : undefined);
+      const cas = reissueGuard(licenses, change);
       return await this.change(licenseId, reissueSet(licenses, this.store.dialect, change), cas, async (tx) => {
         // Ed25519 is deterministic: unchanged claims give the same key, which then stays current.
         if (change.keyHash !== change.expectKeyHash) {

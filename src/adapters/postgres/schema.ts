@@ -256,6 +256,8 @@ export const subscriptions = pgTable(
     interval: text('interval', { enum: BILLING_INTERVALS }).notNull(),
     currentPeriodEnd: millis('current_period_end').notNull(),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    /** The end of its free trial (null = none): its first charge. */
+    trialEnd: millis('trial_end'),
     createdAt: millis('created_at').notNull(),
     updatedAt: millis('updated_at').notNull(),
     canceledAt: millis('canceled_at'),

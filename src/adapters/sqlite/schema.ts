@@ -232,6 +232,8 @@ export const subscriptions = sqliteTable(
     interval: text('interval', { enum: BILLING_INTERVALS }).notNull(),
     currentPeriodEnd: integer('current_period_end').notNull(),
     cancelAtPeriodEnd: integer('cancel_at_period_end', { mode: 'boolean' }).notNull().default(false),
+    /** The end of its free trial (null = none): its first charge. */
+    trialEnd: integer('trial_end'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
     canceledAt: integer('canceled_at'),

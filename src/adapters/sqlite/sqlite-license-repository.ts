@@ -7,7 +7,7 @@ import type { LicensePatch, LicenseReissue, LicenseRepository, LicenseState } fr
 import type { OutboxMail } from '../../ports/mail-repository.ts';
 import { outboxMailRow } from '../drizzle/drizzle-mail-repositories.ts';
 import { DrizzleLicenseRepository } from '../drizzle/drizzle-license-repository.ts';
-import { licenseRow, licenseStatementParts, originConflict, type LicenseOrigin, reissueSet, stateOf, withoutEmail } from '../drizzle/license-rows.ts';
+import { licenseRow, licenseStatementParts, originConflict, type LicenseOrigin, reissueGuard, reissueSet, stateOf, withoutEmail } from '../drizzle/license-rows.ts';
 import { sqliteSqlStore } from '../drizzle/sql-store.ts';
 import { outboxNow } from '../webhooks/outbox-stamps.ts';
 import { activations, customers, licenses, mailOutbox, retiredLicenseKeys } from './schema.ts';
@@ -63,7 +63,7 @@ export class SqliteLicenseRepository extends DrizzleLicenseRepository implements
   async reissue(licenseId: string, change: LicenseReissue): Promise<License | null> {
     try {
       // The compare-and-swap: only the holder of the current digest (a trial, to convert) wins.
-      const cas = and(eq(licenses.keyHash, change.expectKeyHash), change.convert ? eq(licenses.trial, true) : undefined);
+      const cas = reissueGuard(licenses, change);
       return this.change(licenseId, reissueSet(licenses, this.store.dialect, change), cas, (tx) => {
         // Ed25519 is deterministic: unchanged claims give the same key, which then stays current.
         if (change.keyHash !== change.expectKeyHash) {

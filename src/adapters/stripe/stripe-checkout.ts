@@ -1,15 +1,21 @@
 import type Stripe from 'stripe';
+import { offerText } from '../../domain/checkout-offer.ts';
 import type { SavedCardDetails } from '../../domain/checkout-session.ts';
 import type { NewProcessorCheckout, ProcessorCheckout } from '../../ports/payment-processor.ts';
 import { subscriptionOfSession } from './stripe-subscription-checkout.ts';
 
 /** Stripe refuses an `expires_at` less than 30 minutes ahead; ours is exactly 30, so a minute of margin. */
 export const STRIPE_MIN_EXPIRY_SECONDS = 30 * 60 + 60;
+/** Stripe's limit on each custom_text message. */
+const CUSTOM_TEXT_MAX = 1200;
 
 /** The Checkout Session that sells `product` on the seller's connected account. */
 export function checkoutParams(input: NewProcessorCheckout, nowMs: number): Stripe.Checkout.SessionCreateParams {
-  const { session, product } = input;
-  const price_data = { currency: session.currency, unit_amount: session.amount, product_data: { name: product.name } };
+  const { session, product, offer, trial } = input;
+  // Stripe's page shows the line's description under the name, and the submit text beside Pay: the
+  // same terms as the sandbox's page (interval, first charge and renewal, trial, seller).
+  const product_data = { name: product.name, description: offerText(offer) };
+  const price_data = { currency: session.currency, unit_amount: session.amount, product_data };
   const metadata = { checkout_session_id: session.id, product_id: product.id };
   // A recurring product starts a subscription (which keeps the card for its renewals by itself);
   // its metadata names our session so its first events can complete the checkout they belong to.
@@ -17,7 +23,8 @@ export function checkoutParams(input: NewProcessorCheckout, nowMs: number): Stri
     ? {
         mode: 'subscription',
         line_items: [{ price_data: { ...price_data, recurring: { interval: product.interval } }, quantity: 1 }],
-        subscription_data: { metadata: { ...metadata, developer_id: session.developerId } },
+        // A trial bills nothing until it ends: Stripe's subscription is `trialing`, its first invoice $0.
+        subscription_data: { metadata: { ...metadata, developer_id: session.developerId }, ...(trial ? { trial_period_days: trial.days } : {}) },
       }
     : {
         mode: 'payment',
@@ -30,6 +37,7 @@ export function checkoutParams(input: NewProcessorCheckout, nowMs: number): Stri
     ...mode,
     ...(session.email ? { customer_email: session.email } : {}),
     phone_number_collection: { enabled: true },
+    custom_text: { submit: { message: [...offer.terms, offer.seller].join(' ').slice(0, CUSTOM_TEXT_MAX) } },
     client_reference_id: session.id,
     metadata: { checkout_session_id: session.id, developer_id: session.developerId },
     success_url: input.successUrl,

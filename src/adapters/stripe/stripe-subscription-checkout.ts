@@ -28,7 +28,9 @@ export function subscriptionOfSession(s: Stripe.Checkout.Session): { subscriptio
   const payments = (record(invoice?.payments)?.data as unknown[] | undefined) ?? [];
   const paymentId = idOf(invoice?.payment_intent) ?? idOf(record(record(payments[0])?.payment)?.payment_intent);
   const method = record(sub.default_payment_method) as Stripe.PaymentMethod | null;
-  return { subscription: { processorSubscriptionId: sub.id, currentPeriodEnd: periodEnd, interval }, paymentId, card: cardOf(method) };
+  // A trialing subscription (Stripe's status; ours is `active` with its trialEnd) was charged nothing yet.
+  const trialEnd = sub.status === 'trialing' ? seconds(sub.trial_end) : null;
+  return { subscription: { processorSubscriptionId: sub.id, currentPeriodEnd: periodEnd, interval, trialEnd }, paymentId, card: cardOf(method) };
 }
 
 function seconds(value: unknown): number | null {

@@ -20,7 +20,7 @@ export type CheckoutStatusView =
   | {
       status: 'complete';
       licenseKey: string;
-      license: { id: string; productId: string; productName: string; status: LicenseStatus; features: string[]; issuedAt: number; expiresAt: number | null };
+      license: { id: string; productId: string; productName: string; status: LicenseStatus; features: string[]; issuedAt: number; expiresAt: number | null; trial: boolean };
     };
 
 type StatusDeps = CompleteDeps & Pick<Deps, 'processor' | 'connections'>;
@@ -94,6 +94,7 @@ async function completeView(deps: StatusDeps, licenseId: string, now: number): P
       features: license.features,
       issuedAt: license.issuedAt,
       expiresAt: license.expiresAt,
+      trial: license.trial,
     },
   };
 }

@@ -54,7 +54,11 @@ export async function completeCheckout(deps: CompleteDeps, sessionId: string, co
   if (card?.phone && deps.sms && signInPhone(customer) === null) {
     context.phoneLink = { url: phoneLinkUrl(deps, context.accountUrl, customer.id, card.id), phoneMasked: maskPhone(card.phone) };
   }
-  const receipt = receiptFor(deps, context, { kind: 'paid', amount: session.amount, currency: session.currency });
+  const started = completion.subscription;
+  const trialEnd = started?.trialEnd ?? null;
+  const paid = { amount: session.amount, currency: session.currency };
+  // A subscription bought with a trial charged nothing yet: its mail says so, and what comes after.
+  const receipt = receiptFor(deps, context, started && trialEnd !== null ? { kind: 'subscription_trial', ...paid, interval: started.interval } : { kind: 'paid', ...paid });
   const license = await issueOnce(deps, session.id, receipt, {
     developerId: session.developerId,
     productId: session.productId,
@@ -63,7 +67,8 @@ export async function completeCheckout(deps: CompleteDeps, sessionId: string, co
     subscriptionId: newSubscriptionId,
   });
   await recordSubscription(deps, session, license, completion, newSubscriptionId, now);
-  await recordOrder(deps, session, license, completion, now);
+  // Nothing was paid for a trial: its first charge, at the trial's end, is the subscription's first order.
+  if (trialEnd === null) await recordOrder(deps, session, license, completion, now);
   await deps.checkouts.markComplete(session.id, { licenseId: license.id, customerId: license.customerId, paymentId: completion.paymentId, completedAt: now });
   return license;
 }
@@ -81,15 +86,17 @@ async function issueOnce(deps: CompleteDeps, sessionId: string, receipt: Receipt
 
 /**
  * The product's terms as they are when it is paid for. A subscription's license lasts its paid
- * period plus the product's grace days; each paid renewal extends it.
+ * period plus the product's grace days; each paid renewal extends it. In a subscription's trial it
+ * is a trial license that ends with the trial (no grace: nothing was paid), converted by the first charge.
  */
 async function termsOf(deps: CompleteDeps, session: CheckoutSession, completion: Completion, now: number) {
   const product = await deps.products.get(session.developerId, session.productId);
   if (!product) throw new NotFoundError('product');
-  const expiresAt = completion.subscription
-    ? paidThrough(completion.subscription.currentPeriodEnd, product.graceDays)
-    : expiryFor(product.licenseDays, now);
-  return { features: product.features, issuedAt: now, expiresAt, maxMachines: product.maxMachines };
+  const started = completion.subscription;
+  const base = { features: product.features, issuedAt: now, maxMachines: product.maxMachines };
+  if (started?.trialEnd != null) return { ...base, expiresAt: started.trialEnd, trial: true, proven: true };
+  const expiresAt = started ? paidThrough(started.currentPeriodEnd, product.graceDays) : expiryFor(product.licenseDays, now);
+  return { ...base, expiresAt };
 }
 
 /**
@@ -111,6 +118,7 @@ async function recordSubscription(deps: CompleteDeps, session: CheckoutSession, 
     interval: started.interval,
     currentPeriodEnd: started.currentPeriodEnd,
     cancelAtPeriodEnd: false,
+    trialEnd: started.trialEnd ?? null,
     createdAt: now,
     updatedAt: now,
     canceledAt: null,

@@ -1,8 +1,10 @@
 import { CHECKOUT_LIFETIME_MS, isRedirectUrl, type CheckoutSession } from '../../domain/checkout-session.ts';
+import { checkoutOffer } from '../../domain/checkout-offer.ts';
 import { normalizeEmail } from '../../domain/developer.ts';
 import { DomainError, InvalidRequestError } from '../../domain/errors.ts';
 import { onSale } from '../../domain/product.ts';
 import type { Deps } from '../../ports/deps.ts';
+import { offeredTrial } from './offered-trial.ts';
 
 export interface StartCheckoutInput {
   productId: string;
@@ -13,7 +15,7 @@ export interface StartCheckoutInput {
 
 /** A hosted checkout on the seller's connected processor account, open for 30 minutes. */
 export async function startCheckout(
-  deps: Pick<Deps, 'clock' | 'ids' | 'products' | 'connections' | 'checkouts' | 'processor' | 'settings'>,
+  deps: Pick<Deps, 'clock' | 'ids' | 'products' | 'connections' | 'checkouts' | 'processor' | 'settings' | 'developers' | 'customers' | 'licenses'>,
   developerId: string,
   input: StartCheckoutInput,
 ): Promise<{ sessionId: string; checkoutUrl: string }> {
@@ -53,9 +55,15 @@ export async function startCheckout(
   };
   // Stored first: a webhook may arrive before the processor call returns.
   await deps.checkouts.create(session);
+  // The processor's page bills the trial fixed now: the days left of the buyer's own when the e-mail
+  // is known, else the product's (Stripe takes no later change, so the page promises no other).
+  const trial = await offeredTrial(deps, product, email, now);
+  const sellerName = (await deps.developers.findById(developerId))?.name ?? '';
   const created = await deps.processor.createCheckout({
     session,
     product,
+    offer: checkoutOffer({ product, sellerName, now, trial }),
+    trial,
     accountId: account.accountId,
     successUrl: session.successUrl,
     cancelUrl: session.cancelUrl,

@@ -13,6 +13,8 @@ export interface ReissueChange {
   features?: string[];
   /** A trial bought: it becomes a paid license tied to what paid for it. */
   convert?: { checkoutSessionId?: string; purchaseId?: string };
+  /** A trial taken over by a subscription's trial: tied to its checkout, still a trial (its key says so). */
+  adopt?: { checkoutSessionId?: string; purchaseId?: string };
   /** undefined = unchanged. */
   subscriptionId?: string | null;
 }
@@ -44,6 +46,8 @@ export async function reissueLicense(deps: ReissueDeps, licenseId: string, chang
       features,
       issuedAt: current.issuedAt,
       expiresAt: wanted.expiresAt,
+      // Only a subscription's trial is re-signed still a trial: its buyer paid with a card for it.
+      ...(wanted.adopt && { trial: true as const, proven: true as const }),
     });
     const next: License = {
       ...current,
@@ -61,6 +65,7 @@ export async function reissueLicense(deps: ReissueDeps, licenseId: string, chang
       expiresAt: wanted.expiresAt,
       features,
       convert: wanted.convert,
+      adopt: wanted.adopt,
       subscriptionId: wanted.subscriptionId,
       at: deps.clock.now(),
     });
@@ -69,14 +74,20 @@ export async function reissueLicense(deps: ReissueDeps, licenseId: string, chang
   throw new ConflictError('conflict', 'The license kept changing while it was being re-signed; try again.');
 }
 
-/** Extends to max(current expiresAt, expiresAt): idempotent and order-independent; no change (no new key) when not later. */
+/**
+ * Extends to max(current expiresAt, expiresAt): idempotent and order-independent; no change (no new
+ * key) when not later. A subscription's trial license is converted by it in place (its first paid
+ * period: `trial` false, license.converted); the store guards that by `trial`, so it happens once.
+ */
 export async function renewLicense(deps: ReissueDeps, licenseId: string, expiresAt: number, receipt?: ReceiptFor): Promise<License> {
   return reissueLicense(
     deps,
     licenseId,
     (current) => {
-      // A perpetual license (null) is already later than any date; a revoked one is never renewed.
-      if (current.storedStatus === 'revoked' || current.expiresAt === null || current.expiresAt >= expiresAt) return null;
+      if (current.storedStatus === 'revoked') return null;
+      if (current.trial) return { expiresAt: Math.max(expiresAt, current.expiresAt ?? 0), convert: {} };
+      // A perpetual license (null) is already later than any date.
+      if (current.expiresAt === null || current.expiresAt >= expiresAt) return null;
       return { expiresAt };
     },
     receipt,

@@ -10,6 +10,8 @@ export type ReceiptReason =
   | { kind: 'paid'; amount: number; currency: string }
   | { kind: 'renewal'; amount: number; currency: string }
   | { kind: 'trial' }
+  /** A subscription bought with a free trial: nothing charged yet, `amount` every `interval` from the trial's end. */
+  | { kind: 'subscription_trial'; amount: number; currency: string; interval: string }
   | { kind: 'grant' }
   /** The seller's resend: the key again, without an amount (a revoked license's says so). */
   | { kind: 'resend'; revoked: boolean };
@@ -87,6 +89,11 @@ function opening(c: ReceiptContext, license: License, reason: ReceiptReason): { 
       return { headline: `Your ${c.product} subscription from ${c.seller} is renewed.`, paid: `Paid: ${formatPrice(reason.amount, reason.currency)}` };
     case 'trial':
       return { headline: `Your free trial of ${c.product} from ${c.seller} has started.`, paid: `Free trial ${until}` };
+    case 'subscription_trial':
+      return {
+        headline: `Your ${c.product} subscription from ${c.seller} starts with a free trial: nothing was charged.`,
+        paid: `Free trial ${until}; then ${formatPrice(reason.amount, reason.currency)} every ${reason.interval}, unless you cancel before`,
+      };
     case 'grant':
       return { headline: `${c.seller} gave you a license for ${c.product}.`, paid: `Granted by ${c.seller}: nothing to pay` };
     case 'resend':

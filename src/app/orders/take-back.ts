@@ -5,7 +5,7 @@ import type { Deps } from '../../ports/deps.ts';
 import type { PaymentReversal } from '../../ports/payment-processor.ts';
 import { reissueLicense, type ReissueDeps } from '../licenses/reissue-license.ts';
 
-export type TakeBackDeps = ReissueDeps & Pick<Deps, 'orders' | 'products' | 'connections'>;
+export type TakeBackDeps = ReissueDeps & Pick<Deps, 'orders' | 'products' | 'connections' | 'subscriptions'>;
 
 /**
  * Records that money of an order went back (the refunded total rises to `total`; with
@@ -22,12 +22,12 @@ export async function settleRefund(deps: TakeBackDeps, order: Order, total: numb
 
 /**
  * What a fully refunded order paid for goes: a purchase's or checkout's license is revoked (a
- * subscription's first payment included); a renewal's license is cut back to the end of the latest
+ * subscription's first payment included, also when it came at the end of its free trial); a renewal's license is cut back to the end of the latest
  * period still paid for, plus grace (for the latest renewal: what was paid before its invoice), in a
  * compare-and-swap re-sign that never lengthens it. A renewal recorded without its period changes nothing.
  */
 export async function takeBack(deps: TakeBackDeps, order: Order): Promise<void> {
-  if (order.source !== 'renewal') {
+  if (order.source !== 'renewal' || (await firstChargeAfterTrial(deps, order))) {
     await deps.licenses.update(order.licenseId, { storedStatus: 'revoked' }, { storedStatus: 'active' });
     return;
   }
@@ -39,6 +39,12 @@ export async function takeBack(deps: TakeBackDeps, order: Order): Promise<void> 
   const product = await deps.products.get(license.developerId, license.productId);
   const expiresAt = paidThrough(paidEnd, product?.graceDays ?? DEFAULT_GRACE_DAYS);
   await reissueLicense(deps, order.licenseId, (current) => (current.expiresAt !== null && current.expiresAt > expiresAt ? { expiresAt } : null));
+}
+
+/** The charge at the end of a subscription's free trial: its first payment, though a renewal by source. */
+async function firstChargeAfterTrial(deps: TakeBackDeps, order: Order): Promise<boolean> {
+  const subscription = await deps.subscriptions.findByLicense(order.licenseId);
+  return subscription?.trialEnd != null && order.periodStart === subscription.trialEnd;
 }
 
 /**

@@ -28,6 +28,8 @@ export async function payPeriod(deps: PayPeriodDeps, subscription: Subscription,
   const order = invoice.first ? null : await recordRenewal(deps, updated ?? subscription, invoice);
   // An invoice refunded before this (repeated, or late) report of its payment extends nothing.
   if (periodEnd === null || order?.status === 'refunded') return;
+  // The trial's own period (Stripe's $0 first invoice) paid nothing: the trial license keeps its end.
+  if (subscription.trialEnd !== null && periodEnd <= subscription.trialEnd) return;
   const product = await deps.products.get(subscription.developerId, subscription.productId);
   const receipt = invoice.first ? undefined : await renewalReceipt(deps, subscription, invoice);
   await renewLicense(deps, subscription.licenseId, paidThrough(periodEnd, product?.graceDays ?? DEFAULT_GRACE_DAYS), receipt);

@@ -13,7 +13,9 @@ type Origin = { checkoutSessionId?: string; purchaseId?: string };
  * What every paid path calls instead of issueLicense: when the buyer holds a trial of the product
  * (not revoked; an expired one too), that license becomes the paid one in place (same id, its
  * activations kept, a fresh key with the paid terms, tied to `origin`); otherwise a new license is
- * issued. Of two purchases racing for one trial, the store lets one convert it; the other finds the
+ * issued. Terms that are themselves a trial (a subscription bought during the buyer's trial, which
+ * keeps its remaining days) take the trial over instead: tied to `origin` and the subscription, still
+ * a trial, converted later by the subscription's first charge. Of two purchases racing for one trial, the store lets one convert it; the other finds the
  * trial gone and issues a license of its own, so both buyers' payments are honoured. Either way
  * the receipt is queued with the license's write.
  */
@@ -35,12 +37,12 @@ async function convertTrial(deps: ConvertDeps, licenseId: string, terms: License
     deps,
     licenseId,
     (current) => {
-      ours = current.trial && current.storedStatus === 'active' && current.customerId === terms.customerId;
+      ours = current.trial && current.storedStatus === 'active' && current.customerId === terms.customerId && current.subscriptionId === null;
       if (!ours) return null;
       return {
         expiresAt: terms.expiresAt,
         features: terms.features,
-        convert: origin,
+        ...(terms.trial ? { adopt: origin } : { convert: origin }),
         subscriptionId: terms.subscriptionId ?? null,
       };
     },

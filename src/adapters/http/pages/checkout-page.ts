@@ -1,5 +1,5 @@
+import type { CheckoutOffer } from '../../../domain/checkout-offer.ts';
 import type { CheckoutSession, CheckoutStatus } from '../../../domain/checkout-session.ts';
-import { formatPrice } from '../../../domain/money.ts';
 import type { Product } from '../../../domain/product.ts';
 import type { SandboxFailure } from '../../sandbox/sandbox-payment.ts';
 import { html } from './html.ts';
@@ -20,6 +20,8 @@ export interface CheckoutPageInput {
   /** The seller's account name: a buyer should know whom they pay. */
   sellerName: string;
   status: CheckoutStatus;
+  /** The terms shown above the form (checkoutOffer, the same words Stripe's page gets). */
+  offer: CheckoutOffer;
   /** PUBLIC_BASE_URL + "/v1": where the form posts. */
   apiBaseUrl: string;
   /** Why the last Pay failed; the form is shown again with what the buyer typed. */
@@ -43,27 +45,19 @@ export function checkoutPage(input: CheckoutPageInput): string {
   return payPage(input);
 }
 
-/** How long a license bought now lasts, as a buyer reads it. */
-export function licenseTerm(licenseDays: number | null): string {
-  if (licenseDays === null) return 'Perpetual license: it never expires';
-  return licenseDays === 1 ? 'License for 1 day from payment' : `License for ${licenseDays} days from payment`;
-}
-
-function payPage({ session, product, sellerName, apiBaseUrl, error, values }: CheckoutPageInput): string {
+function payPage({ session, product, sellerName, offer, apiBaseUrl, error, values }: CheckoutPageInput): string {
   const form = values ?? { email: session.email ?? '', phone: '', cardNumber: SANDBOX_CARD };
   const problem = error ? ERRORS[error] : null;
   const invalid = (field: Field) => (problem?.field === field ? html` aria-invalid="true" aria-describedby="form-error"` : '');
   const action = `${apiBaseUrl}/sandbox/checkout/${encodeURIComponent(session.id)}`;
-  const price = formatPrice(session.amount, session.currency);
   return layout({
-    title: `Pay ${price} for ${product.name}`,
+    title: `Pay ${offer.price} for ${product.name}`,
     sandbox: true,
     body: html`<p class="muted">You are buying from <strong>${sellerName}</strong></p>
 <h1>${product.name}</h1>
-<p class="price">${price}</p>
+<p class="price">${offer.price}</p>
 <ul class="terms">
-<li>${licenseTerm(product.licenseDays)}</li>
-${product.features.length ? html`<li>Includes: ${product.features.join(', ')}</li>` : ''}
+${offer.terms.map((term) => html`<li>${term}</li>`)}
 </ul>
 ${problem ? html`<div class="alert" role="alert" id="form-error">${problem.message}</div>` : ''}
 <form method="post" action="${action}/pay">
@@ -73,7 +67,7 @@ ${problem ? html`<div class="alert" role="alert" id="form-error">${problem.messa
 <input id="phone" name="phone" type="tel" required maxlength="32" autocomplete="tel" placeholder="+1 555 010 0000" value="${form.phone}"${invalid('phone')}>
 <label for="cardNumber">Card number</label>
 <input id="cardNumber" name="cardNumber" type="text" required maxlength="32" inputmode="numeric" autocomplete="cc-number" value="${form.cardNumber}"${invalid('cardNumber')}>
-<button type="submit" class="button primary">Pay</button>
+<button type="submit" class="button primary">${offer.action}</button>
 <button type="submit" class="button secondary" formaction="${action}/cancel" formnovalidate>Cancel</button>
 </form>
 <div class="note"><strong>This is a sandbox:</strong> no money moves and nothing leaves this machine.

@@ -34,6 +34,8 @@ export interface IssuedLicenseView {
   licenseKey: string;
   features: string[];
   expiresAt: number | null;
+  /** A subscription's free trial: nothing was charged yet. */
+  trial?: boolean;
 }
 
 const KEY_STYLE = new SafeHtml(`<style>
@@ -65,19 +67,23 @@ const COPY_SCRIPT = new SafeHtml(`(() => {
  * the key out too (the session id is its bearer).
  */
 export function licensePage(license: IssuedLicenseView, nonce: string): string {
-  const term = license.expiresAt === null ? 'never expires' : `is valid until ${new Date(license.expiresAt).toISOString().slice(0, 10)} (UTC)`;
+  const until = license.expiresAt === null ? '' : `${new Date(license.expiresAt).toISOString().slice(0, 10)} (UTC)`;
+  // A trial charged nothing: saying "payment complete" would not be true.
+  const { title, term } = license.trial
+    ? { title: 'Free trial started', term: `Nothing was charged. Your free trial runs until ${until}; the first charge is then, unless you cancel before` }
+    : { title: 'Payment complete', term: `Your license ${until ? `is valid until ${until}` : 'never expires'}` };
   return layout({
-    title: 'Payment complete',
+    title,
     script: { nonce, source: COPY_SCRIPT },
     body: html`${KEY_STYLE}<div class="center">${ICONS.check}
-<h1>Payment complete</h1>
-<p class="muted">Your license ${term}.${license.features.length ? ` Includes: ${license.features.join(', ')}.` : ''}</p></div>
+<h1>${title}</h1>
+<p class="muted">${term}.${license.features.length ? ` Includes: ${license.features.join(', ')}.` : ''}</p></div>
 <label for="license-key">Your license key</label>
 <textarea id="license-key" class="key" readonly rows="6" spellcheck="false">${license.licenseKey}</textarea>
 <button type="button" id="copy-key" class="button primary">Copy license key</button>
 <h2 class="steps-title">How to activate it</h2>
 <ol class="steps">
-<li>Return to the application: it was waiting for this payment and activates the license by itself.</li>
+<li>Return to the application: it was waiting for this checkout and activates the license by itself.</li>
 <li>If it asks for a license key, paste this one.</li>
 <li>From a terminal, with the licensing command-line program: <code>licensing activate &lt;key&gt;</code>.</li>
 </ol>

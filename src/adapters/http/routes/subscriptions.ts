@@ -38,6 +38,7 @@ const SubscriptionView = t.Object({
   interval: literalUnion(BILLING_INTERVALS),
   currentPeriodEnd: t.Integer({ description: 'End of the period paid for (Unix ms). The license lasts to it plus the product’s graceDays.' }),
   cancelAtPeriodEnd: t.Boolean({ description: 'true: it is not billed again and ends at currentPeriodEnd.' }),
+  trialEnd: MillisOrNull('The end of its free trial (Unix ms; null: none). Nothing was charged at checkout: the license is a trial until then, and the first charge comes at this time, converting it in place. A subscription in its trial is active with trialEnd still ahead.'),
   createdAt: Millis,
   canceledAt: MillisOrNull('When it ended (canceled); null while it runs.'),
 });
@@ -54,6 +55,7 @@ const example = {
   interval: 'month',
   currentPeriodEnd: 1769904000000,
   cancelAtPeriodEnd: false,
+  trialEnd: null,
   createdAt: EXAMPLE.time,
   canceledAt: null,
 };

@@ -33,6 +33,7 @@ const CheckoutStatusResponse = t.Union([
       productName: t.String({ description: 'The product’s name now.' }),
       ...licenseFields('status', 'features', 'issuedAt'),
       expiresAt: MillisOrNull(),
+      trial: t.Boolean({ description: 'true: a subscription bought with a free trial. Nothing was charged yet; the license ends with the trial (expiresAt) unless the first charge, at that time, converts it in place.' }),
     }),
   }),
 ]);

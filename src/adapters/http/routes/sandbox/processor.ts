@@ -1,8 +1,9 @@
 import { Elysia, t } from 'elysia';
-import { EMAIL_MAX_LENGTH } from '../../../../domain/developer.ts';
+import { EMAIL_MAX_LENGTH, normalizeEmail } from '../../../../domain/developer.ts';
 import { cancelCheckout } from '../../../../app/checkout/cancel-checkout.ts';
 import { completeCheckout } from '../../../../app/checkout/complete-checkout.ts';
 import { describeCheckout } from '../../../../app/checkout/describe-checkout.ts';
+import { offeredTrial } from '../../../../app/checkout/offered-trial.ts';
 import { callbackUrl } from '../../../../app/connect/connect-account.ts';
 import { InvalidRequestError, NotFoundError } from '../../../../domain/errors.ts';
 import type { Deps } from '../../../../ports/deps.ts';
@@ -56,7 +57,7 @@ export function sandboxRoutes(deps: Deps) {
         tags,
         summary: 'Sandbox payment page (HTML)',
         description:
-          'The checkoutUrl of sandbox mode: the product, its price, and a form with email, phone and cardNumber, Pay and Cancel. A paid session shows that it is paid; an expired one, that it expired. An unknown session is a 404: a page for a browser (Accept: text/html), JSON otherwise.',
+          'The checkoutUrl of sandbox mode: the seller, the product, its price (with its interval for a subscription), its terms (license term; or first renewal date; or the trial’s length and end date and the first charge at its end), and a form with email, phone and cardNumber, Pay and Cancel. The terms are the same words Stripe’s page is given. A paid session shows that it is paid; an expired one, that it expired. An unknown session is a 404: a page for a browser (Accept: text/html), JSON otherwise.',
         security: SECURITY.none,
         responses: { 200: htmlPage('The payment page.'), ...jsonErrors(400, 404) },
       },
@@ -72,7 +73,9 @@ export function sandboxRoutes(deps: Deps) {
         const payment = sandboxCompletion(view.session.id, form, now);
         if (!payment.ok) return page(view, { error: payment.reason, values: form });
         const interval = view.product.interval;
-        const completion = interval ? withSandboxSubscription(payment.completion, view.session.id, interval, now) : payment.completion;
+        // The trial is the buyer's now that their e-mail is known: the days left of theirs, a fresh one, or none.
+        const trial = interval && (await offeredTrial(deps, view.product, normalizeEmail(payment.completion.email), now));
+        const completion = interval ? withSandboxSubscription(payment.completion, view.session.id, interval, now, trial || null) : payment.completion;
         await completeCheckout(deps, view.session.id, completion);
         return seeOtherResponse(view.session.successUrl);
       },
@@ -84,7 +87,7 @@ export function sandboxRoutes(deps: Deps) {
           tags,
           summary: 'Pay (sandbox form post)',
           description:
-            'Completes the session exactly as a Stripe checkout.session.completed does (customer and phone saved, card saved, one license issued), then 303 to successUrl. A declined or invalid card, e-mail or phone answers 200 with the page and the error; an expired session, the expired page. Paying a paid session again changes nothing.',
+            'Completes the session exactly as a Stripe checkout.session.completed does (customer and phone saved, card saved, one license issued), then 303 to successUrl. A recurring product with a trial charges nothing: the buyer’s trial (the days left of their running free trial, or the product’s trialDays, or none when they had one) runs first and the billing clock charges at its end. A declined or invalid card, e-mail or phone answers 200 with the page and the error; an expired session, the expired page. Paying a paid session again changes nothing.',
           security: SECURITY.none,
           responses: { 200: htmlPage('The page again, with why the payment failed.'), 303: seeOther('To the session’s successUrl.'), ...jsonErrors(400, 404, 413) },
         },
