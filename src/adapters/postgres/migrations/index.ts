@@ -13,6 +13,7 @@ import m0009 from './0009_idempotency_keys.sql' with { type: 'text' };
 import m0010 from './0010_login_failures_touched.sql' with { type: 'text' };
 import m0011 from './0011_console_sign_in.sql' with { type: 'text' };
 import m0012 from './0012_console_stats.sql' with { type: 'text' };
+import m0013 from './0013_i21_b.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -30,4 +31,5 @@ export const POSTGRES_MIGRATION_LIST = embeddedMigrations(journal, {
   '0010_login_failures_touched': m0010,
   '0011_console_sign_in': m0011,
   '0012_console_stats': m0012,
+  '0013_i21_b': m0013,
 });

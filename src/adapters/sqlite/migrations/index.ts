@@ -15,6 +15,7 @@ import m0011 from './0011_idempotency_keys.sql' with { type: 'text' };
 import m0012 from './0012_login_failures_touched.sql' with { type: 'text' };
 import m0013 from './0013_console_sign_in.sql' with { type: 'text' };
 import m0014 from './0014_console_stats.sql' with { type: 'text' };
+import m0015 from './0015_i21_b.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -34,4 +35,5 @@ export const SQLITE_MIGRATIONS = embeddedMigrations(journal, {
   '0012_login_failures_touched': m0012,
   '0013_console_sign_in': m0013,
   '0014_console_stats': m0014,
+  '0015_i21_b': m0015,
 });
