@@ -174,3 +174,20 @@ describe('GET /customer/licenses', () => {
     for (const license of reply.body.data) expect(license).toMatchObject({ sellerName: 'Seller', trial: false, id: expect.stringMatching(/^lic_/), issuedAt: expect.any(Number) });
   });
 });
+
+describe('POST /licenses/validate with machineName', () => {
+  test('the validation that binds the machine names it; the buyer sees the name; a control character is 400', async () => {
+    const w = await world();
+    await w.api.call('PATCH', `/licenses/${w.license.id}`, { key: w.mine.apiKey, body: { maxMachines: 3 } });
+    const validate = (machineName: string, machineFingerprint = 'fp-named') =>
+      w.api.call('POST', '/licenses/validate', { key: w.mine.publishableKey, body: { licenseKey: w.licenseKey, machineFingerprint, machineName } });
+
+    expect((await validate('ada-desktop')).body.valid).toBe(true);
+    expect((await validate('renamed-later')).body.valid).toBe(true);
+    expectError(await validate('bad\u0007name', 'fp-other'), 400, 'invalid_request');
+
+    const machines = (await w.api.call('GET', `/licenses/${w.license.id}/activations`, { key: w.mine.apiKey })).body.data;
+    expect(machines.find((m: { machineFingerprint: string }) => m.machineFingerprint === 'fp-named').name).toBe('ada-desktop');
+    expect(machines.map((m: { machineFingerprint: string }) => m.machineFingerprint)).not.toContain('fp-other');
+  });
+});

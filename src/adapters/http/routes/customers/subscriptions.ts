@@ -25,7 +25,7 @@ export function customerSubscriptionRoutes(deps: Deps) {
     })
     .post('/customer/subscriptions/:id/cancel', ({ customer, params }) => changeRenewal(deps, customer.customerId, params.id, true), {
       params: CustomerSubscriptionParams,
-      response: { 200: CustomerSubscription, ...errorsOf(400, 401, 404, 409, 502) },
+      response: { 200: CustomerSubscription, ...errorsOf(400, 401, 404, 409, 413, 502) },
       detail: {
         tags,
         summary: 'Cancel a subscription at the end of its period',
@@ -35,7 +35,7 @@ export function customerSubscriptionRoutes(deps: Deps) {
     })
     .post('/customer/subscriptions/:id/resume', ({ customer, params }) => changeRenewal(deps, customer.customerId, params.id, false), {
       params: CustomerSubscriptionParams,
-      response: { 200: CustomerSubscription, ...errorsOf(400, 401, 404, 409, 502) },
+      response: { 200: CustomerSubscription, ...errorsOf(400, 401, 404, 409, 413, 502) },
       detail: {
         tags,
         summary: 'Resume a subscription set to end',
