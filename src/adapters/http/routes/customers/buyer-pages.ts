@@ -4,6 +4,7 @@ import { openCardLink, recordSandboxCard, type CardLink } from '../../../../app/
 import type { Deps } from '../../../../ports/deps.ts';
 import { cardBrand, cardDigits, DECLINED_CARD_NUMBER, sandboxPaymentMethodId } from '../../../sandbox/sandbox-payment.ts';
 import { SECURITY } from '../../auth.ts';
+import { EXAMPLE } from '../../examples.ts';
 import { cardFormPage, receiptPage } from '../../pages/buyer-pages.ts';
 import { htmlResponse } from '../../pages/html.ts';
 import { htmlPage, Id, jsonErrors } from '../../schemas.ts';
@@ -12,14 +13,14 @@ const tags = ['Customers'];
 /** The card form posts as a browser form does: read as one (see readBody). */
 export const ACCOUNT_FORM_ROUTES = new Set(['/v1/account/card/:id']);
 
-const ReceiptParams = t.Object({ orderId: Id() });
+const ReceiptParams = t.Object({ orderId: Id({ description: 'The order id (ord_…).', examples: [EXAMPLE.orderId] }) });
 const ReceiptQuery = t.Object({ t: t.String({ maxLength: 64, description: 'The key of the receipt’s link.' }) }, { additionalProperties: true });
-const CardParams = t.Object({ id: Id() });
+const CardParams = t.Object({ id: Id({ description: 'The subscription id (sub_…).', examples: [EXAMPLE.subscriptionId] }) });
 const CardQuery = t.Object(
   { c: Id({ description: 'The customer.' }), e: t.Numeric({ description: 'When the link stops working (Unix ms).' }), t: t.String({ maxLength: 64, description: 'The link’s key.' }) },
   { additionalProperties: true },
 );
-const CardForm = t.Object({ cardNumber: t.String({ maxLength: 64 }) }, { additionalProperties: true });
+const CardForm = t.Object({ cardNumber: t.String({ maxLength: 64, description: 'A Luhn-valid card number; spaces and dashes are ignored.' }) }, { additionalProperties: true });
 
 const CARD_YEARS = 3;
 
@@ -77,13 +78,14 @@ export function buyerPageRoutes(deps: Deps) {
       params: CardParams,
       query: CardQuery,
       body: CardForm,
+      parse: 'urlencoded',
       detail: {
         tags,
         summary: 'Save the sandbox card',
         description:
           'The form’s post (application/x-www-form-urlencoded): a Luhn-valid number is saved as the customer’s card with this seller (4000 0000 0000 0002 is declined, as at the sandbox checkout; 4000 0000 0000 0341 saves a card whose later charges fail) and the page says so; an invalid or declined number shows the form again with the problem (422).',
         security: SECURITY.none,
-        responses: { 200: htmlPage('Saved.'), 422: htmlPage('The form again, with the problem.'), ...jsonErrors(400, 404, 409, 410) },
+        responses: { 200: htmlPage('Saved.'), 422: htmlPage('The form again, with the problem.'), ...jsonErrors(400, 404, 409, 410, 413) },
       },
     });
 }
