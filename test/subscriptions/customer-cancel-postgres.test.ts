@@ -105,7 +105,18 @@ describe('buyer cancel and resume on PostgreSQL, 50 at once', () => {
   test('orders carry Stripe’s receipt: the first invoice’s hosted page', async () => {
     const s = await subscriber();
     const customer = (await shop.api.deps.customers.findByEmail(s.email))!;
-    const orders = await shop.api.deps.orders.listByCustomer(customer.id, 10);
-    expect(orders[0]!.receiptUrl).toMatch(/^https:\/\/invoice\.stripe\.test\/i\/in_test_/);
+    const first = await shop.api.deps.orders.listByCustomer(customer.id, 10);
+    expect(first[0]!.receiptUrl).toMatch(/^https:\/\/invoice\.stripe\.test\/i\/in_test_/);
+
+    shop.api.clock.advance(31 * 86_400_000);
+    const renewal = fake.renew(s.stripeId);
+    for (const event of renewal.events) expect((await deliver(shop.api, event)).status).toBe(200);
+    const renewed = await shop.api.deps.orders.findBySource(renewal.invoiceId);
+    expect(renewed!.receiptUrl).toBe(`https://invoice.stripe.test/i/${renewal.invoiceId}`);
+  });
+
+  test('a one-off Stripe sale keeps its charge’s receipt_url', async () => {
+    const { order } = await shop.stripeSale('pg.oneoff@example.com');
+    expect(order.receiptUrl).toMatch(/^https:\/\/pay\.stripe\.test\/receipts\/ch_test_/);
   });
 });
