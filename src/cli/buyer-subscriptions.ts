@@ -1,3 +1,4 @@
+import type { CustomerSubscriptionView } from '../app/subscriptions/customer-subscriptions.ts';
 import { formatPrice } from '../domain/money.ts';
 import { positionals } from './args.ts';
 import { asBuyer } from './buyer-common.ts';
@@ -6,19 +7,7 @@ import { table, when } from './output.ts';
 import { confirm } from './prompt.ts';
 
 /** A subscription as GET /customer/subscriptions lists it (docs/customers.md). */
-interface Subscription {
-  id: string;
-  sellerName: string;
-  productName: string;
-  status: string;
-  interval: string;
-  currentPeriodEnd: number;
-  trialEnd: number | null;
-  cancelAtPeriodEnd: boolean;
-  nextChargeAt: number | null;
-  amount: number;
-  currency: string;
-}
+type Subscription = CustomerSubscriptionView;
 
 const day = (ms: number | null) => when(ms).slice(0, 10);
 

@@ -10,6 +10,13 @@ const tags = ['Customers'];
 const CHANGE_RULES =
   'The seller’s processor is told first (Stripe: the subscription’s cancel_at_period_end on the seller’s account; the sandbox keeps it here), then it is recorded. Of concurrent cancels and resumes of one subscription, one makes each change and only it reaches the processor: one asking for the state it is already in gets it as it stands (200, the processor not called), one meeting another change still in flight gets 409 conflict (try again). Another customer’s subscription, or an unknown id: 404 not_found. 502 processor_error when the processor refused or could not be reached (nothing recorded); 409 not_connected when the seller’s account is no longer connected.';
 
+/** Cancel and resume: the same answers, the same rules. */
+const renewalRoute = (summary: string, what: string) => ({
+  params: CustomerSubscriptionParams,
+  response: { 200: CustomerSubscription, ...errorsOf(400, 401, 404, 409, 413, 502) },
+  detail: { tags, summary, description: `${what} ${CHANGE_RULES}`, security: SECURITY.customer },
+});
+
 /** The buyer's subscriptions and orders (docs/customers.md, "Subscriptions and receipts"). */
 export function customerSubscriptionRoutes(deps: Deps) {
   return withCustomer(deps)
@@ -23,26 +30,14 @@ export function customerSubscriptionRoutes(deps: Deps) {
         security: SECURITY.customer,
       },
     })
-    .post('/customer/subscriptions/:id/cancel', ({ customer, params }) => changeRenewal(deps, customer.customerId, params.id, true), {
-      params: CustomerSubscriptionParams,
-      response: { 200: CustomerSubscription, ...errorsOf(400, 401, 404, 409, 413, 502) },
-      detail: {
-        tags,
-        summary: 'Cancel a subscription at the end of its period',
-        description: `It is not charged again: it runs to currentPeriodEnd, then ends, and its license with it (plus the product’s grace days). Canceled during a free trial, nothing is ever charged and it ends with the trial. ${CHANGE_RULES}`,
-        security: SECURITY.customer,
-      },
-    })
-    .post('/customer/subscriptions/:id/resume', ({ customer, params }) => changeRenewal(deps, customer.customerId, params.id, false), {
-      params: CustomerSubscriptionParams,
-      response: { 200: CustomerSubscription, ...errorsOf(400, 401, 404, 409, 413, 502) },
-      detail: {
-        tags,
-        summary: 'Resume a subscription set to end',
-        description: `Undoes a cancel before the period ends: it renews again at currentPeriodEnd. An ended subscription (canceled, or its period over): 409 conflict; buy the product again. ${CHANGE_RULES}`,
-        security: SECURITY.customer,
-      },
-    })
+    .post('/customer/subscriptions/:id/cancel', ({ customer, params }) => changeRenewal(deps, customer.customerId, params.id, true), renewalRoute(
+      'Cancel a subscription at the end of its period',
+      'It is not charged again: it runs to currentPeriodEnd, then ends, and its license with it (plus the product’s grace days). Canceled during a free trial, nothing is ever charged and it ends with the trial.',
+    ))
+    .post('/customer/subscriptions/:id/resume', ({ customer, params }) => changeRenewal(deps, customer.customerId, params.id, false), renewalRoute(
+      'Resume a subscription set to end',
+      'Undoes a cancel before the period ends: it renews again at currentPeriodEnd. An ended subscription (canceled, or its period over): 409 conflict; buy the product again.',
+    ))
     .get('/customer/orders', async ({ customer }) => ({ data: await listCustomerOrders(deps, customer.customerId) }), {
       response: { 200: CustomerOrderList, ...errorsOf(400, 401) },
       detail: {
