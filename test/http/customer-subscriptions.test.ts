@@ -74,6 +74,19 @@ describe('POST /customer/subscriptions/:id/cancel and /resume', () => {
     expectError(await change(w, 'resume'), 409, 'conflict');
   });
 
+  test('a change meeting another in flight is 409 conflict; once that claim is 60 seconds old, the next one goes through', async () => {
+    const w = await world();
+    const customerId = (await w.api.deps.customers.findByEmail(CUSTOMER.email))!.id;
+    const now = w.api.clock.now();
+    expect(await w.api.deps.subscriptions.claimBuyerChange(customerId, w.customer.subscriptionId, true, now, now - 1)).not.toBeNull();
+
+    expectError(await change(w, 'cancel'), 409, 'conflict');
+    expect((await change(w, 'resume')).body.cancelAtPeriodEnd).toBe(false);
+
+    w.api.clock.advance(60_001);
+    expect((await change(w, 'cancel')).body.cancelAtPeriodEnd).toBe(true);
+  });
+
   test('another buyer’s subscription, a forged id: 404; a NUL byte or an over-long id: 400; no token: 401', async () => {
     const w = await world();
     for (const action of ['cancel', 'resume'] as const) {
@@ -159,6 +172,12 @@ describe('POST /customer/card (sandbox)', () => {
 
     w.api.clock.advance(CARD_LINK_LIFETIME_MS);
     expectError(await open(w, url.toString()), 410, 'otp_expired');
+
+    const nul = new URL(url);
+    nul.searchParams.set('c', 'cus_\u0000');
+    expectError(await open(w, nul.toString()), 400, 'invalid_request');
+    expectError(await w.api.call('GET', `/account/card/sub_%00${url.search}`), 400, 'invalid_request');
+    expectError(await open(w, url.toString(), { form: { cardNumber: '4242\u00004242' } }), 400, 'invalid_request');
 
     expectError(await card(w, w.subscriptionId), 404, 'not_found');
     expectError(await card(w, 'sub_forged'), 404, 'not_found');

@@ -100,6 +100,12 @@ describe('buyer cancel and resume on PostgreSQL, 50 at once', () => {
     const session = fake.portalSessions.at(-1)!;
     expect(reply.body).toEqual({ url: session.url, processor: 'stripe' });
     expect(session).toMatchObject({ customer: fake.subscription(s.stripeId).customer, account: 'acct_1FakeConnected', return_url: expect.stringContaining('/v1/account') });
+
+    fake.failNext(500, 10);
+    const down = await shop.api.call('POST', '/customer/card', { headers: s.headers, body: { subscriptionId: s.id } });
+    fake.failNext(500, 0);
+    expect(down.status).toBe(502);
+    expect(down.body.error.code).toBe('processor_error');
   });
 
   test('orders carry Stripe’s receipt: the first invoice’s hosted page', async () => {

@@ -1,9 +1,16 @@
 import type { Receipt } from '../../../app/customers/customer-orders.ts';
 import { formatPrice } from '../../../domain/money.ts';
-import { html } from './html.ts';
+import { html, SafeHtml } from './html.ts';
 import { ICONS, layout } from './layout.ts';
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+const RECEIPT_STYLE = new SafeHtml(`<style>
+table.receipt{width:100%;border-collapse:collapse;margin:1rem 0}
+table.receipt th,table.receipt td{text-align:left;padding:.5rem 0;border-bottom:1px solid var(--line);vertical-align:top}
+table.receipt th{font-weight:600;padding-right:1rem;white-space:nowrap}
+table.receipt td{overflow-wrap:anywhere}
+</style>`);
 
 /** A sandbox order's receipt (docs/customers.md): what was paid, to whom, when, and what went back. */
 export function receiptPage({ order, customerEmail }: Receipt): string {
@@ -11,7 +18,7 @@ export function receiptPage({ order, customerEmail }: Receipt): string {
   return layout({
     title: `Receipt ${order.id}`,
     sandbox: true,
-    body: html`<h1>Receipt</h1>
+    body: html`${RECEIPT_STYLE}<h1>Receipt</h1>
 <p class="muted">${order.sellerName} · ${order.productName}</p>
 <table class="receipt">
 <tr><th scope="row">Amount paid</th><td>${formatPrice(order.amount, order.currency)}</td></tr>
