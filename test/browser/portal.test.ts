@@ -41,28 +41,40 @@ async function stored(subscriptionId: string) {
   return sub.body as { cancelAtPeriodEnd: boolean };
 }
 
+/** The buyer pays the monthly product in the sandbox checkout: the checkout session's id. */
+async function subscribe(email: string, phone: string): Promise<string> {
+  const { sessionId, checkoutUrl } = await initCheckout(service.call, seller, { productId: monthlyId });
+  const checkout = await chrome.page();
+  await checkout.goto(checkoutUrl);
+  await payWith(checkout, { email, phone });
+  await checkout.waitForURL(/\/v1\/checkout\/success/);
+  return sessionId;
+}
+
+/** The buyer page at 375 px, signed in with the mailed code, watched for CSP reports and errors. */
+async function signedIn(email: string) {
+  const page = await chrome.page();
+  await page.setViewportSize(NARROW);
+  const watched = watchPage(page);
+  await page.goto(`${service.url}/v1/account`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByRole('button', { name: 'Send me a code' }).click();
+  await page.getByRole('textbox', { name: /^Code/ }).fill(await mailedCode(email));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Subscriptions' }).waitFor();
+  return { page, watched };
+}
+
 describe('the buyer’s portal', () => {
   test('signs in, cancels (after confirming) and resumes, opens a receipt, removes a machine after confirming; axe finds nothing', async () => {
-    const { sessionId, checkoutUrl } = await initCheckout(service.call, seller, { productId: monthlyId });
-    const checkout = await chrome.page();
-    await checkout.goto(checkoutUrl);
-    await payWith(checkout, { email: EMAIL, phone: '+15550100077' });
-    await checkout.waitForURL(/\/v1\/checkout\/success/);
+    const sessionId = await subscribe(EMAIL, '+15550100077');
     const status = (await service.call('GET', `/checkout/status/${sessionId}`)).body;
     // check() binds its first machine under the host name: the validation's machineName.
     const bound = await service.call('POST', '/licenses/validate', { key: seller.publishableKey, body: { licenseKey: status.licenseKey, machineFingerprint: 'fp-build-box', machineName: 'build-box' } });
     expect(bound.body.valid).toBe(true);
     const subscriptionId = (await service.call('GET', '/developers/subscriptions', { key: seller.apiKey })).body.data[0].id as string;
 
-    const page = await chrome.page();
-    await page.setViewportSize(NARROW);
-    const watched = watchPage(page);
-    await page.goto(`${service.url}/v1/account`);
-    await page.getByLabel('E-mail').fill(EMAIL);
-    await page.getByRole('button', { name: 'Send me a code' }).click();
-    await page.getByRole('textbox', { name: /^Code/ }).fill(await mailedCode(EMAIL));
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Subscriptions' }).waitFor();
+    const { page, watched } = await signedIn(EMAIL);
     const portal = await page.textContent('#licenses');
     const signedInAxe = await axeViolations(page);
     await screenshot(page, 'portal-signed-in');
@@ -124,20 +136,9 @@ describe('the buyer’s portal', () => {
 
   test('Change card opens the sandbox card form, which saves the new card (axe finds nothing there)', async () => {
     const email = 'portal.card@example.com';
-    const { checkoutUrl } = await initCheckout(service.call, seller, { productId: monthlyId });
-    const checkout = await chrome.page();
-    await checkout.goto(checkoutUrl);
-    await payWith(checkout, { email, phone: '+15550100078' });
-    await checkout.waitForURL(/\/v1\/checkout\/success/);
+    await subscribe(email, '+15550100078');
 
-    const page = await chrome.page();
-    await page.setViewportSize(NARROW);
-    const watched = watchPage(page);
-    await page.goto(`${service.url}/v1/account`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByRole('button', { name: 'Send me a code' }).click();
-    await page.getByRole('textbox', { name: /^Code/ }).fill(await mailedCode(email));
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const { page, watched } = await signedIn(email);
     await page.getByRole('button', { name: 'Change card for Pro monthly' }).click();
     await page.getByRole('heading', { name: 'Change your card' }).waitFor();
     const formAxe = await axeViolations(page);

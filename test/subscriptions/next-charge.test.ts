@@ -4,9 +4,10 @@ import type { Subscription } from '../../src/domain/subscription.ts';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 0, 10);
-const base: Subscription = {
+// trialEnd spelled out: the field issue 21 adds to Subscription (docs/trials.md).
+const base: Subscription & { trialEnd: number | null } = {
   id: 'sub_1', developerId: 'dev_1', customerId: 'cus_1', productId: 'prod_1', licenseId: 'lic_1', processor: 'sandbox', processorSubscriptionId: 'sub_sandbox_1',
-  status: 'active', interval: 'month', currentPeriodEnd: NOW + 20 * DAY, cancelAtPeriodEnd: false, createdAt: NOW - 10 * DAY, updatedAt: NOW - 10 * DAY, canceledAt: null,
+  status: 'active', interval: 'month', currentPeriodEnd: NOW + 20 * DAY, cancelAtPeriodEnd: false, createdAt: NOW - 10 * DAY, updatedAt: NOW - 10 * DAY, canceledAt: null, trialEnd: null,
 };
 
 /** When the buyer's page says a subscription charges next (docs/customers.md). */
