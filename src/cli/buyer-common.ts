@@ -5,7 +5,7 @@ import { CustomerSession } from '../client/terminal.ts';
 import { parseLicenseKey } from '../domain/license-key.ts';
 import { cacheDirFor, type ActivatedLicense, type BuyerConfig } from './config.ts';
 import type { Context } from './context.ts';
-import { CliError, EXIT, NotConfiguredError } from './errors.ts';
+import { CliError, EXIT, HttpApiError, NotConfiguredError } from './errors.ts';
 import { list, when } from './output.ts';
 
 /** Flags of the commands that check licenses (see "Checking a license" in the help). */
@@ -25,6 +25,16 @@ export function signInExpired(): NotConfiguredError {
 }
 
 /** The claims of a key, read without verification (which product, which seller). */
+/** The buyer's own bearer call: an identity token the API no longer accepts means "log in again". */
+export async function asBuyer<T>(ctx: Context, method: string, path: string, body?: unknown): Promise<T> {
+  const buyer = requireBuyer(ctx);
+  try {
+    return await ctx.api.request<T>(method, path, { bearer: buyer.identityToken, deviceFingerprint: await machineFingerprint(), ...(body === undefined ? {} : { body }) });
+  } catch (error) {
+    throw error instanceof HttpApiError && error.status === 401 ? signInExpired() : error;
+  }
+}
+
 export function keyClaims(licenseKey: string): { productId: string; developerId: string; licenseId: string } {
   const parsed = parseLicenseKey(licenseKey.trim());
   if (!parsed.ok) throw new CliError('that is not a license key', parsed.reason, EXIT.invalidLicense);

@@ -1,8 +1,8 @@
 import { machineFingerprint } from '../client/index.ts';
 import { positionals } from './args.ts';
-import { clientFor, requireBuyer, signInExpired } from './buyer-common.ts';
+import { asBuyer, clientFor, requireBuyer } from './buyer-common.ts';
 import type { Command, Context } from './context.ts';
-import { CliError, HttpApiError } from './errors.ts';
+import { CliError } from './errors.ts';
 import { table, when } from './output.ts';
 import { confirm } from './prompt.ts';
 
@@ -26,16 +26,6 @@ interface LicenseDevices {
 }
 
 type Marked = Device & { thisMachine: boolean };
-
-/** The buyer's own bearer call: an identity token the API no longer accepts means "log in again". */
-async function asBuyer<T>(ctx: Context, method: string, path: string): Promise<T> {
-  const buyer = requireBuyer(ctx);
-  try {
-    return await ctx.api.request<T>(method, path, { bearer: buyer.identityToken, deviceFingerprint: await machineFingerprint() });
-  } catch (error) {
-    throw error instanceof HttpApiError && error.status === 401 ? signInExpired() : error;
-  }
-}
 
 const mark = (devices: readonly Device[], fingerprint: string): Marked[] => devices.map((d) => ({ ...d, thisMachine: d.machineFingerprint === fingerprint }));
 const slots = (count: number, max: number | null) => `${count} of ${max ?? 'unlimited'} machine${max === 1 ? '' : 's'}`;

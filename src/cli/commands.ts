@@ -2,6 +2,7 @@ import { buyerBuyCommands } from './buyer-buy.ts';
 import { buyerDeviceCommands } from './buyer-devices.ts';
 import { buyerLicenseCommands } from './buyer-license.ts';
 import { buyerSessionCommands } from './buyer-session.ts';
+import { buyerSubscriptionCommands } from './buyer-subscriptions.ts';
 import { buyerTrialCommands } from './buyer-trial.ts';
 import { fingerprintCommands } from './fingerprint.ts';
 import type { Command } from './context.ts';
@@ -19,6 +20,7 @@ export const COMMANDS: readonly Command[] = [
   ...buyerTrialCommands,
   ...buyerLicenseCommands,
   ...buyerDeviceCommands,
+  ...buyerSubscriptionCommands,
   ...sellerAuthCommands,
   ...sellerProductCommands,
   ...sellerLicenseCommands,

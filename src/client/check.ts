@@ -20,6 +20,8 @@ export interface CheckContext {
   verifier: OfflineVerifier;
   now: number;
   fingerprint: string;
+  /** Sent with the validation that may bind this machine: the name it shows under (its host name). */
+  machineName?: string;
   maxOfflineDays?: number;
   /** How far the system clock may fall behind the highest server time seen before check() distrusts it. */
   clockToleranceMs: number;
@@ -106,7 +108,7 @@ async function askServer(ctx: CheckContext, record: CacheRecord, licenseId: stri
   const answer = await ctx.http.send('POST', '/licenses/validate', {
     apiKey: ctx.apiKey,
     headers: { [NONCE_HEADER]: nonce },
-    body: { licenseKey: record.licenseKey, machineFingerprint: ctx.fingerprint, productId: scopeField(ctx.productIds) },
+    body: { licenseKey: record.licenseKey, machineFingerprint: ctx.fingerprint, productId: scopeField(ctx.productIds), ...(ctx.machineName ? { machineName: ctx.machineName } : {}) },
   });
   if (answer.kind === 'unreachable') return { error: networkError(answer.cause) };
   if (answer.kind === 'error') return { error: answer.error, warning: isRefusal(answer.error.status) ? warningOf(answer.error) : undefined };

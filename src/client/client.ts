@@ -8,7 +8,7 @@ import { defaultCacheDir, safeAppName } from './cache-location.ts';
 import { checkLicense } from './check.ts';
 import { realSleep, runCheckout, type CheckoutOptions } from './checkout.ts';
 import { FileStore } from './file-store.ts';
-import { machineFingerprint } from './fingerprint.ts';
+import { machineFingerprint, machineName } from './fingerprint.ts';
 import { recall, remember, storeKey, withoutKey } from './memory.ts';
 import { Http } from './http.ts';
 import { extractLicenseInfo, OfflineVerifier } from './offline.ts';
@@ -61,6 +61,7 @@ export class LicenseClient {
       verifier: this.verifier,
       now: this.now(),
       fingerprint: await this.fingerprint(),
+      machineName: await machineName(),
       maxOfflineDays: this.options.maxOfflineDays,
       clockToleranceMs: this.options.clockToleranceMs ?? CLOCK_TOLERANCE_MS,
       online: options.online === true,

@@ -27,6 +27,20 @@ export async function sha256Hex(text: string): Promise<string> {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** The service's rule for an activation's name (docs/activations.md): 1 to 100 characters, no control characters. */
+const NAME = /^[^\u0000-\u001f\u007f]{1,100}$/;
+
+/**
+ * The name a machine bound by check() shows under on the buyer's page and to the seller: its host
+ * name (cut to 100 characters); undefined where there is none or the service would refuse it (a
+ * browser: the page's host names no machine).
+ */
+export async function machineName(): Promise<string | undefined> {
+  const node = await nodeModules();
+  const host = node?.os.hostname().trim().slice(0, 100) ?? '';
+  return NAME.test(host) ? host : undefined;
+}
+
 async function currentMachine(): Promise<MachineParts> {
   const node = await nodeModules();
   if (!node) return browserMachine();

@@ -49,6 +49,8 @@ export interface Completion {
   card: SavedCardDetails | null;
   /** A recurring product's checkout: the subscription it started (absent or null = a one-off payment). */
   subscription?: ProcessorSubscription | null;
+  /** The processor's receipt of the payment (Stripe: the charge's receipt_url, or the first invoice's hosted_invoice_url); absent or null = none. */
+  receiptUrl?: string | null;
 }
 
 /** The subscription a checkout started, as its processor reports it. */

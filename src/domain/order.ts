@@ -33,10 +33,16 @@ export interface Order {
   /** A renewal: the subscription period its invoice paid for; null for other orders (and renewals recorded before periods were kept). */
   periodStart: number | null;
   periodEnd: number | null;
+  /**
+   * Where the buyer reads its receipt at the processor: Stripe's charge receipt (`receipt_url`) or
+   * hosted invoice (`hosted_invoice_url`); null when it gave none, and for sandbox orders, whose
+   * receipt is the service's own page (docs/customers.md).
+   */
+  receiptUrl: string | null;
 }
 
 /** What a new paid order starts with: nothing refunded, no period. */
-export const NEW_ORDER = { status: 'paid', amountRefunded: 0, refundedAt: null, periodStart: null, periodEnd: null } as const satisfies Partial<Order>;
+export const NEW_ORDER = { status: 'paid', amountRefunded: 0, refundedAt: null, periodStart: null, periodEnd: null, receiptUrl: null } as const satisfies Partial<Order>;
 
 /** How much of the order can still go back. */
 export function refundableAmount(order: Pick<Order, 'amount' | 'amountRefunded'>): number {

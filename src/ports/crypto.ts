@@ -25,6 +25,10 @@ export interface DerivedSecrets {
   phoneLinkMac(payload: string): string;
   /** Whether `mac` is the phone link MAC of `payload`, compared in constant time. */
   phoneLinkValid(payload: string, mac: string): boolean;
+  /** The keyed MAC of a buyer's page link (a sandbox receipt, the sandbox card form): 43 base64url characters. */
+  pageLinkMac(purpose: 'receipt' | 'card', payload: string): string;
+  /** Whether `mac` is that MAC, compared in constant time. */
+  pageLinkValid(purpose: 'receipt' | 'card', payload: string, mac: string): boolean;
 }
 
 /**

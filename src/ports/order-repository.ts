@@ -21,6 +21,8 @@ export interface OrderRepository {
   findBySource(sourceId: string): Promise<Order | null>;
   /** The orders of one license (its purchase or checkout, its renewals), oldest first. */
   findByLicense(licenseId: string): Promise<Order[]>;
+  /** One customer's orders across sellers, newest first (createdAt, then id), at most `limit`. */
+  listByCustomer(customerId: string, limit: number): Promise<Order[]>;
   /**
    * One developer's orders, newest first (createdAt, then id, both descending), each with its
    * customer's e-mail. Another developer's orders are never in it.

@@ -54,6 +54,8 @@ export interface PaidInvoice {
   amount: number;
   currency: string;
   paymentId: string | null;
+  /** Where the buyer reads the invoice at the processor (Stripe's hosted_invoice_url); absent or null = none. */
+  receiptUrl?: string | null;
 }
 
 export interface SavedCardCharge {
@@ -111,6 +113,14 @@ export interface PaymentProcessor {
   chargeSavedCard(input: SavedCardCharge): Promise<{ paymentId: string }>;
   /** Cancels the subscription at the end of its current period, on the seller's account. */
   cancelSubscriptionAtPeriodEnd(processorSubscriptionId: string, accountId: string): Promise<void>;
+  /** Undoes that before the period ends: the subscription renews again, on the seller's account. */
+  resumeSubscription(processorSubscriptionId: string, accountId: string): Promise<void>;
+  /**
+   * A page of the processor's where the subscription's buyer changes the card it renews with
+   * (Stripe: a billing-portal session for the subscription's customer on the seller's account),
+   * coming back to `returnUrl`. Null where the processor has none (the sandbox has its own form).
+   */
+  cardUpdateUrl(processorSubscriptionId: string, accountId: string, returnUrl: string): Promise<string | null>;
   /**
    * Refunds part or all of a payment on the seller's account. A payment with less left to refund
    * than asked, or a key reused for another amount, throws ConflictError `conflict`.

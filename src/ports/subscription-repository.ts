@@ -35,6 +35,21 @@ export interface SubscriptionRepository {
    * subscription is returned as it is. Null when it is not this developer's.
    */
   markCancelAtPeriodEnd(developerId: string, id: string, at: number): Promise<Subscription | null>;
+  /** The customer's own subscription; another customer's is null, as an unknown one. */
+  findForCustomer(customerId: string, id: string): Promise<Subscription | null>;
+  /** One customer's subscriptions across sellers, newest first, at most `limit`. */
+  listByCustomer(customerId: string, limit: number): Promise<Subscription[]>;
+  /**
+   * The buyer's cancel (true) or resume (false), step 1: claims the subscription for that change in
+   * one conditional update, only while it is not canceled, its cancelAtPeriodEnd is the opposite
+   * and no other buyer change is in flight (a claim older than `staleBefore` counts as none). The
+   * claimed subscription, or null: of concurrent calls one wins, and only the winner tells the processor.
+   */
+  claimBuyerChange(customerId: string, id: string, cancelAtPeriodEnd: boolean, at: number, staleBefore: number): Promise<Subscription | null>;
+  /** Step 2, once the processor agreed: records the change and ends the claim made at `claimedAt`; null when that claim is no longer held. */
+  finishBuyerChange(id: string, cancelAtPeriodEnd: boolean, claimedAt: number, at: number): Promise<Subscription | null>;
+  /** The processor refused: the claim made at `claimedAt` ends, nothing else changes. */
+  releaseBuyerChange(id: string, claimedAt: number): Promise<void>;
   /** One developer's subscriptions, newest first (createdAt, then id, descending), each with its customer's e-mail. */
   listByDeveloper(developerId: string, query: SubscriptionListQuery): Promise<SubscriptionPage>;
   /**

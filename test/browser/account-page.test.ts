@@ -78,6 +78,7 @@ describe('the buyer page', () => {
     const before = await page.textContent('#licenses');
     await screenshot(page, 'account-licenses');
     await page.getByRole('button', { name: 'Remove machine-a' }).click();
+    await page.getByRole('dialog', { name: 'Remove machine-a?' }).getByRole('button', { name: 'Remove machine' }).click();
     await page.getByText('Removed machine-a').waitFor();
     const after = await page.textContent('#licenses');
     // By keyboard: the phone field, its button, then the code the text carried.

@@ -47,6 +47,18 @@ function bending(path: string, bend: (text: string, headers: Headers) => { text:
   }) as typeof fetch;
 }
 
+describe('check(): the machine it binds is named by its host name', () => {
+  test('the first check on a free slot binds this machine under os.hostname(), as the buyer and seller see it', async () => {
+    const { seller, machine } = await licensed();
+    const client = await machine('fp-checked');
+
+    expect((await client.check({ online: true })).valid).toBe(true);
+
+    const host = (await import('node:os')).hostname().trim().slice(0, 100);
+    expect((await sellerList(seller)).data).toEqual([expect.objectContaining({ machineFingerprint: 'fp-checked', name: host })]);
+  });
+});
+
 describe('activate(): a slot for this machine', () => {
   test('takes a slot under a name (created), again is the same activation (not created)', async () => {
     const { seller, machine } = await licensed();

@@ -61,6 +61,7 @@ const FIELDS: Record<string, Record<string, { kind: Kind; required: boolean }>> 
     otp: { kind: 'string', required: true }, cardId: { kind: 'string', required: true },
   },
   'POST /customer/phone': { phone: { kind: 'string', required: true } },
+  'POST /customer/card': { subscriptionId: { kind: 'string', required: true } },
   'POST /customer/phone/verify': {
     otpId: { kind: 'string', required: true }, otp: { kind: 'string', required: true }, phone: { kind: 'string', required: true },
   },

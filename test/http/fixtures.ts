@@ -77,6 +77,7 @@ const NO_CUSTOMER = {
   purchase: { purchaseId: 'pur_none', otpId: 'otp_none', otp: '000000', cardId: 'card_none' },
   phoneChange: { otpId: 'otp_none', otp: '000000', phone: '+15550000000' },
   license: { id: 'lic_none', activationId: 'act_none' },
+  subscriptionId: 'sub_none',
 };
 
 /** The routes that need the world's customer (its token, codes or purchase). */
@@ -122,6 +123,8 @@ export async function aCustomer(api: TestApi, apiKey: string, productId: string,
   const purchase = await api.call('POST', '/purchase/init', { headers: auth, body: { productId } });
   const otp = await api.call('POST', '/purchase/otp', { headers: auth, body: { purchaseId: purchase.body.purchaseId } });
   const purchaseCode = await latestCode(api, who.phone);
+  // A monthly subscription of their own, for the buyer's subscription routes.
+  const subscriptionId = await aSandboxSubscription(api, apiKey, { email: who.email, phone: who.phone });
   // A pending change of the confirmed phone (its code goes to the confirmed phone).
   const change = await api.call('POST', '/customer/phone', { headers: auth, body: { phone: NEW_PHONE } });
   return {
@@ -133,6 +136,7 @@ export async function aCustomer(api: TestApi, apiKey: string, productId: string,
     purchase: { purchaseId: purchase.body.purchaseId as string, otpId: otp.body.otpId as string, otp: purchaseCode, cardId: purchase.body.cards[0].id as string },
     phoneChange: { otpId: change.body.otpId as string, otp: await latestCode(api, who.phone), phone: NEW_PHONE },
     license: { id: own.id as string, activationId: machine.body.activation.id as string },
+    subscriptionId,
   };
 }
 
@@ -238,6 +242,15 @@ export function routeTable(w: World): Route[] {
     {
       name: 'DELETE /customer/licenses/:id/activations/:activationId', method: 'DELETE', auth: 'customer', hasIdParam: true,
       path: (id = customer.license.id) => `/customer/licenses/${id}/activations/${customer.license.activationId}`,
+    },
+    { name: 'GET /customer/subscriptions', method: 'GET', path: () => '/customer/subscriptions', auth: 'customer' },
+    { name: 'POST /customer/subscriptions/:id/cancel', method: 'POST', path: (id = customer.subscriptionId) => `/customer/subscriptions/${id}/cancel`, auth: 'customer', hasIdParam: true },
+    { name: 'POST /customer/subscriptions/:id/resume', method: 'POST', path: (id = customer.subscriptionId) => `/customer/subscriptions/${id}/resume`, auth: 'customer', hasIdParam: true },
+    { name: 'GET /customer/orders', method: 'GET', path: () => '/customer/orders', auth: 'customer' },
+    { name: 'POST /customer/card', method: 'POST', path: () => '/customer/card', auth: 'customer', body: () => ({ subscriptionId: customer.subscriptionId }) },
+    {
+      name: 'GET /account/receipts/:orderId', method: 'GET', auth: 'none', hasIdParam: true,
+      path: (id = w.orderId) => `/account/receipts/${id}?t=${w.api.deps.derivedSecrets.pageLinkMac('receipt', id)}`,
     },
     { name: 'GET /account', method: 'GET', path: () => '/account', auth: 'none' },
     { name: 'GET /sandbox/outbox', method: 'GET', path: () => `/sandbox/outbox${outbox}`, auth: 'none' },

@@ -32,6 +32,9 @@ const NOT_REPLAYED: Record<string, string> = {
   'POST /v1/developers/passkeys/registration/verify': 'needs an authenticator’s attestation (test/console/passkeys.test.ts)',
   'POST /v1/developers/login/passkey/verify': 'needs an authenticator’s signature (test/console/passkeys.test.ts)',
   'POST /v1/developers/passkeys/{id}/revoke': 'needs a registered passkey (test/console/passkeys.test.ts)',
+  'GET /v1/account/receipts/{orderId}': 'its t is keyed by the master key and handed out in GET /customer/orders (test/http/customer-subscriptions.test.ts, test/browser/portal.test.ts)',
+  'GET /v1/account/card/{id}': 'its link is keyed by the master key and handed out by POST /customer/card (test/http/customer-subscriptions.test.ts)',
+  'POST /v1/account/card/{id}': 'as GET /v1/account/card/{id} (test/http/customer-subscriptions.test.ts)',
 };
 
 const codeTexted = async (replay: Replay, phone: string) => {
@@ -98,6 +101,16 @@ const subscribeMonthly = async (replay: Replay): Promise<Extra> => {
 const aPaidOrder = async (replay: Replay): Promise<Extra> => {
   const orders = await fetch(`${replay.base}/v1/developers/orders`, { headers: { 'x-api-key': replay.credentials.secretKey! } }).then((r) => r.json());
   replay.capture('orderId', orders.data[0].id);
+  return {};
+};
+/** The example buyer subscribes to a monthly product too (the sandbox Pay form), so the buyer's subscription routes have one of theirs. */
+const buyerSubscribes = async (replay: Replay): Promise<Extra> => {
+  const post = (path: string, body: unknown) =>
+    fetch(`${replay.base}/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': replay.credentials.secretKey! }, body: JSON.stringify(body) }).then((r) => r.json());
+  const product = await post('/developers/products', { name: 'Team monthly', price: 1500, currency: 'usd', interval: 'month' });
+  const checkout = await post('/checkout/init', { productId: product.id });
+  const form = new URLSearchParams({ email: EXAMPLE.buyerEmail, phone: EXAMPLE.phone, cardNumber: '4242 4242 4242 4242' });
+  await fetch(`${replay.base}/v1/sandbox/checkout/${checkout.sessionId}/pay`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form, redirect: 'manual' });
   return {};
 };
 const captureCustomerMachine = (reply: Reply, replay: Replay) => {
@@ -218,6 +231,11 @@ const STEPS: Step[] = [
   // The code of a phone change goes to the phone already confirmed.
   { name: 'POST /v1/customer/phone', after: codeSent(EXAMPLE.phone) },
   { name: 'POST /v1/customer/phone/verify' },
+  { name: 'GET /v1/customer/subscriptions', extra: buyerSubscribes, after: (r, replay) => replay.capture('subscriptionId', r.body.data[0].id) },
+  { name: 'POST /v1/customer/subscriptions/{id}/cancel' },
+  { name: 'POST /v1/customer/subscriptions/{id}/resume' },
+  { name: 'POST /v1/customer/card' },
+  { name: 'GET /v1/customer/orders' },
   { name: 'POST /v1/licenses/{id}/revoke' },
   { name: 'POST /v1/auth/logout' },
   { name: 'DELETE /v1/developers/webhook-endpoints/{id}' },

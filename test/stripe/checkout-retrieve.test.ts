@@ -38,7 +38,7 @@ describe('StripeProcessor.retrieveCheckout', () => {
     expect(await processor.retrieveCheckout(id, CONNECTED_ACCOUNT)).toEqual({ state: 'open' });
   });
 
-  test('is asked on the connected account, expanding the payment method and the customer', async () => {
+  test('is asked on the connected account, expanding the payment method, the charge (its receipt) and the customer', async () => {
     const id = await stripeSession();
 
     await processor.retrieveCheckout(id, CONNECTED_ACCOUNT);
@@ -46,10 +46,10 @@ describe('StripeProcessor.retrieveCheckout', () => {
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]).toMatchObject({ method: 'GET', path: `/v1/checkout/sessions/${id}` });
     expect(fake.requests[0]!.headers['stripe-account']).toBe(CONNECTED_ACCOUNT);
-    expect(fake.requests[0]!.query.expand).toEqual(['payment_intent.payment_method', 'customer']);
+    expect(fake.requests[0]!.query.expand).toEqual(['payment_intent.payment_method', 'payment_intent.latest_charge', 'customer']);
   });
 
-  test('a paid session yields who paid, the payment, and the saved card', async () => {
+  test('a paid session yields who paid, the payment, the saved card and the charge’s receipt', async () => {
     const id = await stripeSession();
     fake.markPaid(id, PAID);
 
@@ -63,6 +63,7 @@ describe('StripeProcessor.retrieveCheckout', () => {
         processorCustomerId: 'cus_Buyer',
         paymentId: 'pi_Paid',
         card: { processorPaymentMethodId: 'pm_Card', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2034 },
+        receiptUrl: expect.stringMatching(/^https:\/\/pay\.stripe\.test\/receipts\/ch_test_/),
       },
     });
   });

@@ -44,6 +44,7 @@ export function fakeSubscriptions(now: Now, uid: () => string, held: (paymentInt
       id,
       object: 'invoice',
       billing_reason: billingReason,
+      hosted_invoice_url: `https://invoice.stripe.test/i/${id}`,
       status: paid ? 'paid' : 'open',
       amount_paid: paid ? amount : 0,
       amount_due: sub.object.plan_amount,

@@ -96,6 +96,8 @@ export async function startFakeStripe(options: { now?: () => number } = {}) {
     charges.set(paymentIntentId, { id: `ch_test_${uid()}`, amount, refunded: 0, account, invoice });
   /** Every refund made, in order (replays of an idempotency key make none). */
   const refunds: { id: string; paymentIntentId: string; amount: number; account: string | null; idempotencyKey: string | null }[] = [];
+  /** Every billing-portal session made, in order, with the account it was made on. */
+  const portalSessions: { id: string; customer: FormValue | undefined; return_url: FormValue | null; url: string; account: string | null }[] = [];
   const subs = fakeSubscriptions(now, uid, (pi, amount, account, invoice) => hold(pi, amount, account, invoice));
   /** An event of the fake's own making, stamped with its clock. */
   const event = (type: string, object: Record<string, unknown>, account: string | null) =>
@@ -108,7 +110,12 @@ export async function startFakeStripe(options: { now?: () => number } = {}) {
     const method = card
       ? { id: card.id, object: 'payment_method', type: 'card', card: { brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear } }
       : null;
-    const intent = { id: paid.paymentIntentId, object: 'payment_intent', status: 'succeeded', payment_method: expand.includes('payment_intent.payment_method') ? method : (method?.id ?? null) };
+    const charge = charges.get(paid.paymentIntentId);
+    const latestCharge = charge ? { id: charge.id, object: 'charge', receipt_url: `https://pay.stripe.test/receipts/${charge.id}` } : null;
+    const intent = {
+      id: paid.paymentIntentId, object: 'payment_intent', status: 'succeeded', payment_method: expand.includes('payment_intent.payment_method') ? method : (method?.id ?? null),
+      latest_charge: expand.includes('payment_intent.latest_charge') ? latestCharge : (latestCharge?.id ?? null),
+    };
     const expandsIntent = expand.some((e) => e === 'payment_intent' || e.startsWith('payment_intent.'));
     if (session.subscription) {
       const sub = subs.get(session.subscription.id).object;
@@ -183,6 +190,11 @@ export async function startFakeStripe(options: { now?: () => number } = {}) {
     if (req.method === 'POST' && req.path === '/v1/refunds') return replayed(req, account, () => refund(req.body, account, req.headers['idempotency-key'] ?? null));
     if (req.method === 'GET' && req.path === '/v1/invoice_payments') return invoicePayments(req.query, account);
     const subMatch = /^\/v1\/subscriptions\/([^/]+)$/.exec(req.path);
+    if (req.method === 'GET' && subMatch) {
+      const sub = subs.subscriptions.get(subMatch[1]!);
+      return sub && sub.account === account ? json(200, sub.object) : stripeError(404, 'invalid_request_error', `No such subscription: '${subMatch[1]}'`, 'resource_missing');
+    }
+    if (req.method === 'POST' && req.path === '/v1/billing_portal/sessions') return portalSession(req.body, account);
     if (req.method === 'POST' && subMatch) {
       const updated = subs.update(subMatch[1]!, account, req.body);
       return updated ? json(200, updated) : stripeError(404, 'invalid_request_error', `No such subscription: '${subMatch[1]}'`, 'resource_missing');
@@ -234,6 +246,16 @@ export async function startFakeStripe(options: { now?: () => number } = {}) {
     const id = `re_test_${uid()}`;
     refunds.push({ id, paymentIntentId: String(body.payment_intent), amount, account, idempotencyKey });
     return { status: 200, body: { id, object: 'refund', amount, charge: charge.id, payment_intent: body.payment_intent, status: 'succeeded', metadata: body.metadata ?? {} } };
+  }
+
+  /** A billing-portal session for a customer of this account's subscriptions (Stripe answers its one-time URL). */
+  function portalSession(body: Record<string, FormValue>, account: string | null): Response {
+    const known = [...subs.subscriptions.values()].some((sub) => sub.account === account && sub.object.customer === body.customer);
+    if (!known) return stripeError(400, 'invalid_request_error', `No such customer: '${String(body.customer)}'`, 'resource_missing');
+    const id = `bps_test_${uid()}`;
+    const session = { id, object: 'billing_portal.session', customer: body.customer, return_url: body.return_url ?? null, url: `https://billing.stripe.test/p/session/${id}` };
+    portalSessions.push({ ...session, account });
+    return json(200, session);
   }
 
   /** GET /v1/invoice_payments?invoice=… or ?payment[payment_intent]=…: how the current API ties invoices and payments. */
@@ -326,6 +348,7 @@ export async function startFakeStripe(options: { now?: () => number } = {}) {
     },
     /** Every refund made through the API, in order. */
     refunds,
+    portalSessions,
     /**
      * A refund made outside the API (the seller's dashboard): all that is left, or `amount`. The
      * charge.refunded Stripe sends then, with its cumulative figures; `legacy` charges name their invoice.

@@ -24,9 +24,15 @@ export class HmacDerivedSecrets implements DerivedSecrets {
   }
 
   phoneLinkValid(payload: string, mac: string): boolean {
-    const expected = Buffer.from(this.phoneLinkMac(payload));
-    const given = Buffer.from(mac);
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    return sameMac(this.phoneLinkMac(payload), mac);
+  }
+
+  pageLinkMac(purpose: 'receipt' | 'card', payload: string): string {
+    return createHmac('sha256', this.key).update(`${purpose}-page:${payload}`).digest('base64url');
+  }
+
+  pageLinkValid(purpose: 'receipt' | 'card', payload: string, mac: string): boolean {
+    return sameMac(this.pageLinkMac(purpose, payload), mac);
   }
 
   private base62(label: string, length: number): string {
@@ -38,4 +44,10 @@ export class HmacDerivedSecrets implements DerivedSecrets {
     }
     return out;
   }
+}
+
+function sameMac(expected: string, given: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
 }

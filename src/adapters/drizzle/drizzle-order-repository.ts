@@ -30,6 +30,11 @@ export abstract class DrizzleOrderRepository implements Omit<OrderRepository, 'r
     return this.store.db.select().from(orders).where(eq(orders.licenseId, licenseId)).orderBy(asc(orders.createdAt), asc(orders.id));
   }
 
+  async listByCustomer(customerId: string, limit: number): Promise<Order[]> {
+    const { db, tables: { orders }, dialect } = this.store;
+    return db.select().from(orders).where(eq(orders.customerId, customerId)).orderBy(desc(orders.createdAt), desc(dialect.byteOrder(orders.id))).limit(limit);
+  }
+
   async listByDeveloper(developerId: string, query: OrderListQuery): Promise<OrderPage> {
     let customerId: string | undefined;
     if (query.customerEmail !== undefined) {

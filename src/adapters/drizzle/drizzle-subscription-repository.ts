@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, lte, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, isNull, lte, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Subscription, SubscriptionChange } from '../../domain/subscription.ts';
 import type { SubscriptionListQuery, SubscriptionPage, SubscriptionRepository } from '../../ports/subscription-repository.ts';
 import { oneOrNull, type SqlDialect, type SqlStore } from './sql-store.ts';
@@ -64,16 +64,67 @@ export class DrizzleSubscriptionRepository implements SubscriptionRepository {
   async listDueSandbox(developerId: string, at: number, limit: number): Promise<Subscription[]> {
     const { db, tables: { subscriptions: s }, dialect } = this.store;
     return db
-      .select()
+      .select(subscriptionColumns(this.store.tables.subscriptions))
       .from(s)
       .where(and(eq(s.developerId, developerId), eq(s.processor, 'sandbox'), ne(s.status, 'canceled'), lte(s.currentPeriodEnd, at)))
       .orderBy(asc(s.currentPeriodEnd), asc(dialect.byteOrder(s.id)))
       .limit(limit);
   }
 
-  private findOne(where: SQL): Promise<Subscription | null> {
-    return oneOrNull(this.store.db.select().from(this.store.tables.subscriptions).where(where));
+  async findForCustomer(customerId: string, id: string): Promise<Subscription | null> {
+    const { subscriptions: s } = this.store.tables;
+    return this.findOne(and(eq(s.id, id), eq(s.customerId, customerId))!);
   }
+
+  async listByCustomer(customerId: string, limit: number): Promise<Subscription[]> {
+    const { db, tables: { subscriptions: s }, dialect } = this.store;
+    return db.select(subscriptionColumns(this.store.tables.subscriptions)).from(s).where(eq(s.customerId, customerId)).orderBy(desc(s.createdAt), desc(dialect.byteOrder(s.id))).limit(limit);
+  }
+
+  /** One statement: only a live subscription not yet in the wanted state, with no other change in flight (or one gone stale). */
+  async claimBuyerChange(customerId: string, id: string, cancelAtPeriodEnd: boolean, at: number, staleBefore: number): Promise<Subscription | null> {
+    const { db, tables: { subscriptions: s } } = this.store;
+    const [row] = await db
+      .update(s)
+      .set({ changeClaimedAt: at })
+      .where(and(
+        eq(s.id, id),
+        eq(s.customerId, customerId),
+        ne(s.status, 'canceled'),
+        eq(s.cancelAtPeriodEnd, !cancelAtPeriodEnd),
+        or(isNull(s.changeClaimedAt), lt(s.changeClaimedAt, staleBefore)),
+      ))
+      .returning(subscriptionColumns(this.store.tables.subscriptions));
+    return row ?? null;
+  }
+
+  /** Only the claim's holder writes: a claim taken over since (gone stale) changes nothing. */
+  async finishBuyerChange(id: string, cancelAtPeriodEnd: boolean, claimedAt: number, at: number): Promise<Subscription | null> {
+    const { transactions, tables: { subscriptions: s }, dialect } = this.store;
+    // Through the writes that announce it: a resumption is subscription.resumed, once.
+    const set = { cancelAtPeriodEnd, changeClaimedAt: null, updatedAt: dialect.greatest(sql`"updated_at"`, dialect.bound(at, 'bigint')) };
+    return transactions.changeSubscription(eq(s.id, id), set, and(eq(s.changeClaimedAt, claimedAt), ne(s.status, 'canceled')));
+  }
+
+  async releaseBuyerChange(id: string, claimedAt: number): Promise<void> {
+    const { db, tables: { subscriptions: s } } = this.store;
+    await db.update(s).set({ changeClaimedAt: null }).where(and(eq(s.id, id), eq(s.changeClaimedAt, claimedAt)));
+  }
+
+  private findOne(where: SQL): Promise<Subscription | null> {
+    return oneOrNull(this.store.db.select(subscriptionColumns(this.store.tables.subscriptions)).from(this.store.tables.subscriptions).where(where));
+  }
+}
+
+/** A row as read or returned whole, without the buyer-change claim (the store's bookkeeping). */
+export function withoutClaim<T extends { changeClaimedAt?: unknown }>({ changeClaimedAt: _claim, ...subscription }: T): Omit<T, 'changeClaimedAt'> {
+  return subscription;
+}
+
+/** A subscription's columns bar the buyer-change claim, which is the store's bookkeeping, not the subscription's. */
+export function subscriptionColumns(subscriptions: SqlStore['tables']['subscriptions']) {
+  const { changeClaimedAt: _claim, ...columns } = getTableColumns(subscriptions);
+  return columns;
 }
 
 /** A seller's subscriptions, newest first, walking (developer_id, created_at, id): one row more than the limit. */
@@ -87,7 +138,7 @@ export function subscriptionListQuery({ db, tables: { subscriptions: s, customer
     query.status === undefined ? undefined : eq(s.status, query.status),
   );
   return db
-    .select({ subscription: s, customerEmail: customers.email })
+    .select({ subscription: subscriptionColumns(s), customerEmail: customers.email })
     .from(s)
     .innerJoin(customers, eq(customers.id, s.customerId))
     .where(where)

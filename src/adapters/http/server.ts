@@ -30,6 +30,7 @@ import { purchaseRoutes } from './routes/purchase.ts';
 import { sandboxMailRoutes } from './routes/sandbox/mail.ts';
 import { outboxRoutes } from './routes/sandbox/outbox.ts';
 import { SANDBOX_FORM_ROUTES, sandboxRoutes } from './routes/sandbox/processor.ts';
+import { ACCOUNT_FORM_ROUTES } from './routes/customers/buyer-pages.ts';
 import { subscriptionRoutes } from './routes/subscriptions.ts';
 import { trialRoutes } from './routes/trials.ts';
 import { webhookDeliveryRoutes } from './routes/webhooks/deliveries.ts';
@@ -111,7 +112,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
       const length = Number(request.headers.get('content-length') ?? 0);
       if (length > MAX_BODY_BYTES) return errorResponse(413, 'payload_too_large', 'The body is larger than 64 KiB.');
     })
-    .onParse(({ request, route }) => readBody(request, RAW_BODY_ROUTES.has(route) ? 'raw' : SANDBOX_FORM_ROUTES.has(route) ? 'form' : 'json'))
+    .onParse(({ request, route }) => readBody(request, RAW_BODY_ROUTES.has(route) ? 'raw' : SANDBOX_FORM_ROUTES.has(route) || ACCOUNT_FORM_ROUTES.has(route) ? 'form' : 'json'))
     // The request log names the route pattern, never the ids in the path (a checkout id bears a license key).
     .onTransform(({ request, route }) => recordRoute(request, route))
     .onError(async ({ code, error, request, route }) => {

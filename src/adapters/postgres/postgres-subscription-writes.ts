@@ -3,6 +3,7 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { subscriptionChanged, subscriptionCreated } from '../../domain/events.ts';
 import { subscriptionRollups } from '../../domain/stats-rollups.ts';
 import type { Subscription } from '../../domain/subscription.ts';
+import { withoutClaim } from '../drizzle/drizzle-subscription-repository.ts';
 import type { SubscriptionWrites } from '../drizzle/sql-store.ts';
 import { addPostgresRollups, emitPostgresEvent, postgresCustomerEmail } from './postgres-events.ts';
 import type { PostgresDb } from './postgres-store.ts';
@@ -18,8 +19,9 @@ export function postgresSubscriptionWrites(db: PostgresDb): SubscriptionWrites {
   return {
     async insertSubscription(subscription: Subscription): Promise<boolean> {
       return db.transaction(async (tx) => {
-        const [inserted] = await tx.insert(subscriptions).values(subscription).onConflictDoNothing({ target: subscriptions.processorSubscriptionId }).returning();
-        if (!inserted) return false;
+        const [row] = await tx.insert(subscriptions).values(subscription).onConflictDoNothing({ target: subscriptions.processorSubscriptionId }).returning();
+        if (!row) return false;
+        const inserted = withoutClaim(row);
         await addPostgresRollups(tx, subscriptionRollups(null, inserted));
         await emitPostgresEvent(tx, subscriptionCreated({ ...inserted, customerEmail: (await postgresCustomerEmail(tx, inserted.customerId)) ?? '' }));
         return true;
@@ -35,10 +37,11 @@ export function postgresSubscriptionWrites(db: PostgresDb): SubscriptionWrites {
           .where(key)
           .for('update', { of: subscriptions });
         if (!before) return null;
-        const [after] = await tx.update(subscriptions).set(set as PgUpdateSetSource<typeof subscriptions>).where(and(key, condition)).returning();
-        if (!after) return null;
-        await addPostgresRollups(tx, subscriptionRollups(before.row, after));
-        for (const event of subscriptionChanged(before.row, { ...after, customerEmail: before.email })) await emitPostgresEvent(tx, event);
+        const [row] = await tx.update(subscriptions).set(set as PgUpdateSetSource<typeof subscriptions>).where(and(key, condition)).returning();
+        if (!row) return null;
+        const after = withoutClaim(row);
+        await addPostgresRollups(tx, subscriptionRollups(withoutClaim(before.row), after));
+        for (const event of subscriptionChanged(withoutClaim(before.row), { ...after, customerEmail: before.email })) await emitPostgresEvent(tx, event);
         return after;
       });
     },

@@ -231,6 +231,8 @@ export const orders = pgTable(
     /** A renewal's paid period (null for other orders). */
     periodStart: millis('period_start'),
     periodEnd: millis('period_end'),
+    /** Where the buyer reads the receipt at the processor (Stripe's charge receipt or hosted invoice); null = none (sandbox: the service's own page). */
+    receiptUrl: text('receipt_url'),
   },
   (t) => [
     index('orders_developer_order').on(t.developerId, t.createdAt, ID),
@@ -238,6 +240,7 @@ export const orders = pgTable(
     index('orders_developer_customer').on(t.developerId, t.customerId, t.createdAt, ID),
     index('orders_payment').on(t.paymentId),
     index('orders_license').on(t.licenseId),
+    index('orders_customer').on(t.customerId, t.createdAt),
   ],
 );
 
@@ -261,8 +264,10 @@ export const subscriptions = pgTable(
     createdAt: millis('created_at').notNull(),
     updatedAt: millis('updated_at').notNull(),
     canceledAt: millis('canceled_at'),
+    /** A buyer's cancel or resume in flight at the processor since then (null = none): one at a time, so the processor hears each change once. */
+    changeClaimedAt: millis('change_claimed_at'),
   },
-  (t) => [index('subscriptions_developer_order').on(t.developerId, t.createdAt, ID)],
+  (t) => [index('subscriptions_developer_order').on(t.developerId, t.createdAt, ID), index('subscriptions_customer').on(t.customerId, t.createdAt)],
 );
 
 /** Where a seller wants to hear about events (Standard Webhooks). */

@@ -61,6 +61,14 @@ export class SandboxProcessor implements PaymentProcessor {
   /** Sandbox subscriptions live in the store only: cancelling them is the store's update. */
   async cancelSubscriptionAtPeriodEnd(): Promise<void> {}
 
+  /** Likewise: resuming is the store's update. */
+  async resumeSubscription(): Promise<void> {}
+
+  /** The sandbox's card form is the service's own page (src/app/customers/card-change.ts). */
+  async cardUpdateUrl(): Promise<string | null> {
+    return null;
+  }
+
   /** Sandbox money goes back at once; the refund id derives from the key, so a retry names the same refund. */
   async refund({ idempotencyKey }: RefundRequest): Promise<{ refundId: string }> {
     return { refundId: `re_sandbox_${sha16(idempotencyKey)}` };

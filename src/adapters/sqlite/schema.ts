@@ -207,6 +207,8 @@ export const orders = sqliteTable(
     /** A renewal's paid period (null for other orders). */
     periodStart: integer('period_start'),
     periodEnd: integer('period_end'),
+    /** Where the buyer reads the receipt at the processor (Stripe's charge receipt or hosted invoice); null = none (sandbox: the service's own page). */
+    receiptUrl: text('receipt_url'),
   },
   (t) => [
     index('orders_developer_order').on(t.developerId, t.createdAt, t.id),
@@ -214,6 +216,7 @@ export const orders = sqliteTable(
     index('orders_developer_customer').on(t.developerId, t.customerId, t.createdAt, t.id),
     index('orders_payment').on(t.paymentId),
     index('orders_license').on(t.licenseId),
+    index('orders_customer').on(t.customerId, t.createdAt),
   ],
 );
 
@@ -237,8 +240,10 @@ export const subscriptions = sqliteTable(
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
     canceledAt: integer('canceled_at'),
+    /** A buyer's cancel or resume in flight at the processor since then (null = none): one at a time, so the processor hears each change once. */
+    changeClaimedAt: integer('change_claimed_at'),
   },
-  (t) => [index('subscriptions_developer_order').on(t.developerId, t.createdAt, t.id)],
+  (t) => [index('subscriptions_developer_order').on(t.developerId, t.createdAt, t.id), index('subscriptions_customer').on(t.customerId, t.createdAt)],
 );
 
 /** Where a seller wants to hear about events (Standard Webhooks). */

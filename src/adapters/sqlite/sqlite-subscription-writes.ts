@@ -3,6 +3,7 @@ import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import { subscriptionChanged, subscriptionCreated } from '../../domain/events.ts';
 import { subscriptionRollups } from '../../domain/stats-rollups.ts';
 import type { Subscription } from '../../domain/subscription.ts';
+import { withoutClaim } from '../drizzle/drizzle-subscription-repository.ts';
 import type { SubscriptionWrites } from '../drizzle/sql-store.ts';
 import { addSqliteRollups, emitSqliteEvent, sqliteCustomerEmail } from './sqlite-events.ts';
 import { customers, subscriptions } from './schema.ts';
@@ -18,8 +19,9 @@ export function sqliteSubscriptionWrites(db: SqliteDb): SubscriptionWrites {
     async insertSubscription(subscription: Subscription): Promise<boolean> {
       return db.transaction(
         (tx) => {
-          const [inserted] = tx.insert(subscriptions).values(subscription).onConflictDoNothing({ target: subscriptions.processorSubscriptionId }).returning().all();
-          if (!inserted) return false;
+          const [row] = tx.insert(subscriptions).values(subscription).onConflictDoNothing({ target: subscriptions.processorSubscriptionId }).returning().all();
+          if (!row) return false;
+          const inserted = withoutClaim(row);
           addSqliteRollups(tx, subscriptionRollups(null, inserted));
           emitSqliteEvent(tx, subscriptionCreated({ ...inserted, customerEmail: sqliteCustomerEmail(tx, inserted.customerId) ?? '' }));
           return true;
@@ -33,10 +35,11 @@ export function sqliteSubscriptionWrites(db: SqliteDb): SubscriptionWrites {
         (tx) => {
           const [before] = tx.select({ row: subscriptions, email: customers.email }).from(subscriptions).innerJoin(customers, eq(customers.id, subscriptions.customerId)).where(key).all();
           if (!before) return null;
-          const [after] = tx.update(subscriptions).set(set as SQLiteUpdateSetSource<typeof subscriptions>).where(and(key, condition)).returning().all();
-          if (!after) return null;
-          addSqliteRollups(tx, subscriptionRollups(before.row, after));
-          for (const event of subscriptionChanged(before.row, { ...after, customerEmail: before.email })) emitSqliteEvent(tx, event);
+          const [row] = tx.update(subscriptions).set(set as SQLiteUpdateSetSource<typeof subscriptions>).where(and(key, condition)).returning().all();
+          if (!row) return null;
+          const after = withoutClaim(row);
+          addSqliteRollups(tx, subscriptionRollups(withoutClaim(before.row), after));
+          for (const event of subscriptionChanged(withoutClaim(before.row), { ...after, customerEmail: before.email })) emitSqliteEvent(tx, event);
           return after;
         },
         { behavior: 'immediate' },

@@ -64,8 +64,20 @@ export function toProcessorCheckout(s: Stripe.Checkout.Session): ProcessorChecko
       paymentId: subscription ? subscription.paymentId : idOf(s.payment_intent),
       card: subscription ? subscription.card : cardOf(intent?.payment_method ?? null),
       ...(subscription ? { subscription: subscription.subscription } : {}),
+      receiptUrl: subscription ? subscription.receiptUrl : receiptOf(intent),
     },
   };
+}
+
+/** The receipt Stripe keeps for the intent's charge (expanded: `payment_intent.latest_charge`). */
+function receiptOf(intent: Stripe.PaymentIntent | null): string | null {
+  const charge = intent?.latest_charge;
+  return charge && typeof charge === 'object' ? httpsUrl(charge.receipt_url) : null;
+}
+
+/** A link Stripe gave for the buyer to open: kept only when it is an http(s) URL of sane length. */
+export function httpsUrl(value: unknown): string | null {
+  return typeof value === 'string' && value.length <= 2048 && /^https?:\/\/[^\s]+$/i.test(value) ? value : null;
 }
 
 export function cardOf(method: string | Stripe.PaymentMethod | null): SavedCardDetails | null {

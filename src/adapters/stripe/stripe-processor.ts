@@ -85,7 +85,7 @@ export class StripeProcessor implements PaymentProcessor {
   async retrieveCheckout(processorSessionId: string, accountId: string): Promise<ProcessorCheckout> {
     try {
       const retrieve = (expand: string[]) => this.stripe.checkout.sessions.retrieve(processorSessionId, { expand }, { stripeAccount: accountId });
-      const session = await retrieve(['payment_intent.payment_method', 'customer']);
+      const session = await retrieve(['payment_intent.payment_method', 'payment_intent.latest_charge', 'customer']);
       // A paid subscription session is read again with its subscription and first invoice expanded.
       if (session.mode === 'subscription' && session.status === 'complete') return toProcessorCheckout(await retrieve(['customer', ...SUBSCRIPTION_EXPANSIONS]));
       return toProcessorCheckout(session);
@@ -114,6 +114,27 @@ export class StripeProcessor implements PaymentProcessor {
       await this.stripe.subscriptions.update(processorSubscriptionId, { cancel_at_period_end: true }, { stripeAccount: accountId });
     } catch (error) {
       throw processorError(error, 'cancel the subscription');
+    }
+  }
+
+  /** Idempotent at Stripe too: clearing the flag again changes nothing. */
+  async resumeSubscription(processorSubscriptionId: string, accountId: string): Promise<void> {
+    try {
+      await this.stripe.subscriptions.update(processorSubscriptionId, { cancel_at_period_end: false }, { stripeAccount: accountId });
+    } catch (error) {
+      throw processorError(error, 'resume the subscription');
+    }
+  }
+
+  /** The subscription names its customer; the portal session is made for that customer on the seller's account. */
+  async cardUpdateUrl(processorSubscriptionId: string, accountId: string, returnUrl: string): Promise<string | null> {
+    try {
+      const subscription = await this.stripe.subscriptions.retrieve(processorSubscriptionId, {}, { stripeAccount: accountId });
+      const customer = typeof subscription.customer === 'string' ? subscription.customer : subscription.customer.id;
+      const session = await this.stripe.billingPortal.sessions.create({ customer, return_url: returnUrl }, { stripeAccount: accountId });
+      return session.url;
+    } catch (error) {
+      throw processorError(error, 'open the billing portal');
     }
   }
 

@@ -3,7 +3,7 @@ import type { ProcessorSubscription, SavedCardDetails } from '../../domain/check
 import { DomainError } from '../../domain/errors.ts';
 import { BILLING_INTERVALS } from '../../domain/product.ts';
 import { isOneOf } from '../../domain/vocabulary.ts';
-import { cardOf } from './stripe-checkout.ts';
+import { cardOf, httpsUrl } from './stripe-checkout.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -15,7 +15,7 @@ export const SUBSCRIPTION_EXPANSIONS = ['subscription.default_payment_method', '
  * first invoice's payment and the card the subscription renews with. The period end is read where
  * either API generation keeps it (the subscription, or since 2025-03-31 its items).
  */
-export function subscriptionOfSession(s: Stripe.Checkout.Session): { subscription: ProcessorSubscription; paymentId: string | null; card: SavedCardDetails | null } {
+export function subscriptionOfSession(s: Stripe.Checkout.Session): { subscription: ProcessorSubscription; paymentId: string | null; card: SavedCardDetails | null; receiptUrl: string | null } {
   const sub = record(s.subscription);
   const items = (record(sub?.items)?.data as unknown[] | undefined) ?? [];
   const item = record(items[0]);
@@ -30,7 +30,7 @@ export function subscriptionOfSession(s: Stripe.Checkout.Session): { subscriptio
   const method = record(sub.default_payment_method) as Stripe.PaymentMethod | null;
   // A trialing subscription (Stripe's status; ours is `active` with its trialEnd) was charged nothing yet.
   const trialEnd = sub.status === 'trialing' ? seconds(sub.trial_end) : null;
-  return { subscription: { processorSubscriptionId: sub.id, currentPeriodEnd: periodEnd, interval, trialEnd }, paymentId, card: cardOf(method) };
+  return { subscription: { processorSubscriptionId: sub.id, currentPeriodEnd: periodEnd, interval, trialEnd }, paymentId, card: cardOf(method), receiptUrl: httpsUrl(invoice?.hosted_invoice_url) };
 }
 
 function seconds(value: unknown): number | null {

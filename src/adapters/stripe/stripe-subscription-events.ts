@@ -1,5 +1,6 @@
 import type { SubscriptionStatus } from '../../domain/subscription.ts';
 import type { PaymentEvent, SubscriptionRef } from '../../ports/payment-processor.ts';
+import { httpsUrl } from './stripe-checkout.ts';
 
 /**
  * Stripe's invoice and subscription events, read for both API generations: before 2025-03-31
@@ -49,6 +50,7 @@ function invoicePaid(object: Obj, account: string | null, at: number): Reduced {
       amount: typeof object.amount_paid === 'number' ? object.amount_paid : 0,
       currency: text(object.currency) ?? '',
       paymentId,
+      receiptUrl: httpsUrl(object.hosted_invoice_url),
     },
   };
 }

@@ -141,6 +141,7 @@ async function recordOrder(deps: CompleteDeps, session: CheckoutSession, license
     paymentId: completion.paymentId,
     processorReference: session.processorSessionId,
     ...NEW_ORDER,
+    receiptUrl: completion.receiptUrl ?? null,
     createdAt: now,
   });
 }

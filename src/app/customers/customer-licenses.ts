@@ -4,11 +4,15 @@ import type { Deps } from '../../ports/deps.ts';
 import { describeLicenses, type CustomerLicense } from '../auth/login.ts';
 import { deactivateAsHolder } from '../licenses/activations.ts';
 import type { ActivationList } from '../licenses/seller-activations.ts';
+import { nameLookup } from './names.ts';
 
-type CustomerLicenseDeps = Pick<Deps, 'clock' | 'licenses' | 'products'>;
+type CustomerLicenseDeps = Pick<Deps, 'clock' | 'licenses' | 'products' | 'developers'>;
 
 /** A customer's license as login verify shows it, with the machines it runs on. */
 export interface LicenseWithMachines extends CustomerLicense {
+  /** The seller's name: two licenses of one product from two sellers read apart. */
+  sellerName: string;
+  trial: boolean;
   maxMachines: number | null;
   activations: Activation[];
 }
@@ -20,11 +24,13 @@ export interface LicenseWithMachines extends CustomerLicense {
  */
 export async function listCustomerLicenses(deps: CustomerLicenseDeps, customerId: string): Promise<LicenseWithMachines[]> {
   const licenses = await deps.licenses.listByCustomer(customerId);
-  const [views, machines] = await Promise.all([
+  const names = nameLookup(deps);
+  const [views, machines, sellers] = await Promise.all([
     describeLicenses(deps, licenses, deps.clock.now()),
     Promise.all(licenses.map((license) => deps.licenses.listActivations(license.id))),
+    Promise.all(licenses.map((license) => names.sellerName(license.developerId))),
   ]);
-  return views.map((view, i) => ({ ...view, maxMachines: licenses[i]!.maxMachines, activations: machines[i]! }));
+  return views.map((view, i) => ({ ...view, sellerName: sellers[i]!, trial: licenses[i]!.trial, maxMachines: licenses[i]!.maxMachines, activations: machines[i]! }));
 }
 
 /**

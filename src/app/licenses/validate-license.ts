@@ -30,7 +30,7 @@ export async function validateLicense(
   deps: ValidateDeps,
   developerId: string,
   /** clientAddress: or a function giving it, read only when the key names none of the caller's licenses. */
-  input: { licenseKey: string; machineFingerprint: string; clientAddress: string | (() => string); productIds?: readonly string[] },
+  input: { licenseKey: string; machineFingerprint: string; machineName?: string; clientAddress: string | (() => string); productIds?: readonly string[] },
 ): Promise<ValidationResult> {
   const known = await deps.licenses.findStateByKeyHash(deps.hashing.hash(input.licenseKey));
   const { problem, state, current } = known ? { problem: null, state: known, current: null } : await checkUnknownKey(deps, input.licenseKey);
@@ -41,7 +41,7 @@ export async function validateLicense(
   if (!verdict.valid) return verdict;
   const live = license!;
   if (verdict.binding.kind === 'bind') {
-    const taken = await deps.licenses.activate(live.id, { id: deps.ids.next('act'), machineFingerprint: input.machineFingerprint, name: null, at: now });
+    const taken = await deps.licenses.activate(live.id, { id: deps.ids.next('act'), machineFingerprint: input.machineFingerprint, name: input.machineName?.trim() || null, at: now });
     // Another request may have taken the last slot since the read: the store's count decides.
     if (taken.kind !== 'created' && taken.kind !== 'existing') return { valid: false, reason: 'machine_mismatch' };
   } else {

@@ -27,14 +27,19 @@ export async function cancelSubscription(deps: CancelDeps, developerId: string, 
 
 /**
  * A Stripe subscription lives on the seller's connected account; a sandbox one only in the store
- * (its clock reads cancelAtPeriodEnd), whichever processor runs now.
+ * (its clock reads cancelAtPeriodEnd), whichever processor runs now: null then, nothing to tell.
  */
-async function tellProcessor(deps: CancelDeps, subscription: Subscription): Promise<void> {
-  if (subscription.processor === 'sandbox') return;
+export async function processorAccountOf(deps: Pick<Deps, 'processor' | 'connections'>, subscription: Subscription, notConnected: string): Promise<string | null> {
+  if (subscription.processor === 'sandbox') return null;
   if (deps.processor.kind !== subscription.processor) {
     throw new ConflictError('conflict', `This subscription is billed by ${subscription.processor}, which this service is not configured for.`);
   }
   const account = await deps.connections.accountOf(subscription.developerId);
-  if (!account) throw new DomainError('not_connected', 'Connect your payment account again to cancel its subscriptions (POST /v1/connect/start).');
-  await deps.processor.cancelSubscriptionAtPeriodEnd(subscription.processorSubscriptionId, account.accountId);
+  if (!account) throw new DomainError('not_connected', notConnected);
+  return account.accountId;
+}
+
+async function tellProcessor(deps: CancelDeps, subscription: Subscription): Promise<void> {
+  const account = await processorAccountOf(deps, subscription, 'Connect your payment account again to cancel its subscriptions (POST /v1/connect/start).');
+  if (account) await deps.processor.cancelSubscriptionAtPeriodEnd(subscription.processorSubscriptionId, account);
 }

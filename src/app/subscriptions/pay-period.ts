@@ -57,6 +57,7 @@ async function recordRenewal(deps: PayPeriodDeps, subscription: Subscription, in
     paymentId: invoice.paymentId,
     processorReference: invoice.id,
     ...NEW_ORDER,
+    receiptUrl: invoice.receiptUrl ?? null,
     createdAt: deps.clock.now(),
     periodStart: invoice.periodStart,
     periodEnd: invoice.periodEnd,

@@ -1,6 +1,7 @@
 import type { LicenseStatus } from '../../../domain/license.ts';
 import { PHONE_LINK } from '../../../domain/phone-link.ts';
 import { SafeHtml } from './html.ts';
+import { PORTAL_SCRIPT } from './account-portal-script.ts';
 
 /** What the buyer reads for each status: a status without its label fails the type check. */
 export const LICENSE_STATUS_LABELS: Record<LicenseStatus, string> = { active: 'Active', expired: 'Expired', revoked: 'Revoked' };
@@ -101,8 +102,11 @@ export const ACCOUNT_SCRIPT = new SafeHtml(String.raw`(() => {
     button.textContent = copied ? 'Copied' : 'Press Ctrl+C (or ⌘C) to copy';
   }
 
+${PORTAL_SCRIPT}
   async function removeMachine(box, license, activation, button) {
     clearMessages();
+    const name = activation.name || 'this machine';
+    if (!(await ask('Remove ' + name + '?', 'Its slot is freed for another machine; the application on it stops working until it is activated again. Removals are limited per 30 days.', 'Remove machine'))) return;
     button.disabled = true;
     try {
       const path = 'customer/licenses/' + encodeURIComponent(license.id) + '/activations/' + encodeURIComponent(activation.id);
@@ -128,7 +132,7 @@ export const ACCOUNT_SCRIPT = new SafeHtml(String.raw`(() => {
       const name = activation.name || 'Unnamed machine';
       const about = el('div');
       about.append(el('strong', 'machine-name', name));
-      about.append(el('span', 'hint', 'Machine ' + activation.machineFingerprint.slice(0, 12) + '…, last seen ' + day(activation.lastSeenAt)));
+      about.append(el('span', 'hint', 'Added ' + day(activation.createdAt) + ', last seen ' + day(activation.lastSeenAt) + ' · ' + activation.machineFingerprint.slice(0, 12) + '…'));
       const remove = el('button', 'button secondary', 'Remove');
       remove.type = 'button';
       remove.setAttribute('aria-label', 'Remove ' + name);
@@ -145,6 +149,8 @@ export const ACCOUNT_SCRIPT = new SafeHtml(String.raw`(() => {
     const title = license.productName || 'License';
     card.setAttribute('aria-label', title);
     card.append(el('h2', null, title));
+    // Two licenses of one product read apart by their seller, id and dates.
+    card.append(el('p', 'muted', 'From ' + license.sellerName + ' · ' + license.id + ' · issued ' + day(license.issuedAt) + (license.trial ? ' · free trial' : '')));
     const term = license.expiresAt === null ? 'never expires' : 'valid until ' + day(license.expiresAt) + ' (UTC)';
     const status = ${JSON.stringify(LICENSE_STATUS_LABELS)}[license.status] || license.status;
     card.append(el('p', 'muted', status + ', ' + term + (license.features.length ? '. Includes: ' + license.features.join(', ') : '') + '.'));
@@ -167,7 +173,7 @@ export const ACCOUNT_SCRIPT = new SafeHtml(String.raw`(() => {
   }
 
   async function loadLicenses() {
-    const answer = await api('GET', 'customer/licenses', undefined, true);
+    const [answer] = await Promise.all([api('GET', 'customer/licenses', undefined, true), loadSubscriptions(), loadOrders()]);
     const list = $('license-list');
     list.replaceChildren(...answer.data.map(licenseCard));
     if (answer.data.length === 0) list.append(el('p', 'muted', 'There are no licenses for this e-mail yet.'));
@@ -288,7 +294,7 @@ export const ACCOUNT_SCRIPT = new SafeHtml(String.raw`(() => {
     // Revoked on the server too; signed out here whatever it answers.
     await api('POST', 'auth/logout', undefined, true).catch(() => null);
     store.removeItem(TOKEN);
-    $('license-list').replaceChildren();
+    for (const id of ['license-list', 'subscription-list', 'order-list']) $(id).replaceChildren();
     show('email-form');
     say('notice', 'Signed out.');
   });

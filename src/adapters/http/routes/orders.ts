@@ -41,6 +41,7 @@ export const Order = t.Object({
   refundedAt: MillisOrNull('When money last went back; null = never.'),
   periodStart: MillisOrNull('A renewal: start of the subscription period its invoice paid for; null for other orders.'),
   periodEnd: MillisOrNull('A renewal: end of the period it paid for; null for other orders.'),
+  receiptUrl: Nullable('Stripe’s receipt of the payment (the charge’s receipt_url, or a renewal’s or subscription checkout’s hosted invoice), as the buyer reads it; null for sandbox orders (their buyer reads this service’s receipt page) and where Stripe gave none.'),
 });
 
 export const orderExample = {
@@ -62,6 +63,7 @@ export const orderExample = {
   refundedAt: null,
   periodStart: null,
   periodEnd: null,
+  receiptUrl: 'https://pay.stripe.com/receipts/payment/CAcaFwoV',
 };
 
 const OrderParams = Input({

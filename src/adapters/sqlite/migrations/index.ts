@@ -19,6 +19,7 @@ import m0015 from './0015_console_rollups_in_code.sql' with { type: 'text' };
 import m0016 from './0016_passkey_slots.sql' with { type: 'text' };
 import m0017 from './0017_trial_endings.sql' with { type: 'text' };
 import m0018 from './0018_subscription_trials.sql' with { type: 'text' };
+import m0019 from './0019_buyer_portal.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -42,4 +43,5 @@ export const SQLITE_MIGRATIONS = embeddedMigrations(journal, {
   '0016_passkey_slots': m0016,
   '0017_trial_endings': m0017,
   '0018_subscription_trials': m0018,
+  '0019_buyer_portal': m0019,
 });

@@ -8,6 +8,8 @@ import { htmlResponse, scriptNonce } from '../../pages/html.ts';
 import { errorsOf, htmlPage } from '../../schemas.ts';
 import { ActivationList } from '../licenses/schemas.ts';
 import { publicActivation, publicList } from '../licenses/views.ts';
+import { buyerPageRoutes } from './buyer-pages.ts';
+import { customerSubscriptionRoutes } from './subscriptions.ts';
 import { CodeSent, CustomerActivationParams, CustomerLicenseList, PhoneChangeBody, PhoneChanged, PhoneChangeVerifyBody } from './schemas.ts';
 
 const tags = ['Customers'];
@@ -86,5 +88,5 @@ export function customerAccountRoutes(deps: Deps) {
     },
   );
 
-  return new Elysia({ name: 'customer-account' }).use(page).use(signedIn);
+  return new Elysia({ name: 'customer-account' }).use(page).use(buyerPageRoutes(deps)).use(signedIn).use(customerSubscriptionRoutes(deps));
 }

@@ -21,8 +21,8 @@ export function licenseHolderRoutes(deps: Deps) {
   const holder = withAnyApiKey(deps)
     .post('/licenses/validate', async ({ caller, body, request }) => {
       const nonce = readNonce(request);
-      const { licenseKey, machineFingerprint, productId } = body;
-      const result = await validateLicense(deps, caller.developerId, { licenseKey, machineFingerprint, clientAddress: () => address(request), productIds: scopeOf(productId) });
+      const { licenseKey, machineFingerprint, productId, machineName } = body;
+      const result = await validateLicense(deps, caller.developerId, { licenseKey, machineFingerprint, machineName, clientAddress: () => address(request), productIds: scopeOf(productId) });
       deps.metrics.validation(result.valid ? 'valid' : result.reason);
       return signedAnswer(sign, request, caller.developerId, result, { op: 'validate', nonce, machineFingerprint });
     }, {

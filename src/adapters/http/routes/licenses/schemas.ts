@@ -77,7 +77,14 @@ export const ValidateBody = Input({
     description: 'What the license binds to. The client library sends 64 lower-case hex digits (SHA-256, docs/api-rules.md); any 1 to 256 visible ASCII characters are accepted.',
     'x-error': FINGERPRINT_PROBLEM,
   }),
-}, { examples: [{ licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint, productId: EXAMPLE.productId }, { licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint }] });
+  machineName: t.Optional(t.String({
+    minLength: 1,
+    maxLength: ACTIVATION_LIMITS.nameMax,
+    pattern: '^[^\\u0000-\\u001f\\u007f]+$',
+    description: 'The name the machine shows under when this validation binds it (its first validation on a free slot), e.g. its host name: as name in POST /licenses/activate. The client library sends the host name. Ignored once the machine is bound.',
+    'x-error': 'machineName must be 1 to 100 characters without control characters.',
+  })),
+}, { examples: [{ licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint, productId: EXAMPLE.productId, machineName: 'ada-laptop' }, { licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint }] });
 
 /**
  * The hot path's answer. Documented, and checked by the HTTP tests for every outcome, but not
