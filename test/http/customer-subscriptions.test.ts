@@ -65,6 +65,21 @@ describe('POST /customer/subscriptions/:id/cancel and /resume', () => {
     expect(await change(w, 'resume')).toMatchObject({ status: 200, body: resumed.body });
   });
 
+  test('at most 10 changes that reach the processor per subscription an hour, then 429 with Retry-After; repeats of the state it is in are not counted', async () => {
+    const w = await world();
+    for (let i = 0; i < 5; i++) {
+      expect((await change(w, 'cancel')).status).toBe(200);
+      expect((await change(w, 'cancel')).status).toBe(200); // as it stands: not counted
+      expect((await change(w, 'resume')).status).toBe(200);
+    }
+    const refused = await change(w, 'cancel');
+    expectError(refused, 429, 'rate_limited');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await subscriptions(w)).body.data[0]).toMatchObject({ cancelAtPeriodEnd: false });
+    w.api.clock.advance(3_600_000);
+    expect((await change(w, 'cancel')).body).toMatchObject({ cancelAtPeriodEnd: true });
+  });
+
   test('once the period of a canceled subscription is over, resuming it is 409', async () => {
     const w = await world();
     await change(w, 'cancel');
@@ -160,6 +175,12 @@ describe('POST /customer/card (sandbox)', () => {
     const customerId = (await w.api.deps.customers.findByEmail(CUSTOMER.email))!.id;
     const cards = await w.api.deps.cards.listFor(customerId, w.mine.id);
     expect(cards[0]).toMatchObject({ brand: 'mastercard', last4: '4444', phone: CUSTOMER.phone });
+  });
+
+  test('at most 10 card pages per subscription an hour, then 429', async () => {
+    const w = await world();
+    for (let i = 0; i < 10; i++) expect((await card(w)).status).toBe(200);
+    expectError(await card(w), 429, 'rate_limited');
   });
 
   test('the form’s link: tampered 404, expired 410; another buyer’s subscription 404; a NUL byte 400', async () => {

@@ -3,15 +3,21 @@ import type { Subscription } from '../../domain/subscription.ts';
 import type { Deps } from '../../ports/deps.ts';
 import { nameLookup } from '../customers/names.ts';
 import { CARD_LINK_LIFETIME_MS, sandboxCardUrl } from '../customers/sandbox-card.ts';
+import { hitOrRefuse } from '../limits/address-limits.ts';
 import { processorAccountOf } from './cancel-subscription.ts';
 
 /** A buyer lists at most this many of their subscriptions (newest first): a customer holds a handful. */
 export const CUSTOMER_SUBSCRIPTION_LIMIT = 100;
 /** A buyer's change whose processor call never came back (a crashed instance) stops blocking the next after this long. */
 export const CHANGE_CLAIM_STALE_MS = 60_000;
+/** Cancels and resumes that reach the processor, per subscription per hour: a toggling script costs the seller's processor account at most this. */
+export const BUYER_CHANGES_PER_HOUR = 10;
+/** Card-change pages (a processor session each) per subscription per hour. */
+export const CARD_PAGES_PER_HOUR = 10;
+const HOUR_MS = 3_600_000;
 
 type ListDeps = Pick<Deps, 'clock' | 'subscriptions' | 'products' | 'developers' | 'orders'>;
-export type ChangeDeps = ListDeps & Pick<Deps, 'processor' | 'connections'>;
+export type ChangeDeps = ListDeps & Pick<Deps, 'processor' | 'connections' | 'rateLimiter'>;
 
 /** A subscription as its buyer sees it (docs/customers.md): what it is, from whom, and when and how much it charges next. */
 export interface CustomerSubscriptionView {
@@ -36,17 +42,14 @@ export interface CustomerSubscriptionView {
   canceledAt: number | null;
 }
 
-/** Issue 21 adds `trialEnd` to Subscription (docs/trials.md); read here whether or not it is there yet. */
-type WithTrial = Subscription & { trialEnd?: number | null };
-
 /** The next charge: none once canceled or set to end; during a trial its end, else the period's end. */
-export function nextChargeAt(subscription: WithTrial, now: number): number | null {
+export function nextChargeAt(subscription: Subscription, now: number): number | null {
   if (subscription.status === 'canceled' || subscription.cancelAtPeriodEnd) return null;
-  const trialEnd = subscription.trialEnd ?? null;
+  const { trialEnd } = subscription;
   return trialEnd !== null && trialEnd > now ? trialEnd : subscription.currentPeriodEnd;
 }
 
-async function describe(deps: ListDeps, names: ReturnType<typeof nameLookup>, subscription: WithTrial): Promise<CustomerSubscriptionView> {
+async function describe(deps: ListDeps, names: ReturnType<typeof nameLookup>, subscription: Subscription): Promise<CustomerSubscriptionView> {
   const now = deps.clock.now();
   const [product, sellerName, orders] = await Promise.all([
     names.product(subscription.productId),
@@ -54,7 +57,7 @@ async function describe(deps: ListDeps, names: ReturnType<typeof nameLookup>, su
     deps.orders.findByLicense(subscription.licenseId),
   ]);
   const paid = orders.at(-1);
-  const trialEnd = subscription.trialEnd ?? null;
+  const { trialEnd } = subscription;
   return {
     id: subscription.id,
     sellerName,
@@ -113,6 +116,10 @@ export async function changeRenewal(deps: ChangeDeps, customerId: string, id: st
     throw inProgress();
   }
   try {
+    // Counted only for the claim's holder: the one request that would reach the processor.
+    await hitOrRefuse(deps, `renewal:subscription:${id}`, BUYER_CHANGES_PER_HOUR, HOUR_MS, (limit, seconds) =>
+      `This subscription was cancelled or resumed ${limit} times in the last hour. Try again in ${seconds} seconds.`,
+    );
     await tellProcessor(deps, claimed, cancel);
   } catch (error) {
     await deps.subscriptions.releaseBuyerChange(id, now);
@@ -149,6 +156,9 @@ async function tellProcessor(deps: ChangeDeps, subscription: Subscription, cance
 export async function cardChangeUrl(deps: ChangeDeps & Pick<Deps, 'derivedSecrets' | 'settings'>, customerId: string, id: string, returnUrl: string): Promise<{ url: string; processor: Subscription['processor'] }> {
   const subscription = await customerSubscription(deps, customerId, id);
   if (subscription.status === 'canceled') throw new ConflictError('conflict', 'This subscription has ended: it renews with no card.');
+  await hitOrRefuse(deps, `card-page:subscription:${id}`, CARD_PAGES_PER_HOUR, HOUR_MS, (limit, seconds) =>
+    `A card change was asked for ${limit} times in the last hour for this subscription. Try again in ${seconds} seconds.`,
+  );
   const account = await processorAccountOf(deps, subscription, NOT_CONNECTED);
   if (!account) return { url: sandboxCardUrl(deps, customerId, subscription.id, deps.clock.now() + CARD_LINK_LIFETIME_MS), processor: 'sandbox' };
   const url = await deps.processor.cardUpdateUrl(subscription.processorSubscriptionId, account, returnUrl);

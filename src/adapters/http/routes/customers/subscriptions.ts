@@ -1,4 +1,4 @@
-import { cardChangeUrl, changeRenewal, listCustomerSubscriptions } from '../../../../app/subscriptions/customer-subscriptions.ts';
+import { BUYER_CHANGES_PER_HOUR, CARD_PAGES_PER_HOUR, cardChangeUrl, changeRenewal, listCustomerSubscriptions } from '../../../../app/subscriptions/customer-subscriptions.ts';
 import { listCustomerOrders } from '../../../../app/customers/customer-orders.ts';
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withCustomer } from '../../auth.ts';
@@ -8,12 +8,12 @@ import { CardChange, CardChangeBody, CustomerOrderList, CustomerSubscription, Cu
 const tags = ['Customers'];
 
 const CHANGE_RULES =
-  'The seller’s processor is told first (Stripe: the subscription’s cancel_at_period_end on the seller’s account; the sandbox keeps it here), then it is recorded. Of concurrent cancels and resumes of one subscription, one makes each change and only it reaches the processor: one asking for the state it is already in gets it as it stands (200, the processor not called), one meeting another change still in flight gets 409 conflict (try again). Another customer’s subscription, or an unknown id: 404 not_found. 502 processor_error when the processor refused or could not be reached (nothing recorded); 409 not_connected when the seller’s account is no longer connected.';
+  `The seller’s processor is told first (Stripe: the subscription’s cancel_at_period_end on the seller’s account; the sandbox keeps it here), then it is recorded. Of concurrent cancels and resumes of one subscription, one makes each change and only it reaches the processor: one asking for the state it is already in gets it as it stands (200, the processor not called), one meeting another change still in flight gets 409 conflict (try again). Another customer’s subscription, or an unknown id: 404 not_found. 502 processor_error when the processor refused or could not be reached (nothing recorded); 409 not_connected when the seller’s account is no longer connected. At most ${BUYER_CHANGES_PER_HOUR} changes that reach the processor per subscription per hour (repeats of the state it is in are not counted); past it 429 rate_limited with Retry-After.`;
 
 /** Cancel and resume: the same answers, the same rules. */
 const renewalRoute = (summary: string, what: string) => ({
   params: CustomerSubscriptionParams,
-  response: { 200: CustomerSubscription, ...errorsOf(400, 401, 404, 409, 413, 502) },
+  response: { 200: CustomerSubscription, ...errorsOf(400, 401, 404, 409, 413, 429, 502) },
   detail: { tags, summary, description: `${what} ${CHANGE_RULES}`, security: SECURITY.customer },
 });
 
@@ -50,12 +50,12 @@ export function customerSubscriptionRoutes(deps: Deps) {
     })
     .post('/customer/card', ({ customer, body }) => cardChangeUrl(deps, customer.customerId, body.subscriptionId, `${deps.settings.apiBaseUrl}/account`), {
       body: CardChangeBody,
-      response: { 200: CardChange, ...errorsOf(400, 401, 404, 409, 413, 502) },
+      response: { 200: CardChange, ...errorsOf(400, 401, 404, 409, 413, 429, 502) },
       detail: {
         tags,
         summary: 'Change the card a subscription renews with',
         description:
-          'Answers the page to open: for a Stripe subscription, a billing-portal session of Stripe’s for the subscription’s customer on the seller’s connected account (it comes back to GET /v1/account); for a sandbox subscription, the sandbox’s card form GET /v1/account/card/{id} (its link works 30 minutes, for this customer and subscription only; it takes the sandbox checkout’s test card numbers and saves the card with the seller). The card is per seller: the body names the subscription. An ended subscription: 409 conflict; another customer’s: 404 not_found; 502 processor_error when Stripe could not make the session.',
+          `Answers the page to open: for a Stripe subscription, a billing-portal session of Stripe’s for the subscription’s customer on the seller’s connected account (it comes back to GET /v1/account); for a sandbox subscription, the sandbox’s card form GET /v1/account/card/{id} (its link works 30 minutes, for this customer and subscription only; it takes the sandbox checkout’s test card numbers and saves the card with the seller). The card is per seller: the body names the subscription. An ended subscription: 409 conflict; another customer’s: 404 not_found; 502 processor_error when Stripe could not make the session. At most ${CARD_PAGES_PER_HOUR} per subscription per hour, then 429 rate_limited with Retry-After.`,
         security: SECURITY.customer,
       },
     });
