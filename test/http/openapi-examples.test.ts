@@ -218,6 +218,8 @@ const STEPS: Step[] = [
   // The code of a phone change goes to the phone already confirmed.
   { name: 'POST /v1/customer/phone', after: codeSent(EXAMPLE.phone) },
   { name: 'POST /v1/customer/phone/verify' },
+  // Re-signs the example license (a new key): after every step that presents its key.
+  { name: 'PUT /v1/licenses/{id}/entitlements' },
   { name: 'POST /v1/licenses/{id}/revoke' },
   { name: 'POST /v1/auth/logout' },
   { name: 'DELETE /v1/developers/webhook-endpoints/{id}' },
