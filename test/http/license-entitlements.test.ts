@@ -4,6 +4,7 @@ import { openPostgresTestStore, type TestStore } from '../contracts/stores.ts';
 import { depsFor } from '../support/deps.ts';
 import { seller, testApi, type TestApi } from '../support/http.ts';
 import { verifiedClaims } from '../renewals/support.ts';
+import { trialShop } from '../trials/trial-shop.ts';
 import { expectError, expectHandled } from './fixtures.ts';
 
 type Seller = Awaited<ReturnType<typeof seller>>;
@@ -116,6 +117,16 @@ describe('PUT /licenses/:id/entitlements', () => {
     const before = (await api.call('GET', `/licenses/${license.id}`, { key: s.apiKey })).body.licenseKey;
     expectError(await put(api, s, license.id, { entitlements: ['sync'] }), 409, 'conflict');
     expect((await api.call('GET', `/licenses/${license.id}`, { key: s.apiKey })).body.licenseKey).toBe(before);
+  });
+
+  test('a free trial: 409, its key unchanged (a trial holds its product’s set until it is bought)', async () => {
+    const shop = await trialShop();
+    const started = await shop.start();
+    expect(started.status).toBe(201);
+    const { license, licenseKey } = started.body;
+
+    expectError(await put(shop.api, shop.s, license.id, { entitlements: ['sync'] }), 409, 'conflict');
+    expect((await shop.api.call('GET', `/licenses/${license.id}`, { key: shop.s.apiKey })).body.licenseKey).toBe(licenseKey);
   });
 
   test('bad bodies: JSON errors naming the field, never a 500', async () => {
