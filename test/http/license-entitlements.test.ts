@@ -23,6 +23,20 @@ const updates = async (api: TestApi, s: Seller, licenseId: string) =>
 const validate = (api: TestApi, s: Seller, body: Record<string, unknown>) =>
   api.call('POST', '/licenses/validate', { key: s.publishableKey, body: { machineFingerprint: 'machine-a', ...body } });
 
+describe('a product’s entitlements', () => {
+  test('case-insensitively distinct, the first spelling kept, on create and on change; a control character is 400 naming the field', async () => {
+    const api = testApi();
+    const s = await seller(api);
+    const created = await api.call('POST', '/developers/products', { key: s.apiKey, body: { name: 'Suite', price: 100, currency: 'usd', features: ['Pro', 'pro', 'export', 'PRO'] } });
+    expect(created.body.features).toEqual(['Pro', 'export']);
+    const changed = await api.call('PATCH', `/developers/products/${created.body.id}`, { key: s.apiKey, body: { features: ['sync', 'SYNC', 'Export'] } });
+    expect(changed.body.features).toEqual(['sync', 'Export']);
+    const bad = await api.call('PATCH', `/developers/products/${created.body.id}`, { key: s.apiKey, body: { features: ['tab\there'] } });
+    expectError(bad, 400, 'invalid_request');
+    expect(bad.body.error.details.issues[0].field).toBe('features.0');
+  });
+});
+
 describe('POST /developers/licenses: the product’s entitlements plus the given ones', () => {
   test('the license and its key hold the union, case-insensitively, the product’s spelling first', async () => {
     const api = testApi();
