@@ -59,6 +59,23 @@ const grant: Command = {
   },
 };
 
+const entitlements: Command = {
+  path: 'seller licenses entitlements',
+  maxArgs: 1,
+  summary: 'set a license’s own entitlements (besides its product’s); re-signs its key',
+  usage: 'seller licenses entitlements <licenseId> --set a,b',
+  details: 'The license then holds its product’s current features plus these (--set "" leaves the product’s alone). Its key is re-signed (printed); the old one still validates and hands the new one over. The same set again changes nothing. docs/entitlements.md.',
+  flags: ['set'],
+  async run(ctx) {
+    const [id] = positionals(ctx.args, ['licenseId']);
+    const set = ctx.flags.list('set');
+    if (set === undefined) throw new UsageError('--set a,b is required: the license’s own entitlements, comma-separated ("" for none)');
+    const { apiKey } = requireSeller(ctx);
+    const changed = await ctx.api.request<{ license: LicenseView; licenseKey: string }>('PUT', `/licenses/${encodeURIComponent(id!)}/entitlements`, { apiKey, body: { entitlements: set } });
+    ctx.result(changed, () => `${fields([...describe(changed.license), ['License key', '']])}\n${changed.licenseKey}`);
+  },
+};
+
 function byId(path: 'revoke' | 'unbind', summary: string, done: (l: LicenseView) => string, final = false): Command {
   return {
     path: `seller licenses ${path}`,
@@ -95,6 +112,7 @@ export const sellerLicenseCommands: Command[] = [
   grant,
   licenseList,
   show,
+  entitlements,
   byId('revoke', 'revoke a license (final: validation answers revoked)', (l) => `Revoked ${l.id}.`, true),
   byId('unbind', 'remove the machine binding (the next validation binds again)', (l) => `Unbound ${l.id}.`),
 ];

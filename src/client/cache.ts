@@ -65,6 +65,11 @@ export interface CacheRecord {
   verdict: { valid: true } | { valid: false; reason: InvalidReason } | null;
   /** The signed answer the verdict comes from; null = this license never had one here (or it did not verify). */
   answer: StoredAnswer | null;
+  /**
+   * What that verified answer says the license holds (a refusal: nothing) and its signed server
+   * time: one of the sources has() reads (entitlements.ts). Absent or null = no such evidence.
+   */
+  heard?: { features: readonly string[]; serverTime: number } | null;
   serverTime: number | null;
 }
 

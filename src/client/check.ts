@@ -3,13 +3,14 @@ import { NONCE_HEADER, newNonce, SIGNATURE_HEADER, verifyAnswer } from './answer
 import { ApiError } from './errors.ts';
 import { networkError, type Http } from './http.ts';
 import { detailsFromClaims } from './license-details.ts';
-import type { OfflineVerifier } from './offline.ts';
+import { entitlementSources, lacking } from './entitlements.ts';
+import type { OfflineVerdict, OfflineVerifier } from './offline.ts';
 import { adoptOfferedKey } from './renewal.ts';
 import { KEY_CHAIN_HEADER } from './trust.ts';
 import type { LicenseClaims } from '../domain/license-key.ts';
 import { LICENSE_STATUSES } from '../domain/license.ts';
 import { isOneOf } from '../domain/vocabulary.ts';
-import { CACHE_REFRESH_MS, NEVER_VERIFIED_ONLINE, type CheckWarning, type InvalidReason, type LicenseCheckResult, type LicenseDetails } from './types.ts';
+import { CACHE_REFRESH_MS, NEVER_VERIFIED_ONLINE, type CheckWarning, type InvalidCheckResult, type InvalidReason, type LicenseCheckResult, type LicenseDetails, type ValidCheckResult } from './types.ts';
 import { onlineVerdict, type OnlineVerdict } from './verdict.ts';
 
 export interface CheckContext {
@@ -27,6 +28,8 @@ export interface CheckContext {
   clockToleranceMs: number;
   /** Skip the 24-hour cache and the cached binding: the server's verdict is wanted now. */
   online?: boolean;
+  /** scope.entitlements (docs/entitlements.md): codes this check needs; a license lacking any is not_found with missingEntitlements. */
+  entitlements?: readonly string[];
   onError?: (error: ApiError) => void;
   load(): Promise<CacheRecord | null>;
   save(record: CacheRecord): Promise<void>;
@@ -55,19 +58,24 @@ export async function checkLicense(ctx: CheckContext): Promise<LicenseCheckResul
   const rolledBack = record.serverTime !== null && ctx.now < record.serverTime - ctx.clockToleranceMs;
 
   // 3. Refreshed less than 24 hours ago: the cached verdict, no network.
+  //    A code the cached evidence lacks may have been granted since: then the service is asked.
   if (!ctx.online && !rolledBack && record.refreshedAt !== null && ctx.now - record.refreshedAt < CACHE_REFRESH_MS && record.verdict) {
-    return fromCache(record, license);
+    const cached = fromCache(record, license);
+    if (!cached.valid || (await lackingHere(ctx, record, offline)).length === 0) return cached;
   }
 
   // 4. Online: any signed verdict (valid or not) is believed and cached.
   const answer = await askServer(ctx, record, offline.claims.id);
   if (answer.verdict) {
+    // The license lacks what this check asked for: said to this check alone, nothing remembered.
+    if (!answer.verdict.valid && answer.verdict.missingEntitlements) return { ...invalid('not_found', false), missingEntitlements: answer.verdict.missingEntitlements };
     // The newer signed answer replaces the last one: it alone lifts a revocation or expiry on record.
     const seen = { ...record, answer: answer.signed, serverTime: Math.max(record.serverTime ?? 0, answer.serverTime) };
     if (answer.verdict.valid) return believeValid(ctx, seen, offline.claims, license, answer.verdict, expired);
     return believe(ctx, seen, license, answer.verdict);
   }
-  const result = offlineResult(ctx, record, license, answer, { expired, rolledBack, elsewhere });
+  const offlineAnswer = offlineResult(ctx, record, license, answer, { expired, rolledBack, elsewhere });
+  const result = offlineAnswer.valid ? scoped(offlineAnswer, await lackingHere(ctx, record, offline)) : offlineAnswer;
   // Never once confirmed by the service on this machine: still step 5's answer, but the application is told.
   return result.warning || record.answer ? result : { ...result, warning: NEVER_CONFIRMED };
 }
@@ -108,7 +116,13 @@ async function askServer(ctx: CheckContext, record: CacheRecord, licenseId: stri
   const answer = await ctx.http.send('POST', '/licenses/validate', {
     apiKey: ctx.apiKey,
     headers: { [NONCE_HEADER]: nonce },
-    body: { licenseKey: record.licenseKey, machineFingerprint: ctx.fingerprint, productId: scopeField(ctx.productIds), ...(ctx.machineName ? { machineName: ctx.machineName } : {}) },
+    body: {
+      licenseKey: record.licenseKey,
+      machineFingerprint: ctx.fingerprint,
+      productId: scopeField(ctx.productIds),
+      ...(ctx.machineName ? { machineName: ctx.machineName } : {}),
+      ...(ctx.entitlements?.length && { scope: { entitlements: ctx.entitlements } }),
+    },
   });
   if (answer.kind === 'unreachable') return { error: networkError(answer.cause) };
   if (answer.kind === 'error') return { error: answer.error, warning: isRefusal(answer.error.status) ? warningOf(answer.error) : undefined };
@@ -121,6 +135,19 @@ async function askServer(ctx: CheckContext, record: CacheRecord, licenseId: stri
   // Kept as it came, so the cache can prove it again on every load (memory.ts).
   const kept = { signature: answer.headers.get(SIGNATURE_HEADER)!, text: answer.text, nonce, receivedAt: ctx.now };
   return { verdict, serverTime: signed.serverTime, signed: kept };
+}
+
+/** The codes this check asks for that this machine's verified evidence lacks (entitlements.ts); none asked: none. */
+async function lackingHere(ctx: CheckContext, record: CacheRecord, key: OfflineVerdict): Promise<string[]> {
+  if (!ctx.entitlements?.length) return [];
+  return lacking(await entitlementSources({ record, key }), ctx.entitlements);
+}
+
+/** A valid offline answer for a license lacking asked codes: not_found for this check, as the service says it. */
+function scoped(result: ValidCheckResult, missing: string[]): LicenseCheckResult {
+  if (missing.length === 0) return result;
+  const { valid: _valid, license: _license, ...rest } = result;
+  return { ...rest, valid: false, reason: 'not_found', missingEntitlements: missing };
 }
 
 /** One product as a string, editions as a list: what the request's productId takes. */
@@ -220,6 +247,6 @@ function binding(record: CacheRecord): Pick<LicenseCheckResult, 'machineBound' |
   return record.machineFingerprint ? { machineBound: true, machineFingerprint: record.machineFingerprint } : { machineBound: true };
 }
 
-function invalid(reason: InvalidReason, offlineVerified: boolean): LicenseCheckResult {
+function invalid(reason: InvalidReason, offlineVerified: boolean): InvalidCheckResult {
   return { valid: false, reason, offlineVerified };
 }

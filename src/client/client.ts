@@ -1,4 +1,5 @@
 import { API_KEY_PREFIX } from '../domain/developer.ts';
+import { entitlementsMessage, entitlementsProblem, isEntitlementCode } from '../domain/entitlements.ts';
 import { parseLicenseKey } from '../domain/license-key.ts';
 import { PRODUCT_SCOPE_MESSAGE, productScope } from '../domain/product.ts';
 import { activateMachine, deactivateMachine, listMachines, type ActivateOptions, type ActivationResult, type HolderContext, type MachineActivation, type MachineActivations } from './activations.ts';
@@ -6,6 +7,7 @@ import { CACHE_FILE, deserialize, LocalStorageStore, MemoryStore, serialize, typ
 import { normalizeBaseUrl } from './base-url.ts';
 import { defaultCacheDir, safeAppName } from './cache-location.ts';
 import { checkLicense } from './check.ts';
+import { entitlementSources, holds } from './entitlements.ts';
 import { realSleep, runCheckout, type CheckoutOptions } from './checkout.ts';
 import { FileStore } from './file-store.ts';
 import { machineFingerprint, machineName } from './fingerprint.ts';
@@ -54,6 +56,10 @@ export class LicenseClient {
 
   /** The spec's five steps; `{ online: true }` asks the server whatever the cache says. */
   async check(options: CheckOptions = {}): Promise<LicenseCheckResult> {
+    const entitlements = options.entitlements;
+    if (entitlements !== undefined && (!Array.isArray(entitlements) || entitlementsProblem('entitlements', entitlements))) {
+      throw new TypeError(`check({ entitlements }): ${entitlementsMessage('entitlements')}`);
+    }
     return checkLicense({
       http: this.http,
       apiKey: this.options.apiKey,
@@ -65,10 +71,27 @@ export class LicenseClient {
       maxOfflineDays: this.options.maxOfflineDays,
       clockToleranceMs: this.options.clockToleranceMs ?? CLOCK_TOLERANCE_MS,
       online: options.online === true,
+      entitlements,
       onError: this.options.onError,
       load: () => this.load(),
       save: (record) => this.save(record),
     });
+  }
+
+  /**
+   * Whether the license holds the entitlement `code` (case-insensitive), read only from what this
+   * client verified with the seller's keys: the stored key's claims and the last signed validation
+   * answer, the freshest by its signed time (docs/entitlements.md). No network: check() refreshes
+   * the evidence. False without a key, for a key that does not verify, is of another product or is
+   * past its end, and after a signed refusal (revoked, expired, another machine).
+   */
+  async has(code: string): Promise<boolean> {
+    if (!isEntitlementCode(code)) return false;
+    const record = await this.load();
+    if (!record) return false;
+    const key = await this.verifier.verify(record.licenseKey, this.now());
+    if (key.ok && !this.productIds.includes(key.claims.productId)) return false;
+    return holds(await entitlementSources({ record, key }), code);
   }
 
   /**

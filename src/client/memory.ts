@@ -35,6 +35,7 @@ export async function recall(file: CacheFile, verifier: OfflineVerifier, fingerp
     machineFingerprint: current.machineFingerprint,
     verdict,
     answer: heard ? heard.answer : null,
+    heard: heard && evidenceOf(heard.verdict, heard.serverTime),
     serverTime: Math.max(file.serverTime ?? 0, heard?.serverTime ?? 0) || null,
   };
 }
@@ -45,7 +46,15 @@ async function verified(answer: StoredAnswer, verifier: OfflineVerifier, fingerp
   const verdict = onlineVerdict(signed.body);
   // A valid answer names its license; an invalid one names none, and only ever counts against it.
   if (!verdict || (verdict.valid && verdict.licenseId !== licenseId)) return null;
+  // An answer to a request scoped to entitlements says nothing of the license itself (never stored; not believed if found).
+  if (!verdict.valid && verdict.missingEntitlements) return null;
   return { answer, verdict, serverTime: signed.serverTime };
+}
+
+/** A valid answer's entitlements, when it lists them; a refusal holds none. */
+function evidenceOf(verdict: OnlineVerdict, serverTime: number): CacheRecord['heard'] {
+  if (!verdict.valid) return { features: [], serverTime };
+  return verdict.features ? { features: verdict.features, serverTime } : null;
 }
 
 /** The status shown is the signed verdict's, never the file's: without one it is what the key alone says. */

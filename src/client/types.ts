@@ -55,6 +55,12 @@ export interface InvalidCheckResult extends CheckResultBase {
   valid: false;
   reason: InvalidReason;
   license?: undefined;
+  /**
+   * Only for check({ entitlements }), with reason `not_found`: the asked codes this license lacks,
+   * as asked (from the service's signed answer, or offline from the verified key and answer). What
+   * the application may offer to buy; check() without them still answers for the license itself.
+   */
+  missingEntitlements?: string[];
 }
 
 /** `valid` tells which: with `valid: true` there is a `license`, with `valid: false` a `reason`. */
@@ -74,6 +80,12 @@ export interface CheckWarning {
 export interface CheckOptions {
   /** Ask the server now, whatever the cache says (e.g. behind a "Check license" button). */
   online?: boolean;
+  /**
+   * Entitlement codes this check needs (case-insensitive; at most 100): sent as scope.entitlements.
+   * A license lacking any is answered `valid: false`, reason `not_found`, with `missingEntitlements`
+   * (docs/entitlements.md). A code the cached evidence lacks makes the check ask the service.
+   */
+  entitlements?: readonly string[];
 }
 
 /**

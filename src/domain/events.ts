@@ -5,6 +5,7 @@
  */
 import type { Activation } from './activation.ts';
 import type { CheckoutSession } from './checkout-session.ts';
+import { sameEntitlements } from './entitlements.ts';
 import { licenseStatus, type License, type LicenseStatus } from './license.ts';
 import type { Order } from './order.ts';
 import type { Subscription } from './subscription.ts';
@@ -46,8 +47,8 @@ export function licenseCreated(license: LicenseSubject): DomainEvent {
 
 /**
  * What a change to a license announces, if anything: a revocation, a trial converted, a paid
- * license's term extended, or shortened (a refunded renewal taken back), in that order of
- * precedence; at most one event per change. `now` is
+ * license's term extended, or shortened (a refunded renewal taken back), or its entitlements
+ * changed, in that order of precedence; at most one event per change. `now` is
  * when the change is written, for the status the payload reports.
  */
 export function licenseChanged(before: License, after: LicenseSubject, now: number): DomainEvent | null {
@@ -62,6 +63,8 @@ function licenseChangeType(before: License, after: License): WebhookEventType | 
   if (!before.trial && !after.trial && extended) return 'license.renewed';
   const shortened = before.expiresAt !== after.expiresAt && after.expiresAt !== null && (before.expiresAt === null || after.expiresAt < before.expiresAt);
   if (!before.trial && !after.trial && shortened) return 'license.updated';
+  // docs/entitlements.md: another set of entitlements (a spelling or an order alone is none).
+  if (!sameEntitlements(before.features, after.features)) return 'license.updated';
   return null;
 }
 

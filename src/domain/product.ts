@@ -1,4 +1,5 @@
 import { deactivationsProblem, maxMachinesProblem } from './activation.ts';
+import { ENTITLEMENT_LIMITS, entitlementsProblem } from './entitlements.ts';
 import { DomainError, NotFoundError } from './errors.ts';
 import { isOneOf } from './vocabulary.ts';
 
@@ -62,12 +63,7 @@ export function applyProductChanges(product: Product, changes: ProductChanges, n
   return { ...product, ...picked, updatedAt: now };
 }
 
-/** Distinct features, order kept: the same entitlement twice means nothing more. */
-export function normalizeFeatures(features: readonly string[] | undefined): string[] {
-  return [...new Set(features ?? [])];
-}
-
-export const PRODUCT_LIMITS = { nameMax: 200, priceMax: 99_999_999, featuresMax: 100, featureMax: 100, licenseDaysMax: 36_500, graceDaysMax: 60, trialDaysMax: 365 };
+export const PRODUCT_LIMITS = { nameMax: 200, priceMax: 99_999_999, featuresMax: ENTITLEMENT_LIMITS.max, featureMax: ENTITLEMENT_LIMITS.codeMax, licenseDaysMax: 36_500, graceDaysMax: 60, trialDaysMax: 365 };
 const CURRENCY = /^[a-z]{3}$/;
 
 /** What a seller reads when a price or a currency is refused, wherever it is refused (schema or use case). */
@@ -93,8 +89,8 @@ export function productProblem(
   if (!Number.isSafeInteger(p.price) || p.price < 0 || p.price > PRODUCT_LIMITS.priceMax)
     return { field: 'price', message: PRODUCT_MESSAGES.price };
   if (!CURRENCY.test(p.currency)) return { field: 'currency', message: PRODUCT_MESSAGES.currency };
-  if (p.features.length > PRODUCT_LIMITS.featuresMax || p.features.some((f) => !f || f.length > PRODUCT_LIMITS.featureMax))
-    return { field: 'features', message: 'features must be at most 100 non-empty strings of at most 100 characters.' };
+  const features = entitlementsProblem('features', p.features);
+  if (features) return features;
   if (p.licenseDays !== null && (!Number.isSafeInteger(p.licenseDays) || p.licenseDays < 1 || p.licenseDays > PRODUCT_LIMITS.licenseDaysMax))
     return { field: 'licenseDays', message: 'licenseDays must be a whole number of days from 1 to 36500, or null for perpetual.' };
   const machines = p.maxMachines === undefined ? null : maxMachinesProblem(p.maxMachines);

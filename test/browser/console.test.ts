@@ -112,7 +112,7 @@ describe('the console, page by page', () => {
     expect(seen).toEqual({ csp: [], errors: [] });
   }, SLOW);
 
-  test('Licenses: grant one (key shown once), find it by e-mail, remove a machine, set the limit, resend the key, revoke after confirming', async () => {
+  test('Licenses: grant one (key shown once), find it by e-mail, remove a machine, set the limit, set its own entitlements, resend the key, revoke after confirming', async () => {
     const email = 'granted@example.com';
     const { page, seen } = await consolePage(a, '/licenses');
     await page.getByText('Grant a license').click();
@@ -127,6 +127,7 @@ describe('the console, page by page', () => {
     await page.getByRole('heading', { level: 1, name: /^License lic_/ }).waitFor();
     const licenseId = (await page.getByRole('heading', { level: 1 }).textContent())!.replace('License ', '');
     const shownKey = await page.getByLabel('License key').inputValue();
+    const grantedFeatures = (await service.call('GET', `/licenses/${licenseId}`, { key: a.apiKey })).body.features;
     await page.getByLabel(/^Machines allowed/).fill('3');
     await page.getByRole('button', { name: 'Set limit' }).click();
     await status(page, 'now allows 3 machines');
@@ -138,6 +139,11 @@ describe('the console, page by page', () => {
     await page.getByRole('button', { name: 'Remove machine-a' }).click();
     const removeQuestion = await confirm(page, 'Remove machine');
     await status(page, 'Removed machine-a.');
+    await page.getByLabel(/^Own entitlements/).fill('sync, Sync');
+    await page.getByRole('button', { name: 'Set entitlements' }).click();
+    await status(page, 'Its key was re-signed');
+    const entitled = await service.call('GET', `/licenses/${licenseId}`, { key: a.apiKey });
+    const keyAfterEntitlements = await page.getByLabel('License key').inputValue();
     const mailsBefore = await mailsTo(email, 1); // the key mailed when it was granted
     await page.getByRole('button', { name: 'Resend key by e-mail' }).click();
     await status(page, 'on its way');
@@ -158,6 +164,9 @@ describe('the console, page by page', () => {
     expect(shownKey).toBe(key);
     expect(removeQuestion).toBe('Remove machine-a?');
     expect(machines.body).toMatchObject({ maxMachines: 3, data: [{ name: 'machine-b' }] });
+    expect(entitled.body.features).toEqual([...grantedFeatures, 'sync']);
+    expect(keyAfterEntitlements).toBe(entitled.body.licenseKey);
+    expect(keyAfterEntitlements).not.toBe(key);
     expect(mailsAfter).toBe(mailsBefore + 1);
     expect(afterEscape.body.status).toBe('active');
     expect(revokeQuestion).toBe('Revoke this license?');
@@ -165,7 +174,7 @@ describe('the console, page by page', () => {
     await page.reload();
     await page.getByText('license.revoked').waitFor();
     const events = await page.getByRole('region', { name: 'Events' }).getByRole('listitem').allTextContents();
-    expect(events.map((e) => e.split(' ')[0])).toEqual(['license.revoked', 'activation.deleted', 'activation.created', 'activation.created', 'license.created']);
+    expect(events.map((e) => e.split(' ')[0])).toEqual(['license.revoked', 'license.updated', 'activation.deleted', 'activation.created', 'activation.created', 'license.created']);
     expect(seen).toEqual({ csp: [], errors: [] });
   }, SLOW);
 

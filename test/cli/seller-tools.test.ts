@@ -74,6 +74,24 @@ describe('licensing seller licenses list', () => {
   });
 });
 
+describe('licensing seller licenses entitlements', () => {
+  test('--set gives the license its own entitlements besides the product’s and prints the re-signed key; the same set again keeps it', async () => {
+    const { config, ids } = await sellerWithLicenses();
+    const before = (await world.cli(config, ['seller', 'licenses', 'show', ids[0]!, '--json'])).json();
+
+    const run = await world.cli(config, ['seller', 'licenses', 'entitlements', ids[0]!, '--set', 'sync,PRO', '--json']);
+    const again = await world.cli(config, ['seller', 'licenses', 'entitlements', ids[0]!, '--set', 'Sync', '--json']);
+    const missing = await world.cli(config, ['seller', 'licenses', 'entitlements', ids[0]!]);
+
+    expect(run.code).toBe(0);
+    expect(run.json().license.features).toEqual(['pro', 'export', 'sync']);
+    expect(run.json().licenseKey).not.toBe(before.licenseKey);
+    expect(again.json().licenseKey).toBe(run.json().licenseKey);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('--set');
+  });
+});
+
 describe('revoking asks first', () => {
   test('without a terminal and without --yes, revoke refuses (exit 2) and the license stays active', async () => {
     const { config, ids } = await sellerWithLicenses();

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -85,6 +86,7 @@ describe('the client library on Node ≥ 20', () => {
     const result = await node(script, input).finally(() => server.stop(true));
 
     expect(result).toMatchObject({ valid: true, offlineVerified: false, machineBound: true, machineFingerprint: 'f'.repeat(64) });
-    expect(requests).toEqual([{ path: '/v1/licenses/validate', apiKey: 'pk_test', body: { licenseKey: input.key, machineFingerprint: 'f'.repeat(64), productId: 'prod_1' } }]);
+    // The machine is named by its host name (Node's os.hostname(), the machine this test runs on).
+    expect(requests).toEqual([{ path: '/v1/licenses/validate', apiKey: 'pk_test', body: { licenseKey: input.key, machineFingerprint: 'f'.repeat(64), productId: 'prod_1', machineName: hostname() } }]);
   });
 });

@@ -70,6 +70,19 @@ export function outgoingEventsContract(factory: StoreFactory): void {
       expect(await written(() => store.licenses.reissue(license.id, earlier))).toEqual([{ type: 'license.updated', subject: license.id }]);
     });
 
+    test('a reissue that changes only the entitlements writes license.updated; another spelling or order of the same set, nothing', async () => {
+      const { store } = opened();
+      const { license, keyHash, written } = await givenSeller(store);
+      const sameTerm = (expectKeyHash: string, features: string[]) => renewal(expectKeyHash, license.expiresAt, { features });
+      const respelled = sameTerm(keyHash, license.features.map((f) => f.toUpperCase()).reverse());
+      const added = sameTerm(respelled.keyHash, [...license.features, 'cloud']);
+
+      expect(await written(() => store.licenses.reissue(license.id, respelled))).toEqual([]);
+      expect(await written(() => store.licenses.reissue(license.id, added))).toEqual([{ type: 'license.updated', subject: license.id }]);
+      const [event] = (await store.outbox.listEvents(license.developerId, { limit: 1 }))!.data;
+      expect((event!.data as { license: { features: string[] } }).license.features).toEqual([...license.features, 'cloud']);
+    });
+
     test('a trial converted writes license.converted, not license.renewed', async () => {
       const { store } = opened();
       const { parties, written } = await givenSeller(store);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { applyProductChanges, inProductScope, normalizeCurrency, normalizeFeatures, onSale, productProblem, ProductNotOnSaleError, productScope, type Product } from '../../src/domain/product.ts';
+import { applyProductChanges, inProductScope, normalizeCurrency, onSale, productProblem, ProductNotOnSaleError, productScope, type Product } from '../../src/domain/product.ts';
 import { NotFoundError } from '../../src/domain/errors.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -52,6 +52,7 @@ describe('productProblem: the invariants of a product', () => {
     ['an empty feature', { features: ['pro', ''] }, 'features'],
     ['a feature over 100 characters', { features: ['x'.repeat(101)] }, 'features'],
     ['more than 100 features', { features: Array.from({ length: 101 }, (_, i) => `f${i}`) }, 'features'],
+    ['a feature with a NUL byte', { features: ['pro\u0000'] }, 'features'],
     ['zero licenseDays', { licenseDays: 0 }, 'licenseDays'],
     ['fractional licenseDays', { licenseDays: 1.5 }, 'licenseDays'],
     ['licenseDays over 36500', { licenseDays: 36_501 }, 'licenseDays'],
@@ -119,22 +120,6 @@ describe('applyProductChanges', () => {
     const next = applyProductChanges(original, { name: 'Other' }, T0 + 5);
     expect([next.id, next.developerId, next.createdAt]).toEqual(['prod_1', 'dev_1', T0]);
     expect(original).toEqual(aProduct());
-  });
-});
-
-describe('normalizeFeatures', () => {
-  test('drops duplicates and keeps first-seen order', () => {
-    expect(normalizeFeatures(['b', 'a', 'b', 'c', 'a'])).toEqual(['b', 'a', 'c']);
-  });
-
-  test('no features given means none', () => {
-    expect(normalizeFeatures(undefined)).toEqual([]);
-  });
-
-  test('returns a new array, leaving the input alone', () => {
-    const input = ['a', 'a'];
-    expect(normalizeFeatures(input)).not.toBe(input);
-    expect(input).toEqual(['a', 'a']);
   });
 });
 

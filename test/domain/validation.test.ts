@@ -124,3 +124,23 @@ describe('expiry at the exact millisecond', () => {
     expect(judgeValidation(null, license({ expiresAt: null }), HERE, Number.MAX_SAFE_INTEGER).valid).toBe(true);
   });
 });
+
+describe('scope.entitlements', () => {
+  const entitled = (overrides = {}) => license({ features: ['Pro', 'export'], ...overrides });
+
+  test('every asked code held (case-insensitively): valid, the binding decided as usual', () => {
+    expect(judgeValidation(null, entitled(), HERE, NOW, ['pro', 'EXPORT'])).toEqual({ valid: true, binding: { kind: 'bind', fingerprint: HERE } });
+    expect(judgeValidation(null, entitled(), HERE, NOW, [])).toMatchObject({ valid: true });
+  });
+
+  test('a lacking code: not_found with the missing codes as asked, before the machine is looked at', () => {
+    expect(judgeValidation(null, entitled({ machineFingerprint: ELSEWHERE }), HERE, NOW, ['pro', 'Sync', 'sync'])).toEqual({ valid: false, reason: 'not_found', missingEntitlements: ['Sync'] });
+  });
+
+  test('after the key, the license found, revoked and expired', () => {
+    expect(judgeValidation('invalid_signature', null, HERE, NOW, ['sync'])).toEqual({ valid: false, reason: 'invalid_signature' });
+    expect(judgeValidation(null, null, HERE, NOW, ['sync'])).toEqual({ valid: false, reason: 'not_found' });
+    expect(judgeValidation(null, entitled({ storedStatus: 'revoked' }), HERE, NOW, ['sync'])).toEqual({ valid: false, reason: 'revoked' });
+    expect(judgeValidation(null, entitled({ expiresAt: NOW }), HERE, NOW, ['sync'])).toEqual({ valid: false, reason: 'expired' });
+  });
+});

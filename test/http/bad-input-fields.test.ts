@@ -45,6 +45,7 @@ const FIELDS: Record<string, Record<string, { kind: Kind; required: boolean }>> 
   },
   'POST /trials/confirm': { trialRequestId: { kind: 'string', required: true }, otp: { kind: 'string', required: true } },
   'PATCH /licenses/:id': { maxMachines: { kind: 'nullableInteger', required: true } },
+  'PUT /licenses/:id/entitlements': { entitlements: { kind: 'strings', required: true } },
   'POST /checkout/init': {
     productId: { kind: 'string', required: true }, email: { kind: 'string', required: false },
     successUrl: { kind: 'string', required: false }, cancelUrl: { kind: 'string', required: false },

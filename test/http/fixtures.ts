@@ -154,7 +154,7 @@ export type Auth = 'none' | 'secret' | 'any' | 'customer';
 
 export interface Route {
   name: string;
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** With no argument, the path of `mine`'s own resource. */
   path: (id?: string) => string;
   auth: Auth;
@@ -210,6 +210,8 @@ export function routeTable(w: World): Route[] {
       name: 'DELETE /licenses/:id/activations/:activationId', method: 'DELETE', path: (id = license) => `/licenses/${id}/activations/${w.activationId}`, auth: 'secret', hasIdParam: true,
     },
     { name: 'PATCH /licenses/:id', method: 'PATCH', path: (id = license) => `/licenses/${id}`, auth: 'secret', body: () => ({ maxMachines: 2 }), hasIdParam: true },
+    // The product's set alone, as granted: the same set, so the key the other routes use stays current.
+    { name: 'PUT /licenses/:id/entitlements', method: 'PUT', path: (id = license) => `/licenses/${id}/entitlements`, auth: 'secret', body: () => ({ entitlements: [] }), hasIdParam: true },
     { name: 'POST /licenses/:id/revoke', method: 'POST', path: (id = license) => `/licenses/${id}/revoke`, auth: 'secret', hasIdParam: true },
     { name: 'POST /licenses/:id/resend', method: 'POST', path: (id = license) => `/licenses/${id}/resend`, auth: 'secret', hasIdParam: true },
     { name: 'GET /connect/status', method: 'GET', path: () => '/connect/status', auth: 'secret' },

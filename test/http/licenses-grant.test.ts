@@ -40,11 +40,11 @@ describe('POST /developers/licenses', () => {
     expect(license.expiresAt).toBe(license.issuedAt + 30 * DAY);
   });
 
-  test('explicit features and expiresAt override the product’s', async () => {
+  test('explicit features are added to the product’s; an explicit expiresAt overrides its term', async () => {
     const { api, grant } = await termProduct(30);
     const expiresAt = api.clock.now() + 7 * DAY;
-    const { license } = (await grant({ features: ['beta'], expiresAt })).body;
-    expect(license).toMatchObject({ features: ['beta'], expiresAt });
+    const { license } = (await grant({ features: ['beta', 'PRO'], expiresAt })).body;
+    expect(license).toMatchObject({ features: ['pro', 'team', 'beta'], expiresAt });
   });
 
   test('explicit expiresAt: null makes a perpetual license even for a term product', async () => {
@@ -52,9 +52,9 @@ describe('POST /developers/licenses', () => {
     expect((await grant({ expiresAt: null })).body.license.expiresAt).toBeNull();
   });
 
-  test('explicit empty features give a license with no entitlements', async () => {
+  test('explicit empty features give the product’s entitlements alone', async () => {
     const { grant } = await termProduct(null);
-    expect((await grant({ features: [] })).body.license.features).toEqual([]);
+    expect((await grant({ features: [] })).body.license.features).toEqual(['pro', 'team']);
   });
 
   test('the license key is an EdDSA JWS whose claims are the license’s', async () => {

@@ -236,6 +236,8 @@ const STEPS: Step[] = [
   { name: 'POST /v1/customer/subscriptions/{id}/resume' },
   { name: 'POST /v1/customer/card' },
   { name: 'GET /v1/customer/orders' },
+  // Re-signs the example license (a new key): after every step that presents its key.
+  { name: 'PUT /v1/licenses/{id}/entitlements' },
   { name: 'POST /v1/licenses/{id}/revoke' },
   { name: 'POST /v1/auth/logout' },
   { name: 'DELETE /v1/developers/webhook-endpoints/{id}' },

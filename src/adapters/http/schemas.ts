@@ -1,7 +1,7 @@
 import { t } from 'elysia';
 import { EMAIL_MAX_LENGTH } from '../../domain/developer.ts';
 import { LICENSE_STATUSES } from '../../domain/license.ts';
-import { PRODUCT_LIMITS } from '../../domain/product.ts';
+import { ENTITLEMENT_CODE_PATTERN, ENTITLEMENT_LIMITS, entitlementsMessage } from '../../domain/entitlements.ts';
 import { EXAMPLE } from './examples.ts';
 import { literalUnion } from './vocabulary.ts';
 
@@ -37,7 +37,14 @@ export const Millis = Int({ description: 'Unix time in milliseconds.' });
 export const MillisOrNull = (description?: string) => t.Union([Millis, t.Null()], description ? { description } : {});
 /** Ids in paths, queries and bodies: bounded, so nothing longer is ever looked up. */
 export const Id = (options: Parameters<typeof t.String>[0] = {}) => t.String({ maxLength: 100, ...options });
-export const Features = t.Array(t.String({ minLength: 1, maxLength: PRODUCT_LIMITS.featureMax }), { maxItems: PRODUCT_LIMITS.featuresMax, description: 'Entitlements; may be empty.' });
+/** A list of entitlement codes (docs/entitlements.md), its problems told in `field`'s name. */
+export const EntitlementCodes = (field: string, description: string) =>
+  t.Array(t.String({ minLength: 1, maxLength: ENTITLEMENT_LIMITS.codeMax, pattern: ENTITLEMENT_CODE_PATTERN, 'x-error': entitlementsMessage(field) }), {
+    maxItems: ENTITLEMENT_LIMITS.max,
+    description,
+    'x-error': entitlementsMessage(field),
+  });
+export const Features = EntitlementCodes('features', 'Entitlements (codes compared case-insensitively, the first spelling kept; docs/entitlements.md); may be empty.');
 export const LicenseStatus = literalUnion(LICENSE_STATUSES);
 
 /** The license as its seller sees it. */

@@ -1,5 +1,6 @@
 import { DEACTIVATION_WINDOW_MS, type Activation } from '../../domain/activation.ts';
 import { DomainError, ForbiddenError, NotFoundError, RateLimitedError } from '../../domain/errors.ts';
+import { missingEntitlements } from '../../domain/entitlements.ts';
 import { licenseRefusal, type License } from '../../domain/license.ts';
 import { inProductScope } from '../../domain/product.ts';
 import type { Deps } from '../../ports/deps.ts';
@@ -37,6 +38,12 @@ function assertUsable(license: LicenseState, now: number): void {
   if (reason) throw new DomainError('conflict', `This license is ${reason}: it cannot be activated on a machine.`, { reason });
 }
 
+/** As validation answers it: not_found for what was asked, with the codes the license lacks. */
+function assertEntitled(license: LicenseState, asked: readonly string[] | undefined): void {
+  const missing = asked ? missingEntitlements(license.features, asked) : [];
+  if (missing.length > 0) throw new DomainError('not_found', `This license lacks ${missing.join(', ')}: it is not one for what was asked.`, { missingEntitlements: missing });
+}
+
 export class ActivationLimitError extends DomainError {
   constructor(maxMachines: number | null, activations: Activation[]) {
     super('activation_limit', `This license is active on ${activations.length} of ${maxMachines} machines: deactivate one first (POST /licenses/deactivate), or ask the seller for more.`, {
@@ -50,6 +57,8 @@ export interface ActivateInput {
   licenseKey: string;
   machineFingerprint: string;
   name?: string | null;
+  /** scope.entitlements: codes the application needs; a license lacking any takes no machine (404 with the missing codes). */
+  entitlements?: readonly string[];
 }
 
 /** Takes a slot for this machine; the same machine again gets its activation back (`created` false). */
@@ -57,6 +66,7 @@ export async function activateMachine(deps: HolderDeps, call: HolderCall, input:
   const license = await heldLicense(deps, call, input.licenseKey);
   const now = deps.clock.now();
   assertUsable(license, now);
+  assertEntitled(license, input.entitlements);
   const outcome = await deps.licenses.activate(license.id, { id: deps.ids.next('act'), machineFingerprint: input.machineFingerprint, name: input.name ?? null, at: now });
   if (outcome.kind === 'missing') throw new NotFoundError('license with this key');
   if (outcome.kind === 'full') throw new ActivationLimitError(outcome.maxMachines, outcome.activations);

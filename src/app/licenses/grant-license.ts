@@ -1,7 +1,7 @@
 import { InvalidRequestError, NotFoundError } from '../../domain/errors.ts';
 import { normalizeEmail } from '../../domain/developer.ts';
 import { expiryFor, viewLicense, type LicenseView } from '../../domain/license.ts';
-import { normalizeFeatures } from '../../domain/product.ts';
+import { licenseEntitlements } from './license-entitlements.ts';
 import type { Deps } from '../../ports/deps.ts';
 import { receiptContext, receiptFor } from '../mail/receipt.ts';
 import { issueLicense } from './issue-license.ts';
@@ -12,7 +12,7 @@ export const MAX_EXPIRY = 253_402_300_799_999;
 export interface GrantInput {
   productId: string;
   email: string;
-  /** Defaults to the product's features. */
+  /** Added to the product's features (the license holds the union; docs/entitlements.md). */
   features?: string[];
   /** Defaults to the product's term; null = perpetual. */
   expiresAt?: number | null;
@@ -40,7 +40,7 @@ export async function grantLicense(
     developerId,
     productId: product.id,
     customerId: customer.id,
-    features: input.features ? normalizeFeatures(input.features) : product.features,
+    features: licenseEntitlements(product, input.features, 'features'),
     issuedAt: now,
     expiresAt: input.expiresAt !== undefined ? input.expiresAt : expiryFor(product.licenseDays, now),
     maxMachines: product.maxMachines,

@@ -13,7 +13,7 @@ export type ValidationResult =
       /** `licenseKey`: the license's current key, when the one presented was replaced (docs/renewals.md). */
       license: { id: string; status: LicenseStatus; features: string[]; expiresAt: number | null; licenseKey?: string };
     }
-  | { valid: false; reason: Exclude<ValidationVerdict, { valid: true }>['reason'] };
+  | { valid: false; reason: Exclude<ValidationVerdict, { valid: true }>['reason']; missingEntitlements?: string[] };
 
 type ValidateDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'rateLimiter' | 'settings' | 'lastSeen'>;
 
@@ -25,19 +25,21 @@ type ValidateDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'signer' | 'signing
  * the license it names, or, when it names none of the caller's, against the client's address.
  * `productIds` (the application's products) is compared after the same read: a key of another
  * product names none of them, exactly as an unknown key (not_found, counted per address, binds nothing).
+ * `entitlements` (scope.entitlements) are read from the license as it is now: one it lacks answers
+ * not_found with the missing codes, counted against the license, nothing bound.
  */
 export async function validateLicense(
   deps: ValidateDeps,
   developerId: string,
   /** clientAddress: or a function giving it, read only when the key names none of the caller's licenses. */
-  input: { licenseKey: string; machineFingerprint: string; machineName?: string; clientAddress: string | (() => string); productIds?: readonly string[] },
+  input: { licenseKey: string; machineFingerprint: string; machineName?: string; clientAddress: string | (() => string); productIds?: readonly string[]; entitlements?: readonly string[] },
 ): Promise<ValidationResult> {
   const known = await deps.licenses.findStateByKeyHash(deps.hashing.hash(input.licenseKey));
   const { problem, state, current } = known ? { problem: null, state: known, current: null } : await checkUnknownKey(deps, input.licenseKey);
   const license = state && state.developerId === developerId && inProductScope(state.productId, input.productIds) ? state : null;
   await countValidation(deps, license ? { licenseId: license.id } : { address: typeof input.clientAddress === 'string' ? input.clientAddress : input.clientAddress() });
   const now = deps.clock.now();
-  const verdict = judgeValidation(problem, license, input.machineFingerprint, now);
+  const verdict = judgeValidation(problem, license, input.machineFingerprint, now, input.entitlements);
   if (!verdict.valid) return verdict;
   const live = license!;
   if (verdict.binding.kind === 'bind') {

@@ -1,6 +1,7 @@
 import { InvalidRequestError } from '../../domain/errors.ts';
 import { DEFAULT_DEACTIVATIONS_PER_30_DAYS, DEFAULT_MAX_MACHINES } from '../../domain/activation.ts';
-import { type BillingInterval, DEFAULT_GRACE_DAYS, normalizeCurrency, normalizeFeatures, productProblem, type Product } from '../../domain/product.ts';
+import { type BillingInterval, DEFAULT_GRACE_DAYS, normalizeCurrency, productProblem, type Product } from '../../domain/product.ts';
+import { normalizeEntitlements } from '../../domain/entitlements.ts';
 import type { Deps } from '../../ports/deps.ts';
 
 export interface NewProductInput {
@@ -39,7 +40,7 @@ export async function createProduct(
     name: input.name.trim(),
     price: input.price,
     currency: normalizeCurrency(input.currency),
-    features: normalizeFeatures(input.features),
+    features: normalizeEntitlements(input.features),
     licenseDays: input.licenseDays ?? null,
     maxMachines: input.maxMachines === undefined ? DEFAULT_MAX_MACHINES : input.maxMachines,
     deactivationsPer30Days: input.deactivationsPer30Days ?? DEFAULT_DEACTIVATIONS_PER_30_DAYS,

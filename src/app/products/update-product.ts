@@ -1,5 +1,6 @@
 import { InvalidRequestError, NotFoundError } from '../../domain/errors.ts';
-import { CHANGEABLE, applyProductChanges, normalizeCurrency, normalizeFeatures, type Product, type ProductChanges } from '../../domain/product.ts';
+import { CHANGEABLE, applyProductChanges, normalizeCurrency, type Product, type ProductChanges } from '../../domain/product.ts';
+import { normalizeEntitlements } from '../../domain/entitlements.ts';
 import type { Deps } from '../../ports/deps.ts';
 import { assertValidProduct } from './create-product.ts';
 
@@ -18,7 +19,7 @@ export async function updateProduct(
   const normalized: ProductChanges = {
     ...changes,
     ...(changes.name !== undefined && { name: changes.name.trim() }),
-    ...(changes.features !== undefined && { features: normalizeFeatures(changes.features) }),
+    ...(changes.features !== undefined && { features: normalizeEntitlements(changes.features) }),
     ...(changes.currency !== undefined && { currency: normalizeCurrency(changes.currency) }),
   };
   const next = assertValidProduct(applyProductChanges(current, normalized, deps.clock.now()));

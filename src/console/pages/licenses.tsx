@@ -35,7 +35,7 @@ function GrantForm(props: { onGranted: () => void }) {
     <form class="card grid-form" onSubmit={submit} aria-label="Grant a license">
       <Choice label="Product" id="grant-product" required options={products.all.map((p) => [p.id, p.name])} />
       <Field label="Customer e-mail" id="grant-email" type="email" required />
-      <Field label="Features" hint="comma-separated; empty: the product's" id="grant-features" />
+      <Field label="Features" hint="comma-separated, added to the product's" id="grant-features" />
       <div class="field check">
         <input type="checkbox" id="grant-notify" defaultChecked />
         <label for="grant-notify">E-mail the key to the customer</label>
@@ -161,6 +161,22 @@ export function LicensePage(props: { id: string }) {
       return `Removed ${name}.`;
     });
   };
+  const ownEntitlements = (held: License) => {
+    const product = new Set((products.all.find((p) => p.id === held.productId)?.features ?? []).map((f) => f.toLowerCase()));
+    return held.features.filter((f) => !product.has(f.toLowerCase()));
+  };
+  const setEntitlements = (event: Event) => {
+    event.preventDefault();
+    const entitlements = words(formValue(event, 'own-entitlements'));
+    const before = l?.licenseKey;
+    void action.run(async () => {
+      const answer = await api<{ license: License; licenseKey: string }>('PUT', `/licenses/${props.id}/entitlements`, { entitlements });
+      license.setValue({ ...answer.license, licenseKey: answer.licenseKey });
+      events.reload();
+      const held = `This license now holds ${answer.license.features.join(', ') || 'no entitlements'}.`;
+      return answer.licenseKey === before ? held : `${held} Its key was re-signed: the app picks it up on its next online check, or resend it.`;
+    });
+  };
   const setLimit = (event: Event) => {
     event.preventDefault();
     const text = formValue(event, 'max-machines');
@@ -194,6 +210,20 @@ export function LicensePage(props: { id: string }) {
             <dd>{l.expiresAt ? when(l.expiresAt) : 'never'}</dd>
           </dl>
           {l.licenseKey && <KeyBox value={l.licenseKey} />}
+          {l.status !== 'revoked' && (
+            <form class="row end" onSubmit={setEntitlements} aria-label="Entitlements">
+              <Field
+                label="Own entitlements"
+                hint="comma-separated, besides the product's; the key is re-signed"
+                id="own-entitlements"
+                key={`${l.licenseKey}:${products.all.length}`}
+                defaultValue={ownEntitlements(l).join(', ')}
+              />
+              <button type="submit" class="secondary" disabled={action.busy}>
+                Set entitlements
+              </button>
+            </form>
+          )}
           <div class="row">
             <button type="button" class="secondary" onClick={resend} disabled={action.busy || l.status === 'revoked'}>
               Resend key by e-mail

@@ -7,7 +7,7 @@ import { SECURITY, withAnyApiKey } from '../../auth.ts';
 import { clientAddress } from '../../client-address.ts';
 import { errorsOf } from '../../schemas.ts';
 import { readNonce, signedAnswer, SIGNED_ANSWER_DOC, SIGNED_ANSWER_PARAMETERS } from '../../signed-answer.ts';
-import { ActivateBody, ActivationList, ActivationReply, DeactivateBody, HeldActivationsBody, scopeOf, ValidateBody, ValidationResult } from './schemas.ts';
+import { ActivateBody, ActivationList, askedEntitlements, ActivationReply, DeactivateBody, HeldActivationsBody, scopeOf, ValidateBody, ValidationResult } from './schemas.ts';
 import { publicActivation, publicList } from './views.ts';
 
 /**
@@ -21,8 +21,9 @@ export function licenseHolderRoutes(deps: Deps) {
   const holder = withAnyApiKey(deps)
     .post('/licenses/validate', async ({ caller, body, request }) => {
       const nonce = readNonce(request);
-      const { licenseKey, machineFingerprint, productId, machineName } = body;
-      const result = await validateLicense(deps, caller.developerId, { licenseKey, machineFingerprint, machineName, clientAddress: () => address(request), productIds: scopeOf(productId) });
+      const { licenseKey, machineFingerprint, productId, machineName, scope } = body;
+      const entitlements = askedEntitlements(scope);
+      const result = await validateLicense(deps, caller.developerId, { licenseKey, machineFingerprint, machineName, clientAddress: () => address(request), productIds: scopeOf(productId), entitlements });
       deps.metrics.validation(result.valid ? 'valid' : result.reason);
       return signedAnswer(sign, request, caller.developerId, result, { op: 'validate', nonce, machineFingerprint });
     }, {
@@ -32,15 +33,15 @@ export function licenseHolderRoutes(deps: Deps) {
         tags: ['Licenses'],
         summary: 'Validate a license online and bind it to a machine',
         description:
-          'An invalid license is a 200 with valid=false and a reason, checked in this order: invalid_format, invalid_signature, not_found, revoked, expired, machine_mismatch. A new machineFingerprint takes one of the license’s maxMachines slots (docs/activations.md); with none free the answer is machine_mismatch, and a known one never takes a second. Secret or publishable key. Each license may be validated at most VALIDATE_RATE_LIMIT_PER_MINUTE times a minute (default 600); keys that name none of your licenses (invalid_format, invalid_signature, not_found) are counted per client address instead (VALIDATE_INVALID_RATE_LIMIT_PER_MINUTE, default 120), so junk never uses up a valid license’s allowance. Counted across instances; past a limit, 429 rate_limited with Retry-After. productId (one id or a list) names the application’s products: a key of another product of yours is answered exactly as an unknown key (valid=false, not_found, same signature, nothing bound, counted per address).' + SIGNED_ANSWER_DOC,
+          'An invalid license is a 200 with valid=false and a reason, checked in this order: invalid_format, invalid_signature, not_found, revoked, expired, machine_mismatch. A new machineFingerprint takes one of the license’s maxMachines slots (docs/activations.md); with none free the answer is machine_mismatch, and a known one never takes a second. Secret or publishable key. Each license may be validated at most VALIDATE_RATE_LIMIT_PER_MINUTE times a minute (default 600); keys that name none of your licenses (invalid_format, invalid_signature, not_found) are counted per client address instead (VALIDATE_INVALID_RATE_LIMIT_PER_MINUTE, default 120), so junk never uses up a valid license’s allowance. Counted across instances; past a limit, 429 rate_limited with Retry-After. productId (one id or a list) names the application’s products: a key of another product of yours is answered exactly as an unknown key (valid=false, not_found, same signature, nothing bound, counted per address). scope.entitlements (optional, at most 100 codes, case-insensitive) names what the application needs now: a license that is neither revoked nor expired but lacks any of them is answered valid=false, reason not_found (the closed reason set has no other word for it: this license is not one for what was asked), with missingEntitlements listing the codes it lacks as they were asked; nothing is bound, and the call is counted against the license. docs/entitlements.md.' + SIGNED_ANSWER_DOC,
         parameters: SIGNED_ANSWER_PARAMETERS,
         security: SECURITY.any,
       },
     })
     .post('/licenses/activate', async ({ caller, body, request }) => {
-      const { licenseKey, machineFingerprint, name, productId } = body;
+      const { licenseKey, machineFingerprint, name, productId, scope } = body;
       const nonce = readNonce(request);
-      const { activation, created } = await activateMachine(deps, holderCall(caller.developerId, request, productId), { licenseKey, machineFingerprint, name });
+      const { activation, created } = await activateMachine(deps, holderCall(caller.developerId, request, productId), { licenseKey, machineFingerprint, name, entitlements: askedEntitlements(scope) });
       const answer = { activation: publicActivation(activation) };
       return signedAnswer(sign, request, caller.developerId, answer, { op: 'activate', nonce, machineFingerprint }, created ? 201 : 200);
     }, {
@@ -50,7 +51,7 @@ export function licenseHolderRoutes(deps: Deps) {
         tags: ['Activations'],
         summary: 'Activate this machine',
         description:
-          'Takes one of the license’s maxMachines slots for machineFingerprint: 201 with the new activation, or 200 with the existing one when this machine already holds a slot. Full: 409 activation_limit, details.activations lists the current machines’ ids and names. An unknown key, another seller’s, or one of a product not in productId: 404 not_found; a revoked or expired license: 409 conflict with details.reason. Counted like a validation. Publishable or secret key.' + SIGNED_ANSWER_DOC,
+          'Takes one of the license’s maxMachines slots for machineFingerprint: 201 with the new activation, or 200 with the existing one when this machine already holds a slot. Full: 409 activation_limit, details.activations lists the current machines’ ids and names. An unknown key, another seller’s, or one of a product not in productId: 404 not_found; a revoked or expired license: 409 conflict with details.reason. With scope.entitlements, a license lacking any of them: 404 not_found with details.missingEntitlements (the codes as asked), no machine taken. Counted like a validation. Publishable or secret key.' + SIGNED_ANSWER_DOC,
         parameters: SIGNED_ANSWER_PARAMETERS,
         security: SECURITY.any,
       },

@@ -8,7 +8,7 @@ import { LICENSE_STATUSES, VALIDATION_REASONS } from '../../../../domain/license
 import { MAX_KEY_LENGTH } from '../../../../domain/license-key.ts';
 import { EXAMPLE, LICENSE_EXAMPLE } from '../../examples.ts';
 import {
-  CreatedAfter, CreatedBefore, Cursor, ExactEmail, Features, Id, Input, Int, licenseFields, LicenseView, Limit, Millis, MillisOrNull, Page, ProductFilter,
+  CreatedAfter, CreatedBefore, Cursor, EntitlementCodes, ExactEmail, Features, Id, Input, Int, licenseFields, LicenseView, Limit, Millis, MillisOrNull, Page, ProductFilter,
 } from '../../schemas.ts';
 import { literalUnion } from '../../vocabulary.ts';
 
@@ -67,9 +67,26 @@ export const ProductScope = t.Optional(
 /** One id or a list, as the use cases take it. */
 export const scopeOf = (productId: string | string[] | undefined): string[] | undefined => (productId === undefined ? undefined : Array.isArray(productId) ? productId : [productId]);
 
+/**
+ * What the application needs of the license besides its product (docs/entitlements.md): a license
+ * lacking any asked code answers not_found with the missing codes, nothing bound.
+ */
+export const EntitlementScope = t.Optional(
+  Input({
+    entitlements: t.Optional(EntitlementCodes('scope.entitlements', 'Entitlement codes the application needs now (case-insensitive), at most 100.')),
+  }, {
+    description: 'Optional. scope.entitlements: codes this request needs; a license lacking any of them is answered not_found with missingEntitlements (the codes as asked), and nothing is bound. docs/entitlements.md.',
+    examples: [{ entitlements: ['pro'] }],
+  }),
+);
+
+/** The codes a request's scope asks for; undefined when it asks for none. */
+export const askedEntitlements = (scope: { entitlements?: string[] } | undefined): string[] | undefined => scope?.entitlements;
+
 export const ValidateBody = Input({
   licenseKey: t.String({ maxLength: MAX_KEY_LENGTH }),
   productId: ProductScope,
+  scope: EntitlementScope,
   machineFingerprint: t.String({
     minLength: 1,
     maxLength: 256,
@@ -103,6 +120,7 @@ export const ValidationResult = t.Union(
   t.Object({
     valid: t.Literal(false),
     reason: literalUnion(VALIDATION_REASONS),
+    missingEntitlements: t.Optional(t.Array(t.String(), { description: 'Only with reason not_found for a request with scope.entitlements: the asked codes this license lacks, as they were asked. Inside the signed body. docs/entitlements.md.' })),
   }),
   ],
   {
@@ -111,6 +129,7 @@ export const ValidationResult = t.Union(
       { valid: true, license: { id: EXAMPLE.licenseId, status: 'active', features: ['pro'], expiresAt: null } },
       { valid: true, license: { id: EXAMPLE.licenseId, status: 'active', features: ['pro'], expiresAt: EXAMPLE.time, licenseKey: EXAMPLE.licenseKey } },
       { valid: false, reason: 'machine_mismatch' },
+      { valid: false, reason: 'not_found', missingEntitlements: ['sync'] },
     ],
   },
 );
@@ -175,6 +194,7 @@ export const ActivateBody = Input({
   licenseKey: LicenseKey,
   machineFingerprint: MachineFingerprint,
   productId: ProductScope,
+  scope: EntitlementScope,
   name: t.Optional(t.Union([t.String({ minLength: 1, maxLength: ACTIVATION_LIMITS.nameMax, pattern: '^[^\\u0000-\\u001f\\u007f]+$', 'x-error': 'name must be 1 to 100 characters without control characters, or null.' }), t.Null()], {
     description: 'A human name for the machine, e.g. its host name (1 to 100 characters).',
   })),
@@ -204,6 +224,10 @@ export const ActivationList = t.Object({
     data: [ACTIVATION_EXAMPLE],
   }],
 });
+
+export const EntitlementsBody = Input({
+  entitlements: EntitlementCodes('entitlements', 'The license’s own entitlements, besides its product’s: the license then holds the product’s current set plus these (case-insensitively distinct, first spelling kept; at most 100 in all). [] = the product’s set alone.'),
+}, { examples: [{ entitlements: ['export', 'sync'] }] });
 
 export const LicenseChangesBody = Input({ maxMachines: MaxMachines }, { examples: [{ maxMachines: 3 }] });
 

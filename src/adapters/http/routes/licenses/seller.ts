@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia';
 import { grantLicense } from '../../../../app/licenses/grant-license.ts';
+import { setLicenseEntitlements } from '../../../../app/licenses/license-entitlements.ts';
 import { listLicenses } from '../../../../app/licenses/list-licenses.ts';
 import { getLicense, revokeLicense, unbindLicense } from '../../../../app/licenses/manage-license.ts';
 import { RESENDS_PER_DAY, resendReceipt } from '../../../../app/licenses/resend-receipt.ts';
@@ -7,7 +8,7 @@ import { changeLicense, listActivations, removeActivation } from '../../../../ap
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withSecretKey, withSecretKeyOrCustomer } from '../../auth.ts';
 import { errorsOf, IdParams, LicenseView } from '../../schemas.ts';
-import { ActivationList, ActivationParams, GrantBody, IssuedLicense, LicenseChangesBody, LicenseDetails, LicenseList, LicenseListQuery, ResendAnswer } from './schemas.ts';
+import { ActivationList, ActivationParams, EntitlementsBody, GrantBody, IssuedLicense, LicenseChangesBody, LicenseDetails, LicenseList, LicenseListQuery, ResendAnswer } from './schemas.ts';
 import { publicList } from './views.ts';
 import { idempotent } from '../../idempotency.ts';
 
@@ -26,7 +27,7 @@ export function licenseSellerRoutes(deps: Deps) {
       response: { 201: IssuedLicense, ...errorsOf(400, 401, 403, 404, 413) },
       detail: {
         tags, security, summary: 'Grant a license by hand',
-        description: 'For beta testers or support: the same key format as a sold license. Features and term default to the product’s. The customer is e-mailed a receipt with the key and the activation command unless notify is false.',
+        description: 'For beta testers or support: the same key format as a sold license. The license holds the product’s features plus any given in features (case-insensitively distinct; docs/entitlements.md); the term defaults to the product’s. The customer is e-mailed a receipt with the key and the activation command unless notify is false.',
       },
     })
     .get('/developers/licenses', ({ caller, query }) => listLicenses(deps, caller.developerId, query), {
@@ -62,6 +63,16 @@ export function licenseSellerRoutes(deps: Deps) {
       detail: {
         tags: ['Activations'], security, summary: 'Change a license’s maxMachines',
         description: 'Only this license (the product’s maxMachines applies to licenses issued later). Lowered below the number of machines it has, every one of them keeps working; no new machine fits until enough are removed.',
+      },
+    })
+    .put('/licenses/:id/entitlements', ({ caller, params, body }) => setLicenseEntitlements(deps, caller.developerId, params.id, body.entitlements), {
+      params: IdParams,
+      body: EntitlementsBody,
+      response: { 200: IssuedLicense, ...errorsOf(400, 401, 403, 404, 409, 413) },
+      detail: {
+        tags, security, summary: 'Set a license’s own entitlements',
+        description:
+          'The license then holds its product’s current entitlements plus these (codes compared case-insensitively, the first spelling kept; at most 100 in all, each 1 to 100 characters without control characters), and gets a new key re-signed with them (same id, term and machines, as a renewal): 200 with the license and its licenseKey, and the license.updated event. The replaced key still validates, and its validation answer hands the new key over (docs/renewals.md). The same set again changes nothing: the same key, no event. Concurrent changes end in one of them, each answered 200. A revoked license or a free trial: 409 conflict. Another seller’s license: 404. docs/entitlements.md.',
       },
     })
     .get('/licenses/:id/activations', async ({ caller, params }) => publicList(await listActivations(deps, caller.developerId, params.id)), {
