@@ -63,6 +63,7 @@ export function remember(file: CacheFile, record: CacheRecord): CacheFile {
   // A legacy revocation is lifted only by a signed answer.
   if (!record.answer && before?.condemned) memory.condemned = before.condemned;
   return {
+    ...file,
     current: { licenseKey, license, machineBound, machineFingerprint },
     licenses: bounded({ ...file.licenses, [record.licenseId]: memory }, record.licenseId),
     serverTime: Math.max(file.serverTime ?? 0, record.serverTime ?? 0) || null,
@@ -80,6 +81,7 @@ export function storeKey(file: CacheFile, key: string, licenseId: string, licens
   const sameLicense = same?.ok === true && same.key.claims.id === licenseId ? file.current : null;
   const memory: LicenseMemory = before ?? { firstStoredAt: now, answer: null };
   return {
+    ...file,
     current: {
       licenseKey: key,
       license: license ?? sameLicense?.license ?? null,

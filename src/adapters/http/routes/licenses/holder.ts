@@ -21,8 +21,8 @@ export function licenseHolderRoutes(deps: Deps) {
   const holder = withAnyApiKey(deps)
     .post('/licenses/validate', async ({ caller, body, request }) => {
       const nonce = readNonce(request);
-      const { licenseKey, machineFingerprint, productId } = body;
-      const result = await validateLicense(deps, caller.developerId, { licenseKey, machineFingerprint, clientAddress: () => address(request), productIds: scopeOf(productId) });
+      const { licenseKey, machineFingerprint, legacyFingerprint, productId } = body;
+      const result = await validateLicense(deps, caller.developerId, { licenseKey, machineFingerprint, legacyFingerprint, clientAddress: () => address(request), productIds: scopeOf(productId) });
       deps.metrics.validation(result.valid ? 'valid' : result.reason);
       return signedAnswer(sign, request, caller.developerId, result, { op: 'validate', nonce, machineFingerprint });
     }, {
@@ -38,9 +38,9 @@ export function licenseHolderRoutes(deps: Deps) {
       },
     })
     .post('/licenses/activate', async ({ caller, body, request }) => {
-      const { licenseKey, machineFingerprint, name, productId } = body;
+      const { licenseKey, machineFingerprint, legacyFingerprint, name, productId } = body;
       const nonce = readNonce(request);
-      const { activation, created } = await activateMachine(deps, holderCall(caller.developerId, request, productId), { licenseKey, machineFingerprint, name });
+      const { activation, created } = await activateMachine(deps, holderCall(caller.developerId, request, productId), { licenseKey, machineFingerprint, legacyFingerprint, name });
       const answer = { activation: publicActivation(activation) };
       return signedAnswer(sign, request, caller.developerId, answer, { op: 'activate', nonce, machineFingerprint }, created ? 201 : 200);
     }, {

@@ -77,6 +77,13 @@ export const ValidateBody = Input({
     description: 'What the license binds to. The client library sends 64 lower-case hex digits (SHA-256, docs/api-rules.md); any 1 to 256 visible ASCII characters are accepted.',
     'x-error': FINGERPRINT_PROBLEM,
   }),
+  legacyFingerprint: t.Optional(t.String({
+    minLength: 1,
+    maxLength: 256,
+    pattern: '^[!-~]+$',
+    description: 'The same machine’s fingerprint by the formula clients used before (host name, user, OS, architecture: docs/machine-files.md, "Migration"). When machineFingerprint holds no slot and this one does, that activation moves to machineFingerprint (same id, same slot, not counted as a deactivation). The client library sends it.',
+    'x-error': 'legacyFingerprint must be 1 to 256 visible ASCII characters, no spaces.',
+  })),
 }, { examples: [{ licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint, productId: EXAMPLE.productId }, { licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint }] });
 
 /**
@@ -167,6 +174,7 @@ export const Activation = t.Object({
 export const ActivateBody = Input({
   licenseKey: LicenseKey,
   machineFingerprint: MachineFingerprint,
+  legacyFingerprint: ValidateBody.properties.legacyFingerprint,
   productId: ProductScope,
   name: t.Optional(t.Union([t.String({ minLength: 1, maxLength: ACTIVATION_LIMITS.nameMax, pattern: '^[^\\u0000-\\u001f\\u007f]+$', 'x-error': 'name must be 1 to 100 characters without control characters, or null.' }), t.Null()], {
     description: 'A human name for the machine, e.g. its host name (1 to 100 characters).',
