@@ -1,5 +1,5 @@
 import { sha256Hex } from '../domain/sha256.ts';
-import { nodeModules, type NodeModules } from './platform.ts';
+import { nodeModules, runProgram, type NodeModules } from './platform.ts';
 
 export { sha256Hex };
 
@@ -161,11 +161,6 @@ async function nodeSource(): Promise<MachineIdSource | null> {
     platform: node.platform,
     env: node.env,
     readFile: (path) => node.fs.readFile(path, 'utf8'),
-    run: async (command, args) => {
-      const { execFile } = await import('node:child_process');
-      return new Promise((resolve, reject) =>
-        execFile(command, [...args], { timeout: 5_000, windowsHide: true }, (error, stdout) => (error ? reject(error) : resolve(String(stdout)))),
-      );
-    },
+    run: runProgram,
   };
 }

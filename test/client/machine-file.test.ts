@@ -32,7 +32,7 @@ async function issued(api: TestApi = testApi()) {
 function flipSignatureByte(jws: string): string {
   const [h, p, s] = jws.split('.');
   const signature = decodeBase64url(s!)!;
-  signature[10] ^= 0x01;
+  signature[10] = signature[10]! ^ 0x01;
   return `${h}.${p}.${encodeBase64url(signature)}`;
 }
 
