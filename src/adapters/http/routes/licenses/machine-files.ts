@@ -42,7 +42,7 @@ export function machineFileRoutes(deps: Deps) {
       response: { 201: IssuedSchema, ...errorsOf(400, 401, 403, 404, 409, 413, 429) },
       detail: {
         tags, security: SECURITY.secret, summary: 'Issue a machine file from an offline request file',
-        description: `For a machine with no network: the buyer sends you the offline request file its application wrote (JSON: licenseKey, machineFingerprint, productId), and your server posts it here as it is (ttlDays may be added). The key must be one of this license’s (current or replaced); otherwise, or for another seller’s license, 404. ${FILE_DOC}`,
+        description: `For a machine with no network: the buyer sends you the offline request file its application wrote (JSON: licenseKey, machineFingerprint, productId), and your server posts it here as it is (ttlDays may be added). The key must be this license’s current key; otherwise, or for another seller’s license, 404. ${FILE_DOC}`,
       },
     })
     .get('/licenses/:id/machine-files', ({ caller, params, query }) => listMachineFiles(deps, caller.developerId, params.id, query), {
