@@ -47,7 +47,9 @@ export class LicenseClient {
     const fetchFn = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
     this.options = options;
     this.http = new Http(normalizeBaseUrl(options.baseUrl), fetchFn as typeof fetch);
-    this.session = new CustomerSession(this.http, () => this.fingerprint(), (key, license) => this.storeKey(key, license));
+    // An identity token is bound to the device that signed in (CONTRACT.md's deviceFingerprint): the
+    // machine as the CLI names it too, so a token from `licensing login` works here and back.
+    this.session = new CustomerSession(this.http, () => this.deviceFingerprint(), (key, license) => this.storeKey(key, license));
     this.verifier = new OfflineVerifier(options.publicKeys);
     this.now = options.now ?? Date.now;
     // docs/key-rotation.md: keys learned from the seller's endorsements, kept in their own file.
@@ -120,6 +122,13 @@ export class LicenseClient {
     return this.machine;
   }
 
+  /** The device an identity token is bound to: the `fingerprint` option, else the CONTRACT.md fingerprint. */
+  private deviceFingerprint(): Promise<string> {
+    if (this.options.fingerprint !== undefined) return Promise.resolve(this.options.fingerprint);
+    this.legacy ??= machineFingerprint();
+    return this.legacy;
+  }
+
   /**
    * The fingerprint clients computed before (CONTRACT.md: host name, user, OS, architecture), sent
    * beside the current one so a machine bound by it moves to the current one (docs/machine-files.md,
@@ -127,8 +136,7 @@ export class LicenseClient {
    */
   private async legacyFingerprints(): Promise<string[]> {
     if (this.options.fingerprint !== undefined) return [];
-    this.legacy ??= machineFingerprint();
-    const legacy = await this.legacy;
+    const legacy = await this.deviceFingerprint();
     return legacy === (await this.fingerprint()) ? [] : [legacy];
   }
 
