@@ -280,7 +280,7 @@ export class LicenseClient {
 
   /** The current key with its license's memory, the stored signed answer verified again. */
   private async load(): Promise<CacheRecord | null> {
-    return recall(await this.readFile(), this.verifier, await this.fingerprint(), this.options.clockToleranceMs ?? CLOCK_TOLERANCE_MS);
+    return recall(await this.readFile(), this.verifier, await this.fingerprint(), this.options.clockToleranceMs ?? CLOCK_TOLERANCE_MS, (await this.legacyFingerprints())[0]);
   }
 
   private async save(record: CacheRecord): Promise<void> {

@@ -31,7 +31,11 @@ describe('from the legacy fingerprint to the machine-id one', () => {
     // The same application upgraded: no fingerprint option, the same cache.
     const after = appClient(service.url, seller, { cacheDir });
     expect(await after.fingerprint()).toBe(current);
-    const checked = await after.check();
+    // Offline, the answer cached under the legacy fingerprint still counts: nothing breaks before the next online check.
+    const offline = appClient(service.url, seller, { cacheDir, fetch: (() => Promise.reject(new TypeError('offline'))) as unknown as typeof fetch });
+    expect(await offline.check()).toMatchObject({ valid: true, offlineVerified: true });
+    expect(await offline.check()).not.toHaveProperty('warning');
+    const checked = await after.check({ online: true });
     expect(checked.valid).toBe(true);
     const list = (await service.call('GET', `/licenses/${seller.licenseId}/activations`, { key: seller.apiKey })).body.data;
     expect(list).toEqual([{ ...bound, machineFingerprint: current, lastSeenAt: expect.any(Number) }]);
