@@ -1,4 +1,4 @@
-import { machineFingerprint } from '../client/index.ts';
+import { machineFingerprint, productFingerprint } from '../client/index.ts';
 import { positionals } from './args.ts';
 import { asBuyer, clientFor, requireBuyer } from './buyer-common.ts';
 import type { Command, Context } from './context.ts';
@@ -27,7 +27,11 @@ interface LicenseDevices {
 
 type Marked = Device & { thisMachine: boolean };
 
-const mark = (devices: readonly Device[], fingerprint: string): Marked[] => devices.map((d) => ({ ...d, thisMachine: d.machineFingerprint === fingerprint }));
+/** This machine is bound by its fingerprint for the license's product, or by the legacy one (docs/machine-files.md). */
+async function mark(devices: readonly Device[], legacy: string, productId: string): Promise<Marked[]> {
+  const current = await productFingerprint(productId);
+  return devices.map((d) => ({ ...d, thisMachine: d.machineFingerprint === current || d.machineFingerprint === legacy }));
+}
 const slots = (count: number, max: number | null) => `${count} of ${max ?? 'unlimited'} machine${max === 1 ? '' : 's'}`;
 
 function devicesTable(devices: readonly Marked[]): string {
@@ -53,7 +57,7 @@ licensing devices remove <id>.`,
   async run(ctx) {
     const fingerprint = await machineFingerprint();
     const { data } = await asBuyer<{ data: LicenseDevices[] }>(ctx, 'GET', '/customer/licenses');
-    const licenses = data.map((l) => ({ ...l, activations: mark(l.activations, fingerprint) }));
+    const licenses = await Promise.all(data.map(async (l) => ({ ...l, activations: await mark(l.activations, fingerprint, l.productId) })));
     ctx.result({ email: requireBuyer(ctx).email, fingerprint, data: licenses }, () =>
       licenses.length === 0 ? 'No licenses yet: licensing buy <productId> --browser' : licenses.map(licenseBlock).join('\n\n'),
     );
@@ -89,13 +93,13 @@ terminal; --yes (-y) skips the question, and is required without a terminal.`,
     const { data } = await asBuyer<{ data: LicenseDevices[] }>(ctx, 'GET', '/customer/licenses');
     const license = data.find((l) => l.activations.some((a) => a.id === activationId));
     if (!license) throw new CliError(`none of your licenses has a machine ${activationId}: run "licensing devices" for their ids`, 'not_found');
-    const [device] = mark(license.activations.filter((a) => a.id === activationId), fingerprint);
+    const [device] = await mark(license.activations.filter((a) => a.id === activationId), fingerprint, license.productId);
     const label = `${device!.name ?? 'the unnamed machine'} (${activationId})${device!.thisMachine ? ', this machine,' : ''}`;
     await confirm(ctx, `Remove ${label} from ${license.productName ?? license.productId}? It counts against the license's deactivation limit.`);
     const path = `/customer/licenses/${encodeURIComponent(license.id)}/activations/${encodeURIComponent(activationId!)}`;
     const left = await asBuyer<{ licenseId: string; maxMachines: number | null; data: Device[] }>(ctx, 'DELETE', path);
     const forgotten = device!.thisMachine && (await forgetHere(ctx, license.licenseKey));
-    const remaining = mark(left.data, fingerprint);
+    const remaining = await mark(left.data, fingerprint, license.productId);
     const note = forgotten ? `\nThis machine no longer holds the license ("licensing activate <licenseKey>" takes a slot again).` : '';
     ctx.result({ removed: device, licenseId: left.licenseId, maxMachines: left.maxMachines, data: remaining, forgottenHere: forgotten }, () =>
       `Removed ${label.replace(/,$/, '')}: ${slots(remaining.length, left.maxMachines)} in use.${note}\n${devicesTable(remaining)}`,

@@ -1,18 +1,23 @@
-import { machineFingerprint } from '../client/index.ts';
+import { FINGERPRINT_ENV, machineFingerprint, productFingerprint } from '../client/index.ts';
 import type { Command } from './context.ts';
 
-/** The value licenses bind to on this machine: the same as the client library computes in an application. */
+/** The values licenses bind to on this machine: the same as the client library computes in an application. */
 const fingerprint: Command = {
   path: 'fingerprint',
   summary: "print this machine's fingerprint (what a license binds to)",
-  usage: 'fingerprint',
-  details: `SHA-256 of host name, user name, OS and architecture, computed exactly as the client library
-does in an application on this machine: compare it with the machine a license is bound to
-(licensing seller licenses show <id>).`,
-  flags: [],
+  usage: 'fingerprint [--product <prod_…>]',
+  details: `With --product: what applications of that product bind to on this machine, computed exactly as
+the client library does: ${FINGERPRINT_ENV} when set, else SHA-256 of the product and the operating
+system's machine id (/etc/machine-id, IOPlatformUUID, MachineGuid), which a host-name change keeps.
+Always: the legacy fingerprint (SHA-256 of host name, user name, OS and architecture), which
+applications used before and which a binding moves from (docs/machine-files.md, "Migration").
+Compare them with the machines a license is bound to (licensing seller licenses show <id>).`,
+  flags: ['product'],
   async run(ctx) {
-    const value = await machineFingerprint();
-    ctx.result({ fingerprint: value }, value);
+    const productId = ctx.flags.string('product');
+    const legacyFingerprint = await machineFingerprint();
+    const value = productId ? await productFingerprint(productId) : legacyFingerprint;
+    ctx.result(productId ? { fingerprint: value, productId, legacyFingerprint } : { fingerprint: value, legacyFingerprint }, value);
   },
 };
 

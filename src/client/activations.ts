@@ -6,7 +6,7 @@ import type { CacheRecord } from './cache.ts';
 import { ActivationLimitError, ApiError, type ActivationSlot } from './errors.ts';
 import { networkError, type Http } from './http.ts';
 import type { OfflineVerifier } from './offline.ts';
-import { scopeField } from './check.ts';
+import { legacyField, scopeField } from './check.ts';
 import { condemns } from './verdict.ts';
 
 /** One machine holding a slot of the license (docs/activations.md). Times in ms. */
@@ -46,6 +46,8 @@ export interface HolderContext {
   productIds: readonly string[];
   verifier: OfflineVerifier;
   fingerprint: string;
+  /** docs/machine-files.md, "Migration": sent along with activate, so a legacy binding moves. */
+  legacyFingerprint?: string;
   load(): Promise<CacheRecord | null>;
   save(record: CacheRecord): Promise<void>;
 }
@@ -54,7 +56,7 @@ export interface HolderContext {
 export async function activateMachine(ctx: HolderContext, options: ActivateOptions = {}): Promise<ActivationResult> {
   const record = await storedKey(ctx);
   const name = options.name ?? undefined;
-  const answer = await signedCall(ctx, 'activate', { licenseKey: record.licenseKey, machineFingerprint: ctx.fingerprint, ...(name === undefined ? {} : { name }) }, ctx.fingerprint);
+  const answer = await signedCall(ctx, 'activate', { licenseKey: record.licenseKey, machineFingerprint: ctx.fingerprint, ...legacyField(ctx.legacyFingerprint), ...(name === undefined ? {} : { name }) }, ctx.fingerprint);
   const activation = ownActivation(ctx, answer);
   // Bound here now; a cached "bound elsewhere" verdict is stale, so the next check() asks the server.
   const stale = record.verdict?.valid === false && record.verdict.reason === 'machine_mismatch';

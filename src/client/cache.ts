@@ -45,6 +45,11 @@ export interface CacheFile {
    * behind it was set back. Only ever raised, and kept when a new key is stored or the key cleared.
    */
   serverTime: number | null;
+  /**
+   * The highest time this machine's clock showed when a machine file was accepted
+   * (docs/machine-files.md): a machine that never reaches the server still notices its clock set back.
+   */
+  seenAt?: number;
 }
 
 /** The record the checks work with: the current key with its license's memory, verified (memory.ts). */
@@ -110,7 +115,8 @@ export function deserialize(text: string | null): CacheFile {
       if (read) licenses[id] = read;
     }
   }
-  return { current: currentOf(value.current), licenses, serverTime: num(value.serverTime) };
+  const seenAt = num(value.seenAt);
+  return { current: currentOf(value.current), licenses, serverTime: num(value.serverTime), ...(seenAt !== null && { seenAt }) };
 }
 
 function currentOf(value: unknown): CurrentKey | null {

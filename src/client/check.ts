@@ -23,6 +23,8 @@ export interface CheckContext {
   fingerprint: string;
   /** Sent with the validation that may bind this machine: the name it shows under (its host name). */
   machineName?: string;
+  /** This machine's fingerprint by the formula used before (docs/machine-files.md, "Migration"): sent along, and a binding to it is this machine's. */
+  legacyFingerprint?: string;
   maxOfflineDays?: number;
   /** How far the system clock may fall behind the highest server time seen before check() distrusts it. */
   clockToleranceMs: number;
@@ -51,7 +53,7 @@ export async function checkLicense(ctx: CheckContext): Promise<LicenseCheckResul
   // A genuine key of the seller's other product (a cheaper edition, a trial of another app) opens nothing here.
   if (!ctx.productIds.includes(offline.claims.productId)) return invalid('not_found', false);
   const expired = !offline.ok;
-  const elsewhere = boundElsewhere(record, ctx.fingerprint);
+  const elsewhere = boundElsewhere(record, ctx.fingerprint, ctx.legacyFingerprint);
   if (elsewhere && !ctx.online) return elsewhere;
   const license = detailsFromClaims(offline.claims, { status: record.license?.status, productName: record.license?.productName });
   // A clock set back behind what the server has said cannot date anything: only the server can.
@@ -119,6 +121,7 @@ async function askServer(ctx: CheckContext, record: CacheRecord, licenseId: stri
     body: {
       licenseKey: record.licenseKey,
       machineFingerprint: ctx.fingerprint,
+      ...legacyField(ctx.legacyFingerprint),
       productId: scopeField(ctx.productIds),
       ...(ctx.machineName ? { machineName: ctx.machineName } : {}),
       ...(ctx.entitlements?.length && { scope: { entitlements: ctx.entitlements } }),
@@ -151,6 +154,11 @@ function scoped(result: ValidCheckResult, missing: string[]): LicenseCheckResult
 }
 
 /** One product as a string, editions as a list: what the request's productId takes. */
+/** Sent only when there is one: older services ignore the field, newer ones move a legacy binding. */
+export function legacyField(legacyFingerprint: string | undefined): { legacyFingerprint?: string } {
+  return legacyFingerprint === undefined ? {} : { legacyFingerprint };
+}
+
 export function scopeField(productIds: readonly string[]): string | readonly string[] {
   return productIds.length === 1 ? productIds[0]! : productIds;
 }
@@ -219,8 +227,8 @@ async function believe(ctx: CheckContext, record: CacheRecord, license: LicenseD
 }
 
 /** The cache last heard the license is bound to another machine. */
-function boundElsewhere(record: CacheRecord, fingerprint: string): LicenseCheckResult | null {
-  if (record.machineFingerprint === null || record.machineFingerprint === fingerprint) return null;
+function boundElsewhere(record: CacheRecord, fingerprint: string, legacyFingerprint?: string): LicenseCheckResult | null {
+  if (record.machineFingerprint === null || record.machineFingerprint === fingerprint || record.machineFingerprint === legacyFingerprint) return null;
   return { ...invalid('machine_mismatch', false), machineBound: true, machineFingerprint: record.machineFingerprint };
 }
 

@@ -6,13 +6,15 @@ import { activateMachine, deactivateMachine, listMachines, type ActivateOptions,
 import { CACHE_FILE, deserialize, LocalStorageStore, MemoryStore, serialize, type CacheFile, type CacheRecord, type CacheStore } from './cache.ts';
 import { normalizeBaseUrl } from './base-url.ts';
 import { defaultCacheDir, safeAppName } from './cache-location.ts';
-import { checkLicense } from './check.ts';
+import { checkLicense, legacyField, scopeField } from './check.ts';
 import { entitlementSources, holds } from './entitlements.ts';
 import { realSleep, runCheckout, type CheckoutOptions } from './checkout.ts';
 import { FileStore } from './file-store.ts';
-import { machineFingerprint, machineName } from './fingerprint.ts';
+import { machineFingerprint, machineName, productFingerprint } from './fingerprint.ts';
+import { checkMachineFile, type MachineFileVerdict } from './machine-file.ts';
+import { ApiError } from './errors.ts';
 import { recall, remember, storeKey, withoutKey } from './memory.ts';
-import { Http } from './http.ts';
+import { Http, networkError } from './http.ts';
 import { extractLicenseInfo, OfflineVerifier } from './offline.ts';
 import { browserStorage, nodeModules } from './platform.ts';
 import { CustomerSession, type CodeSent, type CustomerLicense, type PurchaseOffer } from './terminal.ts';
@@ -32,6 +34,7 @@ export class LicenseClient {
   private readonly session: CustomerSession;
   private store: Promise<CacheStore> | undefined;
   private machine: Promise<string> | undefined;
+  private legacy: Promise<string> | undefined;
 
   constructor(options: LicenseClientOptions) {
     if (!options?.baseUrl) throw new TypeError('LicenseClient needs a baseUrl, e.g. https://licensing.example.com/v1');
@@ -46,7 +49,9 @@ export class LicenseClient {
     const fetchFn = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
     this.options = options;
     this.http = new Http(normalizeBaseUrl(options.baseUrl), fetchFn as typeof fetch);
-    this.session = new CustomerSession(this.http, () => this.fingerprint(), (key, license) => this.storeKey(key, license));
+    // An identity token is bound to the device that signed in (CONTRACT.md's deviceFingerprint): the
+    // machine as the CLI names it too, so a token from `licensing login` works here and back.
+    this.session = new CustomerSession(this.http, () => this.deviceFingerprint(), (key, license) => this.storeKey(key, license));
     this.verifier = new OfflineVerifier(options.publicKeys);
     this.now = options.now ?? Date.now;
     // docs/key-rotation.md: keys learned from the seller's endorsements, kept in their own file.
@@ -68,6 +73,7 @@ export class LicenseClient {
       now: this.now(),
       fingerprint: await this.fingerprint(),
       machineName: await machineName(),
+      legacyFingerprint: (await this.legacyFingerprints())[0],
       maxOfflineDays: this.options.maxOfflineDays,
       clockToleranceMs: this.options.clockToleranceMs ?? CLOCK_TOLERANCE_MS,
       online: options.online === true,
@@ -131,9 +137,31 @@ export class LicenseClient {
     return refreshedAt === null || this.now() - refreshedAt >= CACHE_REFRESH_MS;
   }
 
+  /**
+   * This machine as licenses see it (docs/machine-files.md): the `fingerprint` option, else
+   * LICENSING_FINGERPRINT, else the OS machine id hashed with this application's (first) product.
+   */
   fingerprint(): Promise<string> {
-    this.machine ??= this.options.fingerprint !== undefined ? Promise.resolve(this.options.fingerprint) : machineFingerprint();
+    this.machine ??= this.options.fingerprint !== undefined ? Promise.resolve(this.options.fingerprint) : productFingerprint(this.productIds[0]!);
     return this.machine;
+  }
+
+  /** The device an identity token is bound to: the `fingerprint` option, else the CONTRACT.md fingerprint. */
+  private deviceFingerprint(): Promise<string> {
+    if (this.options.fingerprint !== undefined) return Promise.resolve(this.options.fingerprint);
+    this.legacy ??= machineFingerprint();
+    return this.legacy;
+  }
+
+  /**
+   * The fingerprint clients computed before (CONTRACT.md: host name, user, OS, architecture), sent
+   * beside the current one so a machine bound by it moves to the current one (docs/machine-files.md,
+   * "Migration"). None when the application chose its own fingerprint.
+   */
+  private async legacyFingerprints(): Promise<string[]> {
+    if (this.options.fingerprint !== undefined) return [];
+    const legacy = await this.deviceFingerprint();
+    return legacy === (await this.fingerprint()) ? [] : [legacy];
   }
 
   // The holder's machines (docs/activations.md): the stored key is the proof; answers are verified like check()'s.
@@ -214,6 +242,47 @@ export class LicenseClient {
     return this.session.purchaseConfirm(input);
   }
 
+  // Machine files (docs/machine-files.md): a license checked out to this machine for offline use.
+  /**
+   * Verifies a machine file with no network: the seller's signature, this machine, its issue time
+   * (5 minutes' drift), the highest time this client has seen, its expiry. A valid one raises that
+   * mark to this clock's time, so a clock set back later is noticed even on a machine that never
+   * reaches the server.
+   */
+  async verifyMachineFile(machineFile: string): Promise<MachineFileVerdict> {
+    const file = await this.readFile();
+    const now = this.now();
+    const highestSeen = Math.max(file.serverTime ?? 0, file.seenAt ?? 0) || null;
+    const fingerprints = [await this.fingerprint(), ...(await this.legacyFingerprints())];
+    const check = { fingerprint: fingerprints, now, highestSeen, clockToleranceMs: this.options.clockToleranceMs, productId: this.productIds };
+    const verdict = await checkMachineFile(this.verifier.trust, typeof machineFile === 'string' ? machineFile.trim() : machineFile, check);
+    if (verdict.valid && now > (file.seenAt ?? 0)) await this.writeFile({ ...file, seenAt: now, serverTime: Math.max(file.serverTime ?? 0, verdict.file.issuedAt) });
+    return verdict;
+  }
+
+  /**
+   * The offline request file for a machine with no network (JSON text): the buyer carries it to a
+   * connected machine, and the seller's server turns it into a machine file (POST /licenses/{id}/machine-files).
+   */
+  async machineFileRequest(): Promise<string> {
+    const record = await this.load();
+    if (!record) throw new TypeError('No license key is stored: call storeLicenseKey() first.');
+    const legacy = legacyField((await this.legacyFingerprints())[0]);
+    return JSON.stringify({ licenseKey: record.licenseKey, machineFingerprint: await this.fingerprint(), ...legacy, productId: scopeField(this.productIds) }, null, 2);
+  }
+
+  /** POST /licenses/machine-file for this machine; the file is verified before it is returned. */
+  async requestMachineFile(options: { ttlDays?: number } = {}): Promise<{ machineFile: string; expiresAt: number }> {
+    const request = JSON.parse(await this.machineFileRequest()) as Record<string, unknown>;
+    const answer = await this.http.send('POST', '/licenses/machine-file', { apiKey: this.options.apiKey, body: { ...request, ...(options.ttlDays !== undefined && { ttlDays: options.ttlDays }) } });
+    if (answer.kind === 'unreachable') throw networkError(answer.cause);
+    if (answer.kind === 'error') throw answer.error;
+    const machineFile = (answer.body as { machineFile?: unknown } | null)?.machineFile;
+    const verdict = await this.verifyMachineFile(typeof machineFile === 'string' ? machineFile : '');
+    if (!verdict.valid) throw new ApiError(answer.status, 'unverified_answer', `The machine file the service answered does not verify here (${verdict.reason}).`);
+    return { machineFile: machineFile as string, expiresAt: verdict.file.expiresAt };
+  }
+
   /** GET /developers/:id/jwks.json: looked at only for a key the application does not know yet. */
   private async sellerJwks(developerId: string): Promise<unknown> {
     const answer = await this.http.send('GET', `/developers/${encodeURIComponent(developerId)}/jwks.json`);
@@ -222,7 +291,8 @@ export class LicenseClient {
 
   private async holder(): Promise<HolderContext> {
     const fingerprint = await this.fingerprint();
-    return { http: this.http, apiKey: this.options.apiKey, productIds: this.productIds, verifier: this.verifier, fingerprint, load: () => this.load(), save: (record) => this.save(record) };
+    const legacyFingerprint = (await this.legacyFingerprints())[0];
+    return { http: this.http, apiKey: this.options.apiKey, productIds: this.productIds, verifier: this.verifier, fingerprint, legacyFingerprint, load: () => this.load(), save: (record) => this.save(record) };
   }
 
   private async storeKey(key: string, license: LicenseDetails | null): Promise<void> {
@@ -234,7 +304,7 @@ export class LicenseClient {
 
   /** The current key with its license's memory, the stored signed answer verified again. */
   private async load(): Promise<CacheRecord | null> {
-    return recall(await this.readFile(), this.verifier, await this.fingerprint(), this.options.clockToleranceMs ?? CLOCK_TOLERANCE_MS);
+    return recall(await this.readFile(), this.verifier, await this.fingerprint(), this.options.clockToleranceMs ?? CLOCK_TOLERANCE_MS, (await this.legacyFingerprints())[0]);
   }
 
   private async save(record: CacheRecord): Promise<void> {

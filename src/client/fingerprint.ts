@@ -1,4 +1,7 @@
-import { nodeModules, type NodeModules } from './platform.ts';
+import { sha256Hex } from '../domain/sha256.ts';
+import { nodeModules, runProgram, type NodeModules } from './platform.ts';
+
+export { sha256Hex };
 
 export interface MachineParts {
   hostname: string;
@@ -22,10 +25,6 @@ export async function machineFingerprint(parts?: MachineParts): Promise<string> 
   return sha256Hex(`${p.hostname}\n${p.username}\n${p.os}\n${p.arch}`);
 }
 
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 /** The service's rule for an activation's name (docs/activations.md): 1 to 100 characters, no control characters. */
 const NAME = /^[^\u0000-\u001f\u007f]{1,100}$/;
@@ -107,4 +106,75 @@ function browserMachine(): MachineParts {
   const arch = /arm64|aarch64/i.test(agent) ? 'arm64' : /x86_64|x64|Win64|amd64/i.test(agent) ? 'amd64' : 'unknown';
   const host = (globalThis as { location?: { hostname?: string } }).location?.hostname ?? '';
   return { hostname: host, username: '', os, arch };
+}
+
+/** docs/machine-files.md: a container (or anything whose machine id is not its own) sets this. */
+export const FINGERPRINT_ENV = 'LICENSING_FINGERPRINT';
+
+/** How the operating system's machine id is read: the real readers, or a test's. */
+export interface MachineIdSource {
+  platform: string;
+  env: Record<string, string | undefined>;
+  readFile(path: string): Promise<string>;
+  /** Runs a program (no shell) and answers its standard output. */
+  run(command: string, args: readonly string[]): Promise<string>;
+}
+
+const LINUX_IDS = ['/etc/machine-id', '/var/lib/dbus/machine-id'];
+
+/**
+ * The operating system's own id of this machine, or null where there is none to read: Linux's
+ * /etc/machine-id (or the D-Bus copy), macOS's IOPlatformUUID, Windows's MachineGuid. Unlike the
+ * host name, it stays when the machine is renamed.
+ */
+export async function osMachineId(source: MachineIdSource): Promise<string | null> {
+  const attempt = async (read: () => Promise<string>, pick: (text: string) => string | undefined) => {
+    try {
+      return clean(pick(await read()));
+    } catch {
+      return null;
+    }
+  };
+  if (source.platform === 'darwin') {
+    return attempt(() => source.run('ioreg', ['-rd1', '-c', 'IOPlatformExpertDevice']), (out) => /"IOPlatformUUID"\s*=\s*"([^"]+)"/.exec(out)?.[1]);
+  }
+  if (source.platform === 'win32' || source.platform === 'windows') {
+    return attempt(() => source.run('reg', ['query', 'HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Cryptography', '/v', 'MachineGuid']), (out) => /MachineGuid\s+REG_SZ\s+(\S+)/i.exec(out)?.[1]);
+  }
+  for (const path of LINUX_IDS) {
+    const id = await attempt(() => source.readFile(path), (text) => text);
+    if (id) return id;
+  }
+  return null;
+}
+
+function clean(value: string | undefined): string | null {
+  const id = value?.trim().toLowerCase();
+  return id && /^[0-9a-f-]{16,}$/.test(id) ? id : null;
+}
+
+/**
+ * This machine's fingerprint for one seller's product (docs/machine-files.md): LICENSING_FINGERPRINT
+ * when set; else lower-case hex SHA-256 of `licensing-machine-v1\n<productId>\n<OS machine id>`, so
+ * two sellers' products see unrelated values for one machine; else, where the OS has no machine id
+ * to read (a browser, a bare container), the CONTRACT.md fingerprint (machineFingerprint()).
+ */
+export async function productFingerprint(productId: string, source?: MachineIdSource): Promise<string> {
+  const from = source ?? (await nodeSource());
+  const override = from?.env[FINGERPRINT_ENV]?.trim();
+  if (override) return override;
+  const id = from && (await osMachineId(from));
+  return id ? sha256Hex(`licensing-machine-v1\n${productId}\n${id}`) : machineFingerprint();
+}
+
+/** The fingerprint's source in Node, Bun and Deno: fs for files, execFile (no shell) for ioreg and reg. */
+async function nodeSource(): Promise<MachineIdSource | null> {
+  const node = await nodeModules();
+  if (!node) return null;
+  return {
+    platform: node.platform,
+    env: node.env,
+    readFile: (path) => node.fs.readFile(path, 'utf8'),
+    run: runProgram,
+  };
 }

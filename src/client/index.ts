@@ -7,7 +7,9 @@
 export { LicenseClient } from './client.ts';
 export type { ActivateOptions, ActivationResult, MachineActivation, MachineActivations } from './activations.ts';
 export { ActivationLimitError, ApiError, CheckoutError, type ActivationSlot, type CheckoutErrorKind } from './errors.ts';
-export { machineFingerprint, type MachineParts } from './fingerprint.ts';
+export { FINGERPRINT_ENV, machineFingerprint, osMachineId, productFingerprint, type MachineIdSource, type MachineParts } from './fingerprint.ts';
+export { checkMachineFile, MACHINE_FILE_REASONS, verifyMachineFile, type MachineFileCheck, type MachineFileReason, type MachineFileVerdict } from './machine-file.ts';
+export type { MachineFileClaims } from '../domain/machine-file.ts';
 export type { CheckoutOptions, CheckoutProgress, CheckoutStatus } from './checkout.ts';
 export type { CodeSent, CustomerLicense, PurchaseOffer } from './terminal.ts';
 export type { StartedTrial, StartTrialOptions, TrialCodeSent } from './trial.ts';

@@ -12,14 +12,15 @@ import { condemns, onlineVerdict, type OnlineVerdict } from './verdict.ts';
  * again here against the seller's keys, this machine and this license. Whatever does not verify
  * counts as no answer, so an edited file is worth no more than a deleted one.
  */
-export async function recall(file: CacheFile, verifier: OfflineVerifier, fingerprint: string, clockToleranceMs: number): Promise<CacheRecord | null> {
+export async function recall(file: CacheFile, verifier: OfflineVerifier, fingerprint: string, clockToleranceMs: number, legacyFingerprint?: string): Promise<CacheRecord | null> {
   const current = file.current;
   if (!current) return null;
   const parsed = parseLicenseKey(current.licenseKey);
   if (!parsed.ok) return null;
   const licenseId = parsed.key.claims.id;
   const memory = file.licenses[licenseId];
-  const heard = memory?.answer ? await verified(memory.answer, verifier, fingerprint, licenseId) : null;
+  // An answer about this machine under its legacy fingerprint (docs/machine-files.md, "Migration") still counts.
+  const heard = memory?.answer ? ((await verified(memory.answer, verifier, fingerprint, licenseId)) ?? (legacyFingerprint === undefined ? null : await verified(memory.answer, verifier, legacyFingerprint, licenseId))) : null;
   const legacy = !heard && memory?.condemned ? ({ valid: false, reason: memory.condemned } as const) : null;
   // The clock that received the answer is believed only up to the answer's own signed time.
   const at = heard && Math.min(heard.answer.receivedAt, heard.serverTime + clockToleranceMs);
@@ -72,6 +73,7 @@ export function remember(file: CacheFile, record: CacheRecord): CacheFile {
   // A legacy revocation is lifted only by a signed answer.
   if (!record.answer && before?.condemned) memory.condemned = before.condemned;
   return {
+    ...file,
     current: { licenseKey, license, machineBound, machineFingerprint },
     licenses: bounded({ ...file.licenses, [record.licenseId]: memory }, record.licenseId),
     serverTime: Math.max(file.serverTime ?? 0, record.serverTime ?? 0) || null,
@@ -89,6 +91,7 @@ export function storeKey(file: CacheFile, key: string, licenseId: string, licens
   const sameLicense = same?.ok === true && same.key.claims.id === licenseId ? file.current : null;
   const memory: LicenseMemory = before ?? { firstStoredAt: now, answer: null };
   return {
+    ...file,
     current: {
       licenseKey: key,
       license: license ?? sameLicense?.license ?? null,

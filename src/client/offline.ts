@@ -45,7 +45,7 @@ export class OfflineVerifier {
   }
 }
 
-async function verifySignature(key: CryptoKey, signature: Uint8Array, data: Uint8Array): Promise<boolean> {
+export async function verifySignature(key: CryptoKey, signature: Uint8Array, data: Uint8Array): Promise<boolean> {
   try {
     return await crypto.subtle.verify('Ed25519', key, signature as BufferSource, data as BufferSource);
   } catch {

@@ -50,3 +50,11 @@ export function browserStorage(): Storage | null {
     return null;
   }
 }
+
+/** Runs a program without a shell (execFile) and answers its standard output: the machine id's readers on macOS and Windows. */
+export async function runProgram(command: string, args: readonly string[]): Promise<string> {
+  const { execFile } = await import('node:child_process');
+  return new Promise((resolve, reject) =>
+    execFile(command, [...args], { timeout: 5_000, windowsHide: true }, (error, stdout) => (error ? reject(error) : resolve(String(stdout)))),
+  );
+}

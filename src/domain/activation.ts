@@ -62,3 +62,13 @@ export function nextDeactivationAt(past: readonly number[], limit: number, now: 
   const freeing = inWindow[inWindow.length - limit];
   return freeing === undefined ? Number.POSITIVE_INFINITY : freeing + windowMs;
 }
+
+/**
+ * The activation a machine's legacy fingerprint holds, when the machine's current fingerprint holds
+ * none (docs/machine-files.md, "Migration"): it moves to the current one, keeping its slot.
+ */
+export function movable<A extends { machineFingerprint: string }>(held: readonly A[], input: { machineFingerprint: string; legacyFingerprint?: string }): A | undefined {
+  const { machineFingerprint, legacyFingerprint } = input;
+  if (legacyFingerprint === undefined || legacyFingerprint === machineFingerprint || held.some((a) => a.machineFingerprint === machineFingerprint)) return undefined;
+  return held.find((a) => a.machineFingerprint === legacyFingerprint);
+}

@@ -30,6 +30,12 @@ export interface NewActivation {
   machineFingerprint: string;
   name: string | null;
   at: number;
+  /**
+   * The machine's fingerprint by the formula clients used before (docs/machine-files.md, "Migration"):
+   * when `machineFingerprint` has no activation and this one has, that activation is moved to
+   * `machineFingerprint` (same id, same slot, not counted as a deactivation) and answered `existing`.
+   */
+  legacyFingerprint?: string;
 }
 
 export type ActivateOutcome =

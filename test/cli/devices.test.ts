@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
 import { hostname } from 'node:os';
-import { machineFingerprint } from '../../src/client/index.ts';
+import { machineFingerprint, productFingerprint } from '../../src/client/index.ts';
 import { buyInSandbox, cliWorld, connectSandbox, latestCode, sellerWithProduct, uniqueCardNumber, type CliWorld } from './support.ts';
 import { terminalSession } from './tmux.ts';
 
@@ -10,7 +10,9 @@ import { terminalSession } from './tmux.ts';
  */
 let world: CliWorld;
 let shop: Awaited<ReturnType<typeof sellerWithProduct>>;
+/** What the product's applications bind to here, and the legacy fingerprint the devices listing reports (docs/machine-files.md). */
 let here: string;
+let legacyHere: string;
 let sessions: ReturnType<typeof terminalSession>[] = [];
 beforeAll(async () => {
   world = await cliWorld();
@@ -18,7 +20,8 @@ beforeAll(async () => {
   await connectSandbox(world, shop.apiKey);
   const changed = await world.api('PATCH', `/developers/products/${shop.productId}`, { key: shop.apiKey, body: { maxMachines: 2 } });
   if (changed.status !== 200) throw new Error(`maxMachines: ${await changed.text()}`);
-  here = await machineFingerprint();
+  here = await productFingerprint(shop.productId);
+  legacyHere = await machineFingerprint();
 });
 afterEach(() => {
   for (const session of sessions) session.close();
@@ -59,7 +62,7 @@ describe('licensing devices', () => {
 
     expect(json.code).toBe(0);
     expect(json.json()).toMatchObject({
-      fingerprint: here,
+      fingerprint: legacyHere,
       data: [
         {
           id: licenseId, productName: 'CLI Pro', maxMachines: 2,

@@ -74,7 +74,7 @@ describe('the client against the real server process (sandbox mode, SQLite)', ()
 
     const login = await terminal.loginInit(email);
     const verified = await terminal.loginVerify({ email, otpId: login.otpId, otp: await mailedCode(service.call, email) });
-    await confirmPhone(service.url, service.call, verified.identityToken, phone, await terminal.fingerprint());
+    await confirmPhone(service.url, service.call, verified.identityToken, phone, await machineFingerprint()); // the device the token is bound to
     const offer = await terminal.purchaseInit(seller.productId);
     const code = await terminal.purchaseOtp(offer.purchaseId);
     const confirmed = await terminal.purchaseConfirm({ purchaseId: offer.purchaseId, otpId: code.otpId, otp: await latestCode(service.call, phone), cardId: offer.cards[0]!.id });
@@ -103,7 +103,7 @@ describe('the client against the real server process (sandbox mode, SQLite)', ()
     const terminal = appClient(service.url, seller, { cacheDir: tempDir() });
     const login = await terminal.loginInit('buyer2@example.com');
     const verified = await terminal.loginVerify({ email: 'buyer2@example.com', otpId: login.otpId, otp: await mailedCode(service.call, 'buyer2@example.com') });
-    await confirmPhone(service.url, service.call, verified.identityToken, '+15551231002', await terminal.fingerprint());
+    await confirmPhone(service.url, service.call, verified.identityToken, '+15551231002', await machineFingerprint());
 
     const offer = await terminal.purchaseInit(seller.productId);
 

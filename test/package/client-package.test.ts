@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { machineFingerprint } from '../../src/client/index.ts';
+import { productFingerprint } from '../../src/client/index.ts';
 import { SLOW } from '../browser/browser.ts';
 import { useSandboxService } from '../browser/service.ts';
 import { grantedSeller, type GrantedSeller } from '../client/granted-seller.ts';
@@ -97,7 +97,7 @@ describe('@licensing/client, packed and installed', () => {
     expect(unbound.body.machineFingerprint).toBeNull();
     expect(first).toMatchObject({ code: 0, stdout: 'Licensed: pro, export\n' });
     expect(first.stderr).not.toContain('Licensing service');
-    expect(bound.body.machineFingerprint).toBe(await machineFingerprint());
+    expect(bound.body.machineFingerprint).toBe(await productFingerprint(seller.productId));
     expect(again).toMatchObject({ code: 0, stdout: 'Licensed: pro, export\n' });
     expect(readFileSync(join(dir, 'data', 'acme-editor', 'license.json'), 'utf8')).toContain(seller.licenseKey);
   });

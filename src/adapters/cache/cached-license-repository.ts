@@ -53,6 +53,11 @@ export class CachedLicenseRepository extends forwarding<LicenseRepository>()(FOR
 
   async activate(licenseId: string, activation: NewActivation): Promise<ActivateOutcome> {
     const outcome = await this.write(licenseId, () => this.inner.activate(licenseId, activation));
+    // A legacy fingerprint may have moved to the new one: read the machines afresh.
+    if (activation.legacyFingerprint !== undefined) {
+      this.forget(licenseId);
+      return outcome;
+    }
     if (outcome.kind === 'created' || outcome.kind === 'existing') {
       const machine = outcome.activation.machineFingerprint;
       this.change(licenseId, (state) => ({

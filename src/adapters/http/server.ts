@@ -23,6 +23,7 @@ import { metricsRoutes, type MetricsPage } from './routes/metrics.ts';
 import { homeRoutes } from './routes/home.ts';
 import { licenseHolderRoutes } from './routes/licenses/holder.ts';
 import { licenseSellerRoutes } from './routes/licenses/seller.ts';
+import { machineFileRoutes } from './routes/licenses/machine-files.ts';
 import { orderListRoutes } from './routes/orders.ts';
 import { statsRoutes } from './routes/stats.ts';
 import { productRoutes } from './routes/products.ts';
@@ -84,6 +85,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
     .use(productRoutes(deps))
     .use(licenseSellerRoutes(deps))
     .use(licenseHolderRoutes(deps))
+    .use(machineFileRoutes(deps))
     .use(trialRoutes(deps))
     .use(customerListRoutes(deps))
     .use(orderListRoutes(deps))

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
-import { hasFreeSlot, nextDeactivationAt, type Activation } from '../../domain/activation.ts';
+import { hasFreeSlot, movable, nextDeactivationAt, type Activation } from '../../domain/activation.ts';
 import type { License } from '../../domain/license.ts';
 import { machineRollups } from '../../domain/stats-rollups.ts';
 import { activationCreated, activationDeleted, type ActivationOwner } from '../../domain/events.ts';
@@ -74,6 +74,11 @@ export class PostgresActivations {
       const held = await this.list(licenseId, tx);
       const known = held.find((a) => a.machineFingerprint === input.machineFingerprint);
       if (known) return { kind: 'existing', activation: known };
+      const legacy = movable(held, input);
+      if (legacy) {
+        await tx.update(activations).set({ machineFingerprint: input.machineFingerprint }).where(eq(activations.id, legacy.id));
+        return { kind: 'existing', activation: { ...legacy, machineFingerprint: input.machineFingerprint } };
+      }
       if (!hasFreeSlot(held.length, license.maxMachines)) return { kind: 'full', maxMachines: license.maxMachines, activations: held };
       if (license.trial && !(await claimTrialMachine(tx, license.productId, licenseId, input))) return { kind: 'trial_used' };
       const activation: Activation = { id: input.id, licenseId, machineFingerprint: input.machineFingerprint, name: input.name, createdAt: input.at, lastSeenAt: input.at };

@@ -15,6 +15,8 @@ import { PostgresTrialRepository } from './postgres-trial-repository.ts';
 import { PostgresWebhookEndpointRepository } from './postgres-webhook-endpoint-repository.ts';
 import { PostgresOutboxRepository } from './postgres-outbox-repository.ts';
 import * as schema from './schema.ts';
+import { DrizzleMachineFileRepository } from '../drizzle/drizzle-machine-file-repository.ts';
+import { postgresRecordMachineFile } from './postgres-machine-files.ts';
 
 export type PostgresDb = BunSQLDatabase<typeof schema>;
 
@@ -95,6 +97,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     trials: new PostgresTrialRepository(db),
     orders: new PostgresOrderRepository(db),
     customerDirectory: new PostgresCustomerDirectory(db),
+    machineFiles: new DrizzleMachineFileRepository(postgresSqlStore(db), postgresRecordMachineFile(db)),
     ping: pingWith(() => client`SELECT 1`),
     close: async () => {
       await client.close();

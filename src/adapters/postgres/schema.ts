@@ -705,3 +705,17 @@ export const subscriptionCounts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.developerId, t.productId, t.interval] })],
 );
+
+/** Every machine file issued (docs/machine-files.md): the seller's list and the per-license daily limit. */
+export const machineFiles = pgTable(
+  'machine_files',
+  {
+    id: text('id').primaryKey(),
+    licenseId: text('license_id').notNull().references(() => licenses.id),
+    /** Lower-case hex SHA-256 of the machine fingerprint, as the file carries it. */
+    fingerprintHash: text('fingerprint_hash').notNull(),
+    issuedAt: millis('issued_at').notNull(),
+    expiresAt: millis('expires_at').notNull(),
+  },
+  (t) => [index('machine_files_license').on(t.licenseId, t.issuedAt, t.id)],
+);

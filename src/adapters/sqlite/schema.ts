@@ -680,3 +680,17 @@ export const subscriptionCounts = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.developerId, t.productId, t.interval] })],
 );
+
+/** Every machine file issued (docs/machine-files.md): the seller's list and the per-license daily limit. */
+export const machineFiles = sqliteTable(
+  'machine_files',
+  {
+    id: text('id').primaryKey(),
+    licenseId: text('license_id').notNull().references(() => licenses.id),
+    /** Lower-case hex SHA-256 of the machine fingerprint, as the file carries it. */
+    fingerprintHash: text('fingerprint_hash').notNull(),
+    issuedAt: integer('issued_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('machine_files_license').on(t.licenseId, t.issuedAt, t.id)],
+);

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
-import { hasFreeSlot, nextDeactivationAt, type Activation } from '../../domain/activation.ts';
+import { hasFreeSlot, movable, nextDeactivationAt, type Activation } from '../../domain/activation.ts';
 import { activationCreated, activationDeleted, type ActivationOwner } from '../../domain/events.ts';
 import type { License } from '../../domain/license.ts';
 import { machineRollups } from '../../domain/stats-rollups.ts';
@@ -65,6 +65,11 @@ export class SqliteActivations {
         const held = this.list(licenseId, tx);
         const known = held.find((a) => a.machineFingerprint === input.machineFingerprint);
         if (known) return { kind: 'existing', activation: known } as const;
+        const legacy = movable(held, input);
+        if (legacy) {
+          tx.update(activations).set({ machineFingerprint: input.machineFingerprint }).where(eq(activations.id, legacy.id)).run();
+          return { kind: 'existing', activation: { ...legacy, machineFingerprint: input.machineFingerprint } } as const;
+        }
         if (!hasFreeSlot(held.length, license.maxMachines)) return { kind: 'full', maxMachines: license.maxMachines, activations: held } as const;
         if (license.trial && !claimTrialMachine(tx, license.productId, licenseId, input)) return { kind: 'trial_used' } as const;
         const activation: Activation = { id: input.id, licenseId, machineFingerprint: input.machineFingerprint, name: input.name, createdAt: input.at, lastSeenAt: input.at };

@@ -18,6 +18,8 @@ import { SqliteOutboxRepository } from './sqlite-outbox-repository.ts';
 import * as schema from './schema.ts';
 import { preparePrivateDatabase, tightenSidecars } from './private-files.ts';
 import { assertSchemaKnown } from '../migrations/schema-version.ts';
+import { DrizzleMachineFileRepository } from '../drizzle/drizzle-machine-file-repository.ts';
+import { sqliteRecordMachineFile } from './sqlite-machine-files.ts';
 
 export type SqliteDb = BunSQLiteDatabase<typeof schema>;
 
@@ -94,6 +96,7 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
     trials: new SqliteTrialRepository(db),
     orders: new SqliteOrderRepository(db),
     customerDirectory: new SqliteCustomerDirectory(db),
+    machineFiles: new DrizzleMachineFileRepository(sqliteSqlStore(db), sqliteRecordMachineFile(db)),
     ping: pingWith(() => ping.get()),
     close: async () => {
       // A full disk fails the checkpoint: the WAL then stays beside the file and is replayed at the next open.

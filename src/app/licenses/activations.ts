@@ -22,7 +22,7 @@ export interface HolderCall {
  * The license whose key the holder presents, as proof they hold it. Counted like a validation. A key
  * of a product the application did not name is an unknown key: 404, counted per address.
  */
-async function heldLicense(deps: HolderDeps, call: HolderCall, licenseKey: string): Promise<LicenseState> {
+export async function heldLicense(deps: HolderDeps, call: HolderCall, licenseKey: string): Promise<LicenseState> {
   // Keys this service issued are stored by digest: any other string, however well signed, names no license to activate.
   const state = await deps.licenses.findStateByKeyHash(deps.hashing.hash(licenseKey));
   const license = state && state.developerId === call.developerId && inProductScope(state.productId, call.productIds) ? state : null;
@@ -59,15 +59,21 @@ export interface ActivateInput {
   name?: string | null;
   /** scope.entitlements: codes the application needs; a license lacking any takes no machine (404 with the missing codes). */
   entitlements?: readonly string[];
+  /** docs/machine-files.md, "Migration": the machine's fingerprint by the formula clients used before. */
+  legacyFingerprint?: string;
 }
 
 /** Takes a slot for this machine; the same machine again gets its activation back (`created` false). */
 export async function activateMachine(deps: HolderDeps, call: HolderCall, input: ActivateInput): Promise<{ activation: Activation; created: boolean }> {
-  const license = await heldLicense(deps, call, input.licenseKey);
+  return bindMachine(deps, await heldLicense(deps, call, input.licenseKey), input);
+}
+
+/** A slot for this machine on a license already found (activation, a machine file). */
+export async function bindMachine(deps: Pick<Deps, 'clock' | 'ids' | 'licenses'>, license: LicenseState, input: Omit<ActivateInput, 'licenseKey'>): Promise<{ activation: Activation; created: boolean }> {
   const now = deps.clock.now();
   assertUsable(license, now);
   assertEntitled(license, input.entitlements);
-  const outcome = await deps.licenses.activate(license.id, { id: deps.ids.next('act'), machineFingerprint: input.machineFingerprint, name: input.name ?? null, at: now });
+  const outcome = await deps.licenses.activate(license.id, { id: deps.ids.next('act'), machineFingerprint: input.machineFingerprint, name: input.name ?? null, at: now, ...(input.legacyFingerprint !== undefined && { legacyFingerprint: input.legacyFingerprint }) });
   if (outcome.kind === 'missing') throw new NotFoundError('license with this key');
   if (outcome.kind === 'full') throw new ActivationLimitError(outcome.maxMachines, outcome.activations);
   if (outcome.kind === 'trial_used') throw new TrialAlreadyUsedError('machine');

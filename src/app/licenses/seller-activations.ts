@@ -12,7 +12,7 @@ export interface ActivationList {
   data: Activation[];
 }
 
-async function ownLicense(deps: SellerDeps, developerId: string, id: string) {
+export async function ownLicense(deps: SellerDeps, developerId: string, id: string) {
   const license = await deps.licenses.findById(id);
   // Another seller's license does not exist for this one.
   if (!license || license.developerId !== developerId) throw new NotFoundError('license');

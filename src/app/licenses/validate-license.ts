@@ -1,5 +1,5 @@
 import { parseLicenseKey, type KeyProblem } from '../../domain/license-key.ts';
-import { LAST_SEEN_REFRESH_MS } from '../../domain/activation.ts';
+import { LAST_SEEN_REFRESH_MS, movable } from '../../domain/activation.ts';
 import { licenseStatus, type License, type LicenseStatus } from '../../domain/license.ts';
 import { inProductScope } from '../../domain/product.ts';
 import { judgeValidation, type ValidationVerdict } from '../../domain/validation.ts';
@@ -32,18 +32,22 @@ export async function validateLicense(
   deps: ValidateDeps,
   developerId: string,
   /** clientAddress: or a function giving it, read only when the key names none of the caller's licenses. */
-  input: { licenseKey: string; machineFingerprint: string; machineName?: string; clientAddress: string | (() => string); productIds?: readonly string[]; entitlements?: readonly string[] },
+  input: { licenseKey: string; machineFingerprint: string; legacyFingerprint?: string; machineName?: string; clientAddress: string | (() => string); productIds?: readonly string[]; entitlements?: readonly string[] },
 ): Promise<ValidationResult> {
   const known = await deps.licenses.findStateByKeyHash(deps.hashing.hash(input.licenseKey));
   const { problem, state, current } = known ? { problem: null, state: known, current: null } : await checkUnknownKey(deps, input.licenseKey);
   const license = state && state.developerId === developerId && inProductScope(state.productId, input.productIds) ? state : null;
   await countValidation(deps, license ? { licenseId: license.id } : { address: typeof input.clientAddress === 'string' ? input.clientAddress : input.clientAddress() });
   const now = deps.clock.now();
-  const verdict = judgeValidation(problem, license, input.machineFingerprint, now, input.entitlements);
+  // docs/machine-files.md, "Migration": a machine bound by its legacy fingerprint is judged as bound, and moved below.
+  const legacy = license ? movable(license.activations, input) : undefined;
+  const judged = legacy ? { ...license!, activations: [...license!.activations, { ...legacy, machineFingerprint: input.machineFingerprint }] } : license;
+  const verdict = judgeValidation(problem, judged, input.machineFingerprint, now, input.entitlements);
   if (!verdict.valid) return verdict;
   const live = license!;
-  if (verdict.binding.kind === 'bind') {
-    const taken = await deps.licenses.activate(live.id, { id: deps.ids.next('act'), machineFingerprint: input.machineFingerprint, name: input.machineName?.trim() || null, at: now });
+  if (verdict.binding.kind === 'bind' || legacy) {
+    const legacyFingerprint = legacy ? input.legacyFingerprint : undefined;
+    const taken = await deps.licenses.activate(live.id, { id: deps.ids.next('act'), machineFingerprint: input.machineFingerprint, name: input.machineName?.trim() || null, at: now, ...(legacyFingerprint && { legacyFingerprint }) });
     // Another request may have taken the last slot since the read: the store's count decides.
     if (taken.kind !== 'created' && taken.kind !== 'existing') return { valid: false, reason: 'machine_mismatch' };
   } else {

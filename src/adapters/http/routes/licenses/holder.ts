@@ -21,9 +21,9 @@ export function licenseHolderRoutes(deps: Deps) {
   const holder = withAnyApiKey(deps)
     .post('/licenses/validate', async ({ caller, body, request }) => {
       const nonce = readNonce(request);
-      const { licenseKey, machineFingerprint, productId, machineName, scope } = body;
+      const { licenseKey, machineFingerprint, legacyFingerprint, productId, machineName, scope } = body;
       const entitlements = askedEntitlements(scope);
-      const result = await validateLicense(deps, caller.developerId, { licenseKey, machineFingerprint, machineName, clientAddress: () => address(request), productIds: scopeOf(productId), entitlements });
+      const result = await validateLicense(deps, caller.developerId, { licenseKey, machineFingerprint, legacyFingerprint, machineName, clientAddress: () => address(request), productIds: scopeOf(productId), entitlements });
       deps.metrics.validation(result.valid ? 'valid' : result.reason);
       return signedAnswer(sign, request, caller.developerId, result, { op: 'validate', nonce, machineFingerprint });
     }, {
@@ -39,9 +39,9 @@ export function licenseHolderRoutes(deps: Deps) {
       },
     })
     .post('/licenses/activate', async ({ caller, body, request }) => {
-      const { licenseKey, machineFingerprint, name, productId, scope } = body;
+      const { licenseKey, machineFingerprint, legacyFingerprint, name, productId, scope } = body;
       const nonce = readNonce(request);
-      const { activation, created } = await activateMachine(deps, holderCall(caller.developerId, request, productId), { licenseKey, machineFingerprint, name, entitlements: askedEntitlements(scope) });
+      const { activation, created } = await activateMachine(deps, holderCall(caller.developerId, request, productId), { licenseKey, machineFingerprint, legacyFingerprint, name, entitlements: askedEntitlements(scope) });
       const answer = { activation: publicActivation(activation) };
       return signedAnswer(sign, request, caller.developerId, answer, { op: 'activate', nonce, machineFingerprint }, created ? 201 : 200);
     }, {

@@ -101,6 +101,13 @@ export const ValidateBody = Input({
     description: 'The name the machine shows under when this validation binds it (its first validation on a free slot), e.g. its host name: as name in POST /licenses/activate. The client library sends the host name. Ignored once the machine is bound.',
     'x-error': 'machineName must be 1 to 100 characters without control characters.',
   })),
+  legacyFingerprint: t.Optional(t.String({
+    minLength: 1,
+    maxLength: 256,
+    pattern: '^[!-~]+$',
+    description: 'The same machine’s fingerprint by the formula clients used before (host name, user, OS, architecture: docs/machine-files.md, "Migration"). When machineFingerprint holds no slot and this one does, that activation moves to machineFingerprint (same id, same slot, not counted as a deactivation). The client library sends it.',
+    'x-error': 'legacyFingerprint must be 1 to 256 visible ASCII characters, no spaces.',
+  })),
 }, { examples: [{ licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint, productId: EXAMPLE.productId, machineName: 'ada-laptop' }, { licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint }] });
 
 /**
@@ -193,6 +200,7 @@ export const Activation = t.Object({
 export const ActivateBody = Input({
   licenseKey: LicenseKey,
   machineFingerprint: MachineFingerprint,
+  legacyFingerprint: ValidateBody.properties.legacyFingerprint,
   productId: ProductScope,
   scope: EntitlementScope,
   name: t.Optional(t.Union([t.String({ minLength: 1, maxLength: ACTIVATION_LIMITS.nameMax, pattern: '^[^\\u0000-\\u001f\\u007f]+$', 'x-error': 'name must be 1 to 100 characters without control characters, or null.' }), t.Null()], {
