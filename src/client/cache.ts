@@ -26,6 +26,8 @@ export interface LicenseMemory {
   answer: StoredAnswer | null;
   /** A revocation or expiry carried over from a cache of version 1, which kept no signature. */
   condemned?: 'revoked' | 'expired';
+  /** The last machine file of the license this client accepted, as it came (verified again on every load). */
+  machineFile?: string;
 }
 
 /** The key in use and what the last calls learnt of its binding. */
@@ -75,6 +77,11 @@ export interface CacheRecord {
    * time: one of the sources has() reads (entitlements.ts). Absent or null = no such evidence.
    */
   heard?: { features: readonly string[]; serverTime: number } | null;
+  /**
+   * The last machine file of this license this client accepted (docs/machine-files.md), verified
+   * again when read: what it holds, signed as of its issue time, until its expiry. Another source has() reads.
+   */
+  machineFile?: { text: string; features: readonly string[]; issuedAt: number; expiresAt: number } | null;
   serverTime: number | null;
 }
 
@@ -134,7 +141,9 @@ function memoryOf(value: unknown): LicenseMemory | null {
   const firstStoredAt = num(value.firstStoredAt);
   if (firstStoredAt === null) return null;
   const condemned = value.condemned === 'revoked' || value.condemned === 'expired' ? { condemned: value.condemned as 'revoked' | 'expired' } : {};
-  return { firstStoredAt, answer: answerOf(value.answer), ...condemned };
+  // The kept machine file is text here; memory.ts believes it only once it verifies again.
+  const machineFile = typeof value.machineFile === 'string' && value.machineFile.length <= 16_384 ? { machineFile: value.machineFile } : {};
+  return { firstStoredAt, answer: answerOf(value.answer), ...condemned, ...machineFile };
 }
 
 function answerOf(value: unknown): StoredAnswer | null {

@@ -143,7 +143,7 @@ async function askServer(ctx: CheckContext, record: CacheRecord, licenseId: stri
 /** The codes this check asks for that this machine's verified evidence lacks (entitlements.ts); none asked: none. */
 async function lackingHere(ctx: CheckContext, record: CacheRecord, key: OfflineVerdict): Promise<string[]> {
   if (!ctx.entitlements?.length) return [];
-  return lacking(await entitlementSources({ record, key }), ctx.entitlements);
+  return lacking(await entitlementSources({ record, key, now: ctx.now }), ctx.entitlements);
 }
 
 /** A valid offline answer for a license lacking asked codes: not_found for this check, as the service says it. */

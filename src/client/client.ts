@@ -95,9 +95,10 @@ export class LicenseClient {
     if (!isEntitlementCode(code)) return false;
     const record = await this.load();
     if (!record) return false;
-    const key = await this.verifier.verify(record.licenseKey, this.now());
+    const now = this.now();
+    const key = await this.verifier.verify(record.licenseKey, now);
     if (key.ok && !this.productIds.includes(key.claims.productId)) return false;
-    return holds(await entitlementSources({ record, key }), code);
+    return holds(await entitlementSources({ record, key, now }), code);
   }
 
   /**
@@ -257,7 +258,15 @@ export class LicenseClient {
     const check = { fingerprint: fingerprints, now, highestSeen, clockToleranceMs: this.options.clockToleranceMs, productId: this.productIds };
     const verdict = await checkMachineFile(this.verifier.trust, typeof machineFile === 'string' ? machineFile.trim() : machineFile, check);
     if (verdict.valid && now > (file.seenAt ?? 0)) await this.writeFile({ ...file, seenAt: now, serverTime: Math.max(file.serverTime ?? 0, verdict.file.issuedAt) });
+    if (verdict.valid) await this.rememberMachineFile(machineFile.trim(), verdict.file);
     return verdict;
+  }
+
+  /** A verified file of the stored license is one more source of what it holds (has()), kept as it came; a newer one replaces it. */
+  private async rememberMachineFile(text: string, { licenseId, features, issuedAt, expiresAt }: { licenseId: string; features: string[]; issuedAt: number; expiresAt: number }): Promise<void> {
+    const record = await this.load();
+    if (!record || record.licenseId !== licenseId || (record.machineFile && record.machineFile.issuedAt > issuedAt)) return;
+    await this.save({ ...record, machineFile: { text, features, issuedAt, expiresAt } });
   }
 
   /**

@@ -6,8 +6,8 @@ import type { OfflineVerdict } from './offline.ts';
  * docs/entitlements.md, "has()": what the license holds, read only from evidence this client
  * verified with the seller's keys. Each source says which entitlements the license held as of its
  * signed issue time; the freshest wins. The license key (its claims, as of the license's issue) and
- * the last signed validation answer (as of its server time) are the sources today; a machine file
- * or a lease token is one more reader in SOURCE_READERS.
+ * the last signed validation answer (as of its server time) and the last verified machine file (as of
+ * its issue time, until it expires) are the sources; a lease token would be one more reader.
  */
 export interface EntitlementSource {
   from: 'license_key' | 'validation_answer' | (string & {});
@@ -16,10 +16,11 @@ export interface EntitlementSource {
   issuedAt: number;
 }
 
-/** What the readers get: the stored record (its answer verified by recall) and the key's offline verdict. */
+/** What the readers get: the stored record (its answer verified by recall), the key's offline verdict, this clock. */
 export interface SourceContext {
   record: CacheRecord;
   key: OfflineVerdict;
+  now: number;
 }
 
 export type SourceReader = (ctx: SourceContext) => EntitlementSource | null | Promise<EntitlementSource | null>;
@@ -30,7 +31,11 @@ const fromKey: SourceReader = ({ key }) => (key.ok ? { from: 'license_key', feat
 /** The last signed validation answer: a valid one's features, a refusal's nothing. */
 const fromAnswer: SourceReader = ({ record }) => (record.heard ? { from: 'validation_answer', features: record.heard.features, issuedAt: record.heard.serverTime } : null);
 
-export const SOURCE_READERS: SourceReader[] = [fromKey, fromAnswer];
+/** The last verified machine file of the license, until its expiry by this clock. */
+const fromMachineFile: SourceReader = ({ record, now }) =>
+  record.machineFile && now < record.machineFile.expiresAt ? { from: 'machine_file', features: record.machineFile.features, issuedAt: record.machineFile.issuedAt } : null;
+
+export const SOURCE_READERS: SourceReader[] = [fromKey, fromMachineFile, fromAnswer];
 
 /** Every source's evidence, in reader order; none when the key itself does not stand. */
 export async function entitlementSources(ctx: SourceContext, readers: readonly SourceReader[] = SOURCE_READERS): Promise<EntitlementSource[]> {

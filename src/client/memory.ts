@@ -1,6 +1,8 @@
 import { parseLicenseKey } from '../domain/license-key.ts';
 import { verifyAnswer } from './answer.ts';
 import { EMPTY_FILE, MEMORY_LIMIT, type CacheFile, type CacheRecord, type LicenseMemory, type StoredAnswer } from './cache.ts';
+import { parseMachineFile } from '../domain/machine-file.ts';
+import { checkMachineFile } from './machine-file.ts';
 import type { OfflineVerifier } from './offline.ts';
 import type { LicenseDetails } from './types.ts';
 import { condemns, onlineVerdict, type OnlineVerdict } from './verdict.ts';
@@ -37,6 +39,7 @@ export async function recall(file: CacheFile, verifier: OfflineVerifier, fingerp
     verdict,
     answer: heard ? heard.answer : null,
     heard: heard && evidenceOf(heard.verdict, heard.serverTime),
+    machineFile: memory?.machineFile ? await machineFileEvidence(memory.machineFile, verifier, [fingerprint, ...(legacyFingerprint === undefined ? [] : [legacyFingerprint])], licenseId) : null,
     serverTime: Math.max(file.serverTime ?? 0, heard?.serverTime ?? 0) || null,
   };
 }
@@ -50,6 +53,19 @@ async function verified(answer: StoredAnswer, verifier: OfflineVerifier, fingerp
   // An answer to a request scoped to entitlements says nothing of the license itself (never stored; not believed if found).
   if (!verdict.valid && verdict.missingEntitlements) return null;
   return { answer, verdict, serverTime: signed.serverTime };
+}
+
+/**
+ * A kept machine file, believed only when it still verifies: the seller's signature, this machine,
+ * this license. Its time limits are the reader's (entitlements.ts): evidence until it expires.
+ */
+async function machineFileEvidence(text: string, verifier: OfflineVerifier, fingerprints: string[], licenseId: string): Promise<CacheRecord['machineFile']> {
+  const parsed = parseMachineFile(text);
+  if (!parsed || parsed.claims.licenseId !== licenseId) return null;
+  const verdict = await checkMachineFile(verifier.trust, text, { fingerprint: fingerprints, now: parsed.claims.issuedAt, highestSeen: null });
+  if (!verdict.valid) return null;
+  const { features, issuedAt, expiresAt } = verdict.file;
+  return { text, features, issuedAt, expiresAt };
 }
 
 /** A valid answer's entitlements, when it lists them; a refusal holds none. */
@@ -72,6 +88,8 @@ export function remember(file: CacheFile, record: CacheRecord): CacheFile {
   const memory: LicenseMemory = { firstStoredAt: Math.min(before?.firstStoredAt ?? record.storedAt, record.storedAt), answer: record.answer };
   // A legacy revocation is lifted only by a signed answer.
   if (!record.answer && before?.condemned) memory.condemned = before.condemned;
+  const machineFile = record.machineFile?.text ?? before?.machineFile;
+  if (machineFile) memory.machineFile = machineFile;
   return {
     ...file,
     current: { licenseKey, license, machineBound, machineFingerprint },

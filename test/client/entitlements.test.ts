@@ -76,6 +76,39 @@ describe('has(code): verified evidence only, the freshest by its signed time', (
     expect(await client.has('SYNC')).toBe(true);
   });
 
+  test('a verified machine file is evidence too, as of its issue time and until it expires: an air-gapped machine learns a new entitlement from its file', async () => {
+    const client = app();
+    const { license, licenseKey } = await s.grant();
+    await client.storeLicenseKey(licenseKey);
+    expect(await client.has('offline-export')).toBe(false);
+    api.clock.advance(HOUR);
+    await setEntitlements(license.id, ['offline-export']); // the stored (old) key does not hold it
+
+    // The file is issued to this machine and carried over; the client checks it with no network.
+    const request = JSON.parse(await client.machineFileRequest());
+    const issued = await api.call('POST', '/licenses/machine-file', { key: s.publishableKey, body: { ...request, licenseKey: (await api.deps.licenses.findById(license.id))!.licenseKey, ttlDays: 1 } });
+    expect(issued.status).toBe(201);
+    const machineFile = issued.body.machineFile as string;
+    const edited = `${machineFile.slice(0, -3)}${machineFile.endsWith('A') ? 'B' : 'A'}`;
+    expect((await client.verifyMachineFile(edited)).valid).toBe(false);
+    expect(await client.has('offline-export')).toBe(false); // a refused file is no evidence
+
+    expect((await client.verifyMachineFile(machineFile)).valid).toBe(true);
+    expect(await client.has('offline-export')).toBe(true);
+    expect(await client.has('pro')).toBe(true);
+    // Kept in the cache as it came and verified again when read: an edited copy there is no evidence.
+    const dir = (client as unknown as { options: { cacheDir: string } }).options.cacheDir;
+    const path = join(dir, readdirSync(dir).find((name) => name.endsWith('.json'))!);
+    const kept = readFileSync(path, 'utf8');
+    expect(kept).toContain(machineFile);
+    writeFileSync(path, kept.replace(machineFile, edited));
+    expect(await client.has('offline-export')).toBe(false);
+    writeFileSync(path, kept);
+    expect(await client.has('offline-export')).toBe(true);
+    api.clock.advance(25 * HOUR); // past the file's day: the key alone speaks again
+    expect(await client.has('offline-export')).toBe(false);
+  });
+
   test('an edited answer in the cache file is no evidence: has() falls back to the key', async () => {
     const cacheDir = tempDir();
     const client = app({ cacheDir });
