@@ -37,6 +37,7 @@ import type { ConsoleSessionRepository } from './console-session-repository.ts';
 import type { PasskeyRepository } from './passkey-repository.ts';
 import type { WebAuthn } from './webauthn.ts';
 import type { StatsRepository } from './stats-repository.ts';
+import type { LeaseRepository } from './lease-repository.ts';
 
 /** The stored state of the service, one repository per kind of record. */
 export interface Repositories {
@@ -76,6 +77,8 @@ export interface Repositories {
   passkeys: PasskeyRepository;
   /** The seller console's figures, from rollups kept with every change (docs/console-api.md). */
   stats: StatsRepository;
+  /** Floating leases (docs/leases.md). */
+  leases: LeaseRepository;
 }
 
 /** Everything a use case may ask for; each takes only the part it needs. */

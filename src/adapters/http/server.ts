@@ -23,6 +23,7 @@ import { metricsRoutes, type MetricsPage } from './routes/metrics.ts';
 import { homeRoutes } from './routes/home.ts';
 import { licenseHolderRoutes } from './routes/licenses/holder.ts';
 import { licenseSellerRoutes } from './routes/licenses/seller.ts';
+import { leaseRoutes } from './routes/licenses/leases.ts';
 import { orderListRoutes } from './routes/orders.ts';
 import { statsRoutes } from './routes/stats.ts';
 import { productRoutes } from './routes/products.ts';
@@ -83,6 +84,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
     .use(productRoutes(deps))
     .use(licenseSellerRoutes(deps))
     .use(licenseHolderRoutes(deps))
+    .use(leaseRoutes(deps))
     .use(trialRoutes(deps))
     .use(customerListRoutes(deps))
     .use(orderListRoutes(deps))

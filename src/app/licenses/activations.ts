@@ -8,7 +8,7 @@ import { TrialAlreadyUsedError } from '../trials/start-trial.ts';
 import { countValidation } from './validation-limit.ts';
 import { listActivations, type ActivationList } from './seller-activations.ts';
 
-type HolderDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'licenses' | 'products' | 'rateLimiter' | 'settings'>;
+export type HolderDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'licenses' | 'products' | 'rateLimiter' | 'settings'>;
 
 /** Who presents a key: the application's seller, its products (none = any of the seller's) and its address. */
 export interface HolderCall {
@@ -21,7 +21,7 @@ export interface HolderCall {
  * The license whose key the holder presents, as proof they hold it. Counted like a validation. A key
  * of a product the application did not name is an unknown key: 404, counted per address.
  */
-async function heldLicense(deps: HolderDeps, call: HolderCall, licenseKey: string): Promise<LicenseState> {
+export async function heldLicense(deps: HolderDeps, call: HolderCall, licenseKey: string): Promise<LicenseState> {
   // Keys this service issued are stored by digest: any other string, however well signed, names no license to activate.
   const state = await deps.licenses.findStateByKeyHash(deps.hashing.hash(licenseKey));
   const license = state && state.developerId === call.developerId && inProductScope(state.productId, call.productIds) ? state : null;

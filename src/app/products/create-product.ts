@@ -1,6 +1,7 @@
 import { InvalidRequestError } from '../../domain/errors.ts';
 import { DEFAULT_DEACTIVATIONS_PER_30_DAYS, DEFAULT_MAX_MACHINES } from '../../domain/activation.ts';
 import { type BillingInterval, DEFAULT_GRACE_DAYS, normalizeCurrency, normalizeFeatures, productProblem, type Product } from '../../domain/product.ts';
+import { DEFAULT_LEASE_TERMS } from '../../domain/lease.ts';
 import type { Deps } from '../../ports/deps.ts';
 
 export interface NewProductInput {
@@ -19,6 +20,12 @@ export interface NewProductInput {
   graceDays?: number;
   /** Default null (no trial). */
   trialDays?: number | null;
+  /** Default null (no floating leases). */
+  maxLeases?: number | null;
+  /** Default 600. */
+  leaseSeconds?: number;
+  /** Default 0 (no borrowing). */
+  maxBorrowHours?: number;
 }
 
 export function assertValidProduct(product: Product): Product {
@@ -46,6 +53,9 @@ export async function createProduct(
     interval: input.interval ?? null,
     graceDays: input.graceDays ?? DEFAULT_GRACE_DAYS,
     trialDays: input.trialDays ?? null,
+    maxLeases: input.maxLeases ?? DEFAULT_LEASE_TERMS.maxLeases,
+    leaseSeconds: input.leaseSeconds ?? DEFAULT_LEASE_TERMS.leaseSeconds,
+    maxBorrowHours: input.maxBorrowHours ?? DEFAULT_LEASE_TERMS.maxBorrowHours,
     active: true,
     createdAt: now,
     updatedAt: now,

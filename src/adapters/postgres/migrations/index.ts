@@ -16,6 +16,7 @@ import m0012 from './0012_console_stats.sql' with { type: 'text' };
 import m0013 from './0013_console_rollups_in_code.sql' with { type: 'text' };
 import m0014 from './0014_passkey_slots.sql' with { type: 'text' };
 import m0015 from './0015_trial_endings.sql' with { type: 'text' };
+import m0016 from './0016_i22_d.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -36,4 +37,5 @@ export const POSTGRES_MIGRATION_LIST = embeddedMigrations(journal, {
   '0013_console_rollups_in_code': m0013,
   '0014_passkey_slots': m0014,
   '0015_trial_endings': m0015,
+  '0016_i22_d': m0016,
 });

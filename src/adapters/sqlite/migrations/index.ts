@@ -18,6 +18,7 @@ import m0014 from './0014_console_stats.sql' with { type: 'text' };
 import m0015 from './0015_console_rollups_in_code.sql' with { type: 'text' };
 import m0016 from './0016_passkey_slots.sql' with { type: 'text' };
 import m0017 from './0017_trial_endings.sql' with { type: 'text' };
+import m0018 from './0018_i22_d.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -40,4 +41,5 @@ export const SQLITE_MIGRATIONS = embeddedMigrations(journal, {
   '0015_console_rollups_in_code': m0015,
   '0016_passkey_slots': m0016,
   '0017_trial_endings': m0017,
+  '0018_i22_d': m0018,
 });
