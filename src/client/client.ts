@@ -1,6 +1,7 @@
 import { API_KEY_PREFIX } from '../domain/developer.ts';
 import { parseLicenseKey } from '../domain/license-key.ts';
 import { PRODUCT_SCOPE_MESSAGE, productScope } from '../domain/product.ts';
+import { holdLease, type HeldLease, type LeaseOptions } from './lease.ts';
 import { activateMachine, deactivateMachine, listMachines, type ActivateOptions, type ActivationResult, type HolderContext, type MachineActivation, type MachineActivations } from './activations.ts';
 import { CACHE_FILE, deserialize, LocalStorageStore, MemoryStore, serialize, type CacheFile, type CacheRecord, type CacheStore } from './cache.ts';
 import { normalizeBaseUrl } from './base-url.ts';
@@ -121,6 +122,15 @@ export class LicenseClient {
   /** Frees this machine's slot (at most the product's quota per 30 days) and forgets the local binding. */
   async deactivate(): Promise<MachineActivation> {
     return deactivateMachine(await this.holder());
+  }
+
+  /**
+   * A floating lease for this machine (docs/leases.md): checked out now (ApiError 409 lease_limit
+   * when every seat is taken), kept by heartbeats that never throw (failures go to onError), given
+   * back by release() or on SIGINT, SIGTERM and beforeExit.
+   */
+  async lease(options: LeaseOptions = {}): Promise<HeldLease> {
+    return holdLease(await this.holder(), options);
   }
 
   /** The license's machines, `thisMachine` marking this one. */
