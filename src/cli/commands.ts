@@ -4,6 +4,7 @@ import { buyerLicenseCommands } from './buyer-license.ts';
 import { buyerSessionCommands } from './buyer-session.ts';
 import { buyerTrialCommands } from './buyer-trial.ts';
 import { fingerprintCommands } from './fingerprint.ts';
+import { leaseCommands } from './lease.ts';
 import type { Command } from './context.ts';
 import { sellerApiKeyCommands } from './seller-api-keys.ts';
 import { sellerAuthCommands } from './seller-auth.ts';
@@ -19,6 +20,7 @@ export const COMMANDS: readonly Command[] = [
   ...buyerTrialCommands,
   ...buyerLicenseCommands,
   ...buyerDeviceCommands,
+  ...leaseCommands,
   ...sellerAuthCommands,
   ...sellerProductCommands,
   ...sellerLicenseCommands,
