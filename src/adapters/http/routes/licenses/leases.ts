@@ -13,7 +13,7 @@ import { ActivateBody, scopeOf } from './schemas.ts';
 
 /** Floating leases (docs/leases.md): the holder's checkout, heartbeat and release, and the seller's terms per license. */
 
-const LEASE_EXAMPLE = { id: 'lease_4kQ9zV2mN7xR1bT8cW3yLp', machineFingerprint: EXAMPLE.machineFingerprint, createdAt: EXAMPLE.time, expiresAt: EXAMPLE.time + 600_000 };
+const LEASE_EXAMPLE = { id: EXAMPLE.leaseId, machineFingerprint: EXAMPLE.machineFingerprint, createdAt: EXAMPLE.time, expiresAt: EXAMPLE.time + 600_000 };
 
 const LeaseView = t.Object({
   id: t.String({ description: 'lease_…' }),
@@ -35,7 +35,7 @@ const CheckoutBody = Input({
 }, { examples: [{ licenseKey: EXAMPLE.licenseKey, machineFingerprint: EXAMPLE.machineFingerprint, productId: EXAMPLE.productId }] });
 
 const KeyBody = Input({ licenseKey: ActivateBody.properties.licenseKey, productId: ActivateBody.properties.productId }, { examples: [{ licenseKey: EXAMPLE.licenseKey, productId: EXAMPLE.productId }] });
-const LeaseParams = Input({ id: t.String({ maxLength: 100, pattern: LEASE_ID_PATTERN, 'x-error': 'The lease id must be lease_ followed by letters and digits, as POST /licenses/leases answered it.' }) });
+const LeaseParams = Input({ id: t.String({ maxLength: 100, pattern: LEASE_ID_PATTERN, 'x-error': 'The lease id must be lease_ followed by letters and digits, as POST /licenses/leases answered it.', examples: [EXAMPLE.leaseId] }) });
 const ReleaseReply = t.Object({ lease: t.Object({ id: t.String() }), released: t.Boolean({ description: 'false: this license had no such lease (already released, expired and swept, or never its own); nothing changed.' }) });
 
 const Terms = t.Object({ maxLeases: t.Union([Int(), t.Null()]), leaseSeconds: Int(), maxBorrowHours: Int() });
