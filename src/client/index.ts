@@ -7,6 +7,7 @@
 export { LicenseClient } from './client.ts';
 export type { ActivateOptions, ActivationResult, MachineActivation, MachineActivations } from './activations.ts';
 export type { HeldLease, LeaseOptions } from './lease.ts';
+export type { BorrowedLease, LeaseTokenCheck } from './lease-token.ts';
 export { ActivationLimitError, ApiError, CheckoutError, type ActivationSlot, type CheckoutErrorKind } from './errors.ts';
 export { machineFingerprint, type MachineParts } from './fingerprint.ts';
 export type { CheckoutOptions, CheckoutProgress, CheckoutStatus } from './checkout.ts';

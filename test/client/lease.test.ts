@@ -131,6 +131,31 @@ describe('client.lease()', () => {
   });
 });
 
+describe('borrowing: a lease for offline use, as a signed token', () => {
+  test('verified with no network; a flipped byte, another machine, another seller’s keys, or past its end: refused with the reason', async () => {
+    const world = await leasing(api, { maxLeases: 2, maxBorrowHours: 24 });
+    const lease = await (await machine(world, 'fp-plane')).lease({ borrowHours: 24, releaseOnExit: false, schedule: () => ({ cancel() {} }) });
+    expect(lease.token).toBeString();
+    expect(lease.expiresAt).toBe(api.clock.now() + 24 * 3_600_000);
+    const jwks = (await api.call('GET', `/developers/${world.s.id}/jwks.json`)).body;
+    let now = api.clock.now();
+    const offline = (fingerprint: string, publicKeys = jwks) =>
+      new LicenseClient({ baseUrl: 'http://127.0.0.1:9/v1/', apiKey: world.s.publishableKey, productId: world.s.product.id, publicKeys, cacheDir: tempDir(), fingerprint, now: () => now, fetch: (async () => { throw new TypeError('offline'); }) as unknown as typeof fetch });
+    const check = await offline('fp-plane').verifyLeaseToken(lease.token!);
+    expect(check).toMatchObject({ ok: true, lease: { id: lease.id, machineFingerprint: 'fp-plane', productId: world.s.product.id, expiresAt: lease.expiresAt } });
+    const [h, p, sig] = lease.token!.split('.') as [string, string, string];
+    const flipped = `${h}.${p}.${sig[0] === 'A' ? 'B' : 'A'}${sig.slice(1)}`;
+    expect(await offline('fp-plane').verifyLeaseToken(flipped)).toMatchObject({ ok: false, reason: 'bad_signature' });
+    expect(await offline('fp-other').verifyLeaseToken(lease.token!)).toMatchObject({ ok: false, reason: 'another_machine' });
+    const stranger = await leasing(api);
+    const strangerKeys = (await api.call('GET', `/developers/${stranger.s.id}/jwks.json`)).body;
+    expect(await offline('fp-plane', strangerKeys).verifyLeaseToken(lease.token!)).toMatchObject({ ok: false, reason: 'untrusted_key' });
+    expect(await offline('fp-plane').verifyLeaseToken('not.a.token')).toMatchObject({ ok: false, reason: 'malformed' });
+    now = lease.expiresAt;
+    expect(await offline('fp-plane').verifyLeaseToken(lease.token!)).toMatchObject({ ok: false, reason: 'expired' });
+  });
+});
+
 function expectError(reply: { status: number }, status: number) {
   expect(reply.status).toBe(status);
 }
