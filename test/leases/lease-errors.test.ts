@@ -134,7 +134,11 @@ describe('refusals, each a clear JSON error', () => {
 describe('signed answers and borrowing', () => {
   test('a checkout with a Licensing-Nonce is signed (op lease, this machine)', async () => {
     const { s, licenseKey } = await leasing(api);
-    const reply = await api.call('POST', '/licenses/leases', { key: s.publishableKey, headers: { 'licensing-nonce': 'n0nce-0123456789abcdef' }, body: { licenseKey, machineFingerprint: 'm' } });
+    const reply = await fetch(`${api.url}/v1/licenses/leases`, {
+      method: 'POST',
+      headers: { 'x-api-key': s.publishableKey, 'licensing-nonce': 'n0nce-0123456789abcdef', 'content-type': 'application/json' },
+      body: JSON.stringify({ licenseKey, machineFingerprint: 'm' }),
+    });
     const signature = reply.headers.get('licensing-signature')!;
     const header = JSON.parse(Buffer.from(signature.split('.')[0]!, 'base64url').toString());
     expect(header).toMatchObject({ op: 'lease', nonce: 'n0nce-0123456789abcdef', machineFingerprint: 'm', typ: 'licensing-answer+jws' });

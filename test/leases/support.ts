@@ -2,7 +2,8 @@ import { withSocketAddress } from '../../src/adapters/http/client-address.ts';
 import type { Store } from '../../src/ports/deps.ts';
 import { FixedClock } from '../support/clock.ts';
 import { depsFor } from '../support/deps.ts';
-import { seller, testApi, type CallOptions, type Reply } from '../support/http.ts';
+import { client } from '../e2e/support.ts';
+import { seller, testApi } from '../support/http.ts';
 
 /**
  * The HTTP app over `store` on a fixed clock, served by a real Bun.serve on a free 127.0.0.1 port:
@@ -13,19 +14,7 @@ export function servedApi(store: Store, clock = new FixedClock()) {
   const api = testApi({ deps });
   const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: withSocketAddress((request) => api.app.handle(request)) });
   const url = `http://127.0.0.1:${server.port}`;
-  async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<Reply<T>> {
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.key) headers['x-api-key'] = options.key;
-    const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-    if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
-    const response = await fetch(`${url}/v1${path}`, { method, headers, body });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {}
-    return { status: response.status, headers: response.headers, body: parsed as T };
-  }
+  const call = client(url);
   return { ...api, call, url, stop: () => server.stop(true) };
 }
 

@@ -1,7 +1,25 @@
 import { effectiveLeaseTerms, isLive, leaseExpiry, leasesOff, type Lease } from '../../domain/lease.ts';
 import type { LeaseCheckout, LicenseLeaseTerms, NewLease } from '../../ports/lease-repository.ts';
 
-/** What a lease decision reads of its license, its product and the license's own terms (one joined row). */
+type TermColumns = { maxLeases: unknown; leaseSeconds: unknown; maxBorrowHours: unknown };
+type Tables = { licenses: { developerId: unknown; productId: unknown; customerId: unknown; expiresAt: unknown }; products: TermColumns; own: TermColumns };
+
+/** What a lease decision reads of its license, its product and the license's own terms (one joined row), from either dialect's tables. */
+export function leaseOwnerColumns<T extends Tables>({ licenses, products, own }: T) {
+  return {
+    developerId: licenses.developerId as T['licenses']['developerId'],
+    productId: licenses.productId as T['licenses']['productId'],
+    customerId: licenses.customerId as T['licenses']['customerId'],
+    licenseExpiresAt: licenses.expiresAt as T['licenses']['expiresAt'],
+    productMaxLeases: products.maxLeases as T['products']['maxLeases'],
+    productLeaseSeconds: products.leaseSeconds as T['products']['leaseSeconds'],
+    productMaxBorrowHours: products.maxBorrowHours as T['products']['maxBorrowHours'],
+    maxLeases: own.maxLeases as T['own']['maxLeases'],
+    leaseSeconds: own.leaseSeconds as T['own']['leaseSeconds'],
+    maxBorrowHours: own.maxBorrowHours as T['own']['maxBorrowHours'],
+  };
+}
+
 export interface LeaseOwnerRow {
   developerId: string;
   productId: string;

@@ -2,7 +2,7 @@ import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import { leaseEvent, leaseLimitReached } from '../../domain/events.ts';
 import { isLive, type Lease, type LeaseOverrides } from '../../domain/lease.ts';
 import type { LeaseCheckout, LeaseHeartbeat, LeaseRepository, LicenseLeaseTerms, NewLease } from '../../ports/lease-repository.ts';
-import { decideCheckout, leaseTermsOf, type LeaseOwnerRow } from '../drizzle/lease-rows.ts';
+import { decideCheckout, leaseOwnerColumns, leaseTermsOf, type LeaseOwnerRow } from '../drizzle/lease-rows.ts';
 import { emitPostgresEvent } from './postgres-events.ts';
 import { leases, licenseLeaseTerms, licenses, products } from './schema.ts';
 import type { PostgresDb } from './postgres-store.ts';
@@ -10,18 +10,7 @@ import type { PostgresDb } from './postgres-store.ts';
 type Tx = Parameters<Parameters<PostgresDb['transaction']>[0]>[0];
 
 const leaseColumns = { id: leases.id, licenseId: leases.licenseId, machineFingerprint: leases.machineFingerprint, createdAt: leases.createdAt, expiresAt: leases.expiresAt };
-const ownerColumns = {
-  developerId: licenses.developerId,
-  productId: licenses.productId,
-  customerId: licenses.customerId,
-  licenseExpiresAt: licenses.expiresAt,
-  productMaxLeases: products.maxLeases,
-  productLeaseSeconds: products.leaseSeconds,
-  productMaxBorrowHours: products.maxBorrowHours,
-  maxLeases: licenseLeaseTerms.maxLeases,
-  leaseSeconds: licenseLeaseTerms.leaseSeconds,
-  maxBorrowHours: licenseLeaseTerms.maxBorrowHours,
-};
+const ownerColumns = leaseOwnerColumns({ licenses, products, own: licenseLeaseTerms });
 
 /** The license, its product and its own terms; with `lock`, the license row is locked (FOR UPDATE OF licenses). */
 async function ownerRow(db: PostgresDb | Tx, licenseId: string, lock = false): Promise<LeaseOwnerRow | undefined> {

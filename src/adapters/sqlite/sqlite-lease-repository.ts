@@ -2,25 +2,14 @@ import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm';
 import { leaseEvent, leaseLimitReached } from '../../domain/events.ts';
 import { isLive, type Lease } from '../../domain/lease.ts';
 import type { LeaseCheckout, LeaseHeartbeat, LeaseRepository, LicenseLeaseTerms, NewLease } from '../../ports/lease-repository.ts';
-import { decideCheckout, leaseTermsOf, type LeaseOwnerRow } from '../drizzle/lease-rows.ts';
+import { decideCheckout, leaseOwnerColumns, leaseTermsOf, type LeaseOwnerRow } from '../drizzle/lease-rows.ts';
 import { leases, licenseLeaseTerms, licenses, products } from './schema.ts';
 import { emitSqliteEvent, type SqliteWriter } from './sqlite-events.ts';
 import type { SqliteDb } from './sqlite-store.ts';
 
 const leaseColumns = { id: leases.id, licenseId: leases.licenseId, machineFingerprint: leases.machineFingerprint, createdAt: leases.createdAt, expiresAt: leases.expiresAt };
 
-const ownerColumns = {
-  developerId: licenses.developerId,
-  productId: licenses.productId,
-  customerId: licenses.customerId,
-  licenseExpiresAt: licenses.expiresAt,
-  productMaxLeases: products.maxLeases,
-  productLeaseSeconds: products.leaseSeconds,
-  productMaxBorrowHours: products.maxBorrowHours,
-  maxLeases: licenseLeaseTerms.maxLeases,
-  leaseSeconds: licenseLeaseTerms.leaseSeconds,
-  maxBorrowHours: licenseLeaseTerms.maxBorrowHours,
-};
+const ownerColumns = leaseOwnerColumns({ licenses, products, own: licenseLeaseTerms });
 
 function ownerRow(tx: Pick<SqliteDb, 'select'>, licenseId: string): LeaseOwnerRow | undefined {
   return tx
