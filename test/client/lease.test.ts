@@ -131,6 +131,50 @@ describe('client.lease()', () => {
   });
 });
 
+describe('released on the way out', () => {
+  /** The app of lease-holder.ts as its own process, holding a lease of `world`'s license. */
+  async function holder(world: Awaited<ReturnType<typeof leasing>>, fingerprint: string, hold: 'forever' | 'until-done') {
+    const jwks = (await api.call('GET', `/developers/${world.s.id}/jwks.json`)).body;
+    const env = { ...process.env, BASE_URL: `${api.url}/v1/`, API_KEY: world.s.publishableKey, PRODUCT_ID: world.s.product.id, JWKS: JSON.stringify(jwks), CACHE_DIR: tempDir(), FINGERPRINT: fingerprint, LICENSE_KEY: world.licenseKey, HOLD: hold };
+    const proc = Bun.spawn(['bun', 'run', `${import.meta.dir}/lease-holder.ts`], { env, stdout: 'pipe', stderr: 'pipe' });
+    const reader = proc.stdout.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toStartWith('held lease_');
+    return proc;
+  }
+  const live = async (world: Awaited<ReturnType<typeof leasing>>) => (await api.call('GET', `/licenses/${world.license.id}/leases`, { key: world.s.apiKey })).body.live.length;
+
+  test('SIGTERM and SIGINT: the lease is released, then the process ends by the signal', async () => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const world = await leasing(api, { maxLeases: 1 });
+      const proc = await holder(world, `fp-${signal}`, 'forever');
+      expect(await live(world)).toBe(1);
+      proc.kill(signal);
+      await proc.exited;
+      expect(proc.signalCode).toBe(signal);
+      expect(await live(world)).toBe(0);
+    }
+  });
+
+  test('an app that simply ends (beforeExit) releases its lease', async () => {
+    const world = await leasing(api, { maxLeases: 1 });
+    const proc = await holder(world, 'fp-done', 'until-done');
+    expect(await proc.exited).toBe(0);
+    expect(await live(world)).toBe(0);
+  });
+
+  test('a killed app (SIGKILL) leaves its lease to expire after leaseSeconds', async () => {
+    const world = await leasing(api, { maxLeases: 1, leaseSeconds: 60 });
+    const proc = await holder(world, 'fp-killed', 'forever');
+    proc.kill('SIGKILL');
+    await proc.exited;
+    expect(await live(world)).toBe(1);
+    api.clock.advance(60_000);
+    expect(await live(world)).toBe(0);
+    expect((await world.checkout('next')).status).toBe(201);
+  });
+});
+
 describe('borrowing: a lease for offline use, as a signed token', () => {
   test('verified with no network; a flipped byte, another machine, another seller’s keys, or past its end: refused with the reason', async () => {
     const world = await leasing(api, { maxLeases: 2, maxBorrowHours: 24 });

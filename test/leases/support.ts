@@ -10,7 +10,8 @@ import { seller, testApi } from '../support/http.ts';
  * requests go over TCP, as a client's do.
  */
 export function servedApi(store: Store, clock = new FixedClock()) {
-  const deps = depsFor(store, clock);
+  // Every test signs up sellers from 127.0.0.1: no sign-up limit here (it has tests of its own).
+  const deps = depsFor(store, clock, { addressLimits: { signupsPerHour: 0 } });
   const api = testApi({ deps });
   const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: withSocketAddress((request) => api.app.handle(request)) });
   const url = `http://127.0.0.1:${server.port}`;
