@@ -81,6 +81,8 @@ for (const factory of STORE_FACTORIES) {
     test('events: lease.created, lease.limit_reached, lease.released and lease.expired, each once, swept twice', () =>
       world(async (api) => {
         const { checkout, release, s, license } = await leasing(api, { maxLeases: 2, leaseSeconds: 60 });
+        const hook = await api.call('POST', '/developers/webhook-endpoints', { key: s.apiKey, body: { url: 'https://hooks.example.com/leases', events: ['lease.created', 'lease.released', 'lease.expired', 'lease.limit_reached'] } });
+        expect(hook.status).toBe(201);
         const a = await checkout('a');
         await checkout('a');
         await checkout('b');
@@ -94,6 +96,10 @@ for (const factory of STORE_FACTORIES) {
         expect(types).toEqual(['lease.created', 'lease.created', 'lease.expired', 'lease.limit_reached', 'lease.released']);
         const expired = events.find((e: { type: string }) => e.type === 'lease.expired');
         expect(expired.data.lease).toMatchObject({ licenseId: license.id, machineFingerprint: 'b', productId: s.product.id });
+        // One delivery per event to the endpoint that takes them: each event goes out once.
+        const deliveries = (await api.call('GET', `/developers/webhook-endpoints/${hook.body.id}/deliveries?limit=100`, { key: s.apiKey })).body.data;
+        expect(deliveries.map((d: { eventType: string }) => d.eventType).sort()).toEqual(types);
+        expect(new Set(deliveries.map((d: { eventId: string }) => d.eventId)).size).toBe(types.length);
       }));
   });
 }
