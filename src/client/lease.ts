@@ -13,7 +13,7 @@ export interface LeaseOptions {
    * never throws: the lease is kept and tried again until it ends.
    */
   onError?: (error: Error) => void;
-  /** Release on SIGINT, SIGTERM and beforeExit where there is a `process` (default true). */
+  /** Release on SIGINT, SIGTERM and beforeExit where there is a `process` (default true; false for a borrowed lease, which outlives the process by design). */
   releaseOnExit?: boolean;
   /** Schedules the next heartbeat (default: an unref'd setTimeout, so it never keeps a process alive). */
   schedule?: (run: () => void, ms: number) => { cancel(): void };
@@ -82,7 +82,7 @@ class LeaseKeeper implements HeldLease {
     this.schedule = options.schedule ?? defaultSchedule;
     this.random = options.random ?? Math.random;
     if (!options.borrowHours) this.next(this.heartbeatDelay());
-    if (options.releaseOnExit !== false) this.watchExit();
+    if (options.releaseOnExit ?? !options.borrowHours) this.watchExit();
   }
 
   get id() {

@@ -133,9 +133,9 @@ describe('client.lease()', () => {
 
 describe('released on the way out', () => {
   /** The app of lease-holder.ts as its own process, holding a lease of `world`'s license. */
-  async function holder(world: Awaited<ReturnType<typeof leasing>>, fingerprint: string, hold: 'forever' | 'until-done') {
+  async function holder(world: Awaited<ReturnType<typeof leasing>>, fingerprint: string, hold: 'forever' | 'until-done', borrowHours = '') {
     const jwks = (await api.call('GET', `/developers/${world.s.id}/jwks.json`)).body;
-    const env = { ...process.env, BASE_URL: `${api.url}/v1/`, API_KEY: world.s.publishableKey, PRODUCT_ID: world.s.product.id, JWKS: JSON.stringify(jwks), CACHE_DIR: tempDir(), FINGERPRINT: fingerprint, LICENSE_KEY: world.licenseKey, HOLD: hold };
+    const env = { ...process.env, BASE_URL: `${api.url}/v1/`, API_KEY: world.s.publishableKey, PRODUCT_ID: world.s.product.id, JWKS: JSON.stringify(jwks), CACHE_DIR: tempDir(), FINGERPRINT: fingerprint, LICENSE_KEY: world.licenseKey, HOLD: hold, BORROW_HOURS: borrowHours };
     const proc = Bun.spawn(['bun', 'run', `${import.meta.dir}/lease-holder.ts`], { env, stdout: 'pipe', stderr: 'pipe' });
     const reader = proc.stdout.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
@@ -161,6 +161,13 @@ describe('released on the way out', () => {
     const proc = await holder(world, 'fp-done', 'until-done');
     expect(await proc.exited).toBe(0);
     expect(await live(world)).toBe(0);
+  });
+
+  test('a borrowed lease is not released when the app ends: it is meant for the time offline', async () => {
+    const world = await leasing(api, { maxLeases: 1, maxBorrowHours: 24 });
+    const proc = await holder(world, 'fp-borrower', 'until-done', '24');
+    expect(await proc.exited).toBe(0);
+    expect(await live(world)).toBe(1);
   });
 
   test('a killed app (SIGKILL) leaves its lease to expire after leaseSeconds', async () => {
