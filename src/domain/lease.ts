@@ -80,10 +80,5 @@ export function leaseExpiry(now: number, leaseSeconds: number, licenseExpiresAt:
   return licenseExpiresAt === null ? end : Math.min(end, licenseExpiresAt);
 }
 
-/** Lease ids as the service makes them; anything else is refused before any lookup. */
+/** Lease ids as the service makes them (`lease_` and 22 base62 characters); anything else is refused before any lookup. */
 export const LEASE_ID_PATTERN = '^lease_[0-9A-Za-z]{1,64}$';
-const LEASE_ID = new RegExp(LEASE_ID_PATTERN);
-export const isLeaseId = (value: string): boolean => LEASE_ID.test(value);
-
-/** The reasons a lease request is refused, as details.reason. */
-export const LEASE_REFUSALS = ['leases_off', 'revoked', 'expired'] as const;
