@@ -5,6 +5,7 @@ import { buyerSessionCommands } from './buyer-session.ts';
 import { buyerSubscriptionCommands } from './buyer-subscriptions.ts';
 import { buyerTrialCommands } from './buyer-trial.ts';
 import { fingerprintCommands } from './fingerprint.ts';
+import { leaseCommands } from './lease.ts';
 import type { Command } from './context.ts';
 import { sellerApiKeyCommands } from './seller-api-keys.ts';
 import { sellerAuthCommands } from './seller-auth.ts';
@@ -21,6 +22,7 @@ export const COMMANDS: readonly Command[] = [
   ...buyerLicenseCommands,
   ...buyerDeviceCommands,
   ...buyerSubscriptionCommands,
+  ...leaseCommands,
   ...sellerAuthCommands,
   ...sellerProductCommands,
   ...sellerLicenseCommands,

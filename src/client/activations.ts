@@ -90,21 +90,27 @@ export async function listMachines(ctx: HolderContext): Promise<MachineActivatio
   return { ...list, data: list.data.map((a) => ({ ...a, thisMachine: a.machineFingerprint === ctx.fingerprint })) };
 }
 
-async function storedKey(ctx: HolderContext): Promise<CacheRecord> {
+export async function storedKey(ctx: Pick<HolderContext, 'load'>): Promise<CacheRecord> {
   const record = await ctx.load();
   if (!record) throw new TypeError('No license key is stored: call storeLicenseKey() (or checkout()) first.');
   return record;
 }
 
-type Signed = { status: number; body: unknown; serverTime: number };
+export type Signed = { status: number; body: unknown; serverTime: number };
 
 /**
- * POST /licenses/{op}, whose 2xx answer is believed only when the seller signed it for this request,
- * this operation (a deactivate answer is no activation) and this machine.
+ * POST /licenses/{op} (or `path`), whose 2xx answer is believed only when the seller signed it for
+ * this request, this operation (a deactivate answer is no activation) and this machine.
  */
-async function signedCall(ctx: HolderContext, op: Exclude<AnswerOp, 'validate'>, body: Record<string, unknown>, machineFingerprint: string | undefined): Promise<Signed> {
+export async function signedCall(
+  ctx: Pick<HolderContext, 'http' | 'apiKey' | 'productIds' | 'verifier'>,
+  op: Exclude<AnswerOp, 'validate'>,
+  body: Record<string, unknown>,
+  machineFingerprint: string | undefined,
+  path = `/licenses/${op}`,
+): Promise<Signed> {
   const nonce = newNonce();
-  const answer = await ctx.http.send('POST', `/licenses/${op}`, { apiKey: ctx.apiKey, headers: { [NONCE_HEADER]: nonce }, body: { ...body, productId: scopeField(ctx.productIds) } });
+  const answer = await ctx.http.send('POST', path, { apiKey: ctx.apiKey, headers: { [NONCE_HEADER]: nonce }, body: { ...body, productId: scopeField(ctx.productIds) } });
   if (answer.kind === 'unreachable') throw networkError(answer.cause);
   if (answer.kind === 'error') throw limitError(answer.error) ?? answer.error;
   await ctx.verifier.trust.learnChain(answer.headers.get(KEY_CHAIN_HEADER)); // docs/key-rotation.md
@@ -113,7 +119,7 @@ async function signedCall(ctx: HolderContext, op: Exclude<AnswerOp, 'validate'>,
   return { status: answer.status, body: signed.body, serverTime: signed.serverTime };
 }
 
-const unverified = (status: number, message: string) => new ApiError(status, 'unverified_answer', message);
+export const unverified = (status: number, message: string) => new ApiError(status, 'unverified_answer', message);
 
 /** The raised server-time mark: a signed answer's time counts like a validation's (docs/signed-answers.md). */
 function later(record: CacheRecord, serverTime: number): CacheRecord {

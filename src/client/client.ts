@@ -2,6 +2,8 @@ import { API_KEY_PREFIX } from '../domain/developer.ts';
 import { entitlementsMessage, entitlementsProblem, isEntitlementCode } from '../domain/entitlements.ts';
 import { parseLicenseKey } from '../domain/license-key.ts';
 import { PRODUCT_SCOPE_MESSAGE, productScope } from '../domain/product.ts';
+import { holdLease, type HeldLease, type LeaseOptions } from './lease.ts';
+import { verifyLeaseToken, type LeaseTokenCheck } from './lease-token.ts';
 import { activateMachine, deactivateMachine, listMachines, type ActivateOptions, type ActivationResult, type HolderContext, type MachineActivation, type MachineActivations } from './activations.ts';
 import { CACHE_FILE, deserialize, LocalStorageStore, MemoryStore, serialize, type CacheFile, type CacheRecord, type CacheStore } from './cache.ts';
 import { normalizeBaseUrl } from './base-url.ts';
@@ -174,6 +176,20 @@ export class LicenseClient {
   /** Frees this machine's slot (at most the product's quota per 30 days) and forgets the local binding. */
   async deactivate(): Promise<MachineActivation> {
     return deactivateMachine(await this.holder());
+  }
+
+  /**
+   * A floating lease for this machine (docs/leases.md): checked out now (ApiError 409 lease_limit
+   * when every seat is taken), kept by heartbeats that never throw (failures go to onError), given
+   * back by release() or on SIGINT, SIGTERM and beforeExit.
+   */
+  async lease(options: LeaseOptions = {}): Promise<HeldLease> {
+    return holdLease(await this.holder(), options);
+  }
+
+  /** A borrowed lease's token, checked with no network: trusted signature, this machine, this application's product, not past its end. */
+  async verifyLeaseToken(token: string): Promise<LeaseTokenCheck> {
+    return verifyLeaseToken(this.verifier, token, { machineFingerprint: await this.fingerprint(), productIds: this.productIds, now: this.now() });
   }
 
   /** The license's machines, `thisMachine` marking this one. */

@@ -6,6 +6,8 @@
  */
 export { LicenseClient } from './client.ts';
 export type { ActivateOptions, ActivationResult, MachineActivation, MachineActivations } from './activations.ts';
+export type { HeldLease, LeaseOptions } from './lease.ts';
+export type { BorrowedLease, LeaseTokenCheck } from './lease-token.ts';
 export { ActivationLimitError, ApiError, CheckoutError, type ActivationSlot, type CheckoutErrorKind } from './errors.ts';
 export { FINGERPRINT_ENV, machineFingerprint, osMachineId, productFingerprint, type MachineIdSource, type MachineParts } from './fingerprint.ts';
 export { checkMachineFile, MACHINE_FILE_REASONS, verifyMachineFile, type MachineFileCheck, type MachineFileReason, type MachineFileVerdict } from './machine-file.ts';

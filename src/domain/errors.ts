@@ -21,6 +21,8 @@ export const ERROR_CODES = [
   'sms_unavailable',
   'mail_failed',
   'activation_limit',
+  'lease_limit',
+  'lease_expired',
   'subscription_requires_checkout',
   'trial_already_used',
   'trial_not_offered',

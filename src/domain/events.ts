@@ -4,6 +4,7 @@
  * the change, so an event exists exactly when its change does.
  */
 import type { Activation } from './activation.ts';
+import type { Lease } from './lease.ts';
 import type { CheckoutSession } from './checkout-session.ts';
 import { sameEntitlements } from './entitlements.ts';
 import { licenseStatus, type License, type LicenseStatus } from './license.ts';
@@ -18,12 +19,12 @@ export interface DomainEvent {
   data: unknown;
 }
 
-type LicenseLinks = { license?: { id?: string }; activation?: { licenseId?: string }; order?: { licenseId?: string }; subscription?: { licenseId?: string } };
+type LicenseLinks = { license?: { id?: string }; activation?: { licenseId?: string }; lease?: { licenseId?: string }; order?: { licenseId?: string }; subscription?: { licenseId?: string } };
 
 /** The license an event is about (license.*, trial.ending, activation.*, order.*, subscription.*), or null: a license's events are listed by it. */
 export function eventLicenseId(event: DomainEvent): string | null {
   const data = event.data as LicenseLinks | null;
-  return data?.license?.id ?? data?.activation?.licenseId ?? data?.order?.licenseId ?? data?.subscription?.licenseId ?? null;
+  return data?.license?.id ?? data?.activation?.licenseId ?? data?.lease?.licenseId ?? data?.order?.licenseId ?? data?.subscription?.licenseId ?? null;
 }
 
 /** A license as its events carry it: with the e-mail of the customer who holds it. */
@@ -174,4 +175,22 @@ export function checkoutChanged(before: Pick<CheckoutSession, 'storedStatus'>, a
   if (before.storedStatus !== 'pending' || !checkoutPatchAnnounces(after)) return null;
   const { id, productId, email, amount, currency, createdAt, expiresAt } = after;
   return { developerId: after.developerId, type: 'checkout.expired', data: { checkout: { id, productId, email, amount, currency, createdAt, expiresAt } } };
+}
+
+/** A lease as its events carry it (docs/leases.md). */
+function leaseData(lease: Lease, owner: ActivationOwner) {
+  const { id, licenseId, machineFingerprint, createdAt, expiresAt } = lease;
+  return { lease: { id, licenseId, productId: owner.productId, customerId: owner.customerId, machineFingerprint, createdAt, expiresAt } };
+}
+
+export type LeaseEventType = 'lease.created' | 'lease.released' | 'lease.expired';
+
+export function leaseEvent(type: LeaseEventType, lease: Lease, owner: ActivationOwner): DomainEvent {
+  return { developerId: owner.developerId, type, data: leaseData(lease, owner) };
+}
+
+/** The checkout that takes a license's last free seat announces it, once per filling (refusals write nothing). */
+export function leaseLimitReached(lease: Lease, owner: ActivationOwner, live: number, maxLeases: number): DomainEvent | null {
+  if (live < maxLeases) return null;
+  return { developerId: owner.developerId, type: 'lease.limit_reached', data: { ...leaseData(lease, owner), maxLeases, live } };
 }

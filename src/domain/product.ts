@@ -2,6 +2,7 @@ import { deactivationsProblem, maxMachinesProblem } from './activation.ts';
 import { ENTITLEMENT_LIMITS, entitlementsProblem } from './entitlements.ts';
 import { DomainError, NotFoundError } from './errors.ts';
 import { isOneOf } from './vocabulary.ts';
+import { leaseTermsProblem, type LeaseTerms } from './lease.ts';
 
 /** Products a developer sells. Prices are integers in the currency's minor unit. */
 export interface Product {
@@ -23,6 +24,12 @@ export interface Product {
   graceDays: number;
   /** Days of a free trial, one per customer e-mail and per machine; null = no trial. */
   trialDays: number | null;
+  /** Floating leases (docs/leases.md): seats per license, null = leases off; each license may override. */
+  maxLeases: LeaseTerms['maxLeases'];
+  /** How long a lease lasts without a heartbeat (default 600, at least 60). */
+  leaseSeconds: number;
+  /** Hours a lease may be borrowed for offline use; 0 = none. */
+  maxBorrowHours: number;
   active: boolean;
   createdAt: number;
   updatedAt: number;
@@ -34,7 +41,8 @@ export type BillingInterval = (typeof BILLING_INTERVALS)[number];
 export type ProductChanges = Partial<
   Pick<
     Product,
-    'name' | 'price' | 'currency' | 'features' | 'licenseDays' | 'maxMachines' | 'deactivationsPer30Days' | 'interval' | 'graceDays' | 'trialDays' | 'active'
+    | 'name' | 'price' | 'currency' | 'features' | 'licenseDays' | 'maxMachines' | 'deactivationsPer30Days' | 'interval' | 'graceDays' | 'trialDays' | 'active'
+    | 'maxLeases' | 'leaseSeconds' | 'maxBorrowHours'
   >
 >;
 
@@ -50,6 +58,9 @@ export const CHANGEABLE = [
   'graceDays',
   'trialDays',
   'active',
+  'maxLeases',
+  'leaseSeconds',
+  'maxBorrowHours',
 ] as const satisfies readonly (keyof ProductChanges)[];
 
 export const DEFAULT_GRACE_DAYS = 3;
@@ -83,7 +94,7 @@ export function normalizeCurrency(currency: string): string {
 /** The invariants of a product, whoever calls: returns the first broken one. */
 export function productProblem(
   p: Pick<Product, 'name' | 'price' | 'currency' | 'features' | 'licenseDays'> &
-    Partial<Pick<Product, 'maxMachines' | 'deactivationsPer30Days' | 'interval' | 'graceDays' | 'trialDays'>>,
+    Partial<Pick<Product, 'maxMachines' | 'deactivationsPer30Days' | 'interval' | 'graceDays' | 'trialDays' | 'maxLeases' | 'leaseSeconds' | 'maxBorrowHours'>>,
 ): { field: string; message: string } | null {
   if (!p.name.trim() || p.name.length > PRODUCT_LIMITS.nameMax) return { field: 'name', message: 'name must be 1 to 200 characters.' };
   if (!Number.isSafeInteger(p.price) || p.price < 0 || p.price > PRODUCT_LIMITS.priceMax)
@@ -97,7 +108,7 @@ export function productProblem(
   if (machines) return { field: 'maxMachines', message: machines };
   const quota = p.deactivationsPer30Days === undefined ? null : deactivationsProblem(p.deactivationsPer30Days);
   if (quota) return { field: 'deactivationsPer30Days', message: quota };
-  return billingProblem(p);
+  return leaseTermsProblem(p) ?? billingProblem(p);
 }
 
 function billingProblem(p: Partial<Pick<Product, 'licenseDays' | 'interval' | 'graceDays' | 'trialDays' | 'price'>>): { field: string; message: string } | null {

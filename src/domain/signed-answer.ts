@@ -15,7 +15,7 @@ export const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
  * The operation an answer is for. Activate and deactivate answers have the same body, so without it
  * a signed answer to one request (same nonce, same machine) could be passed off as the other's.
  */
-export const ANSWER_OPS = ['validate', 'activate', 'deactivate', 'activations'] as const;
+export const ANSWER_OPS = ['validate', 'activate', 'deactivate', 'activations', 'lease', 'lease_heartbeat', 'lease_release'] as const;
 export type AnswerOp = (typeof ANSWER_OPS)[number];
 
 export interface AnswerHeader {

@@ -22,6 +22,10 @@ export const WEBHOOK_EVENT_TYPES = [
   'subscription.canceled',
   'subscription.resumed',
   'trial.ending',
+  'lease.created',
+  'lease.released',
+  'lease.expired',
+  'lease.limit_reached',
   'webhook.test',
 ] as const;
 

@@ -38,6 +38,7 @@ import type { PasskeyRepository } from './passkey-repository.ts';
 import type { WebAuthn } from './webauthn.ts';
 import type { StatsRepository } from './stats-repository.ts';
 import type { MachineFileRepository } from './machine-file-repository.ts';
+import type { LeaseRepository } from './lease-repository.ts';
 
 /** The stored state of the service, one repository per kind of record. */
 export interface Repositories {
@@ -79,6 +80,8 @@ export interface Repositories {
   stats: StatsRepository;
   /** Every machine file issued (docs/machine-files.md). */
   machineFiles: MachineFileRepository;
+  /** Floating leases (docs/leases.md). */
+  leases: LeaseRepository;
 }
 
 /** Everything a use case may ask for; each takes only the part it needs. */

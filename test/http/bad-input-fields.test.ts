@@ -12,12 +12,14 @@ const FIELDS: Record<string, Record<string, { kind: Kind; required: boolean }>> 
     features: { kind: 'strings', required: false }, licenseDays: { kind: 'nullableInteger', required: false },
     maxMachines: { kind: 'nullableInteger', required: false }, deactivationsPer30Days: { kind: 'integer', required: false },
     interval: { kind: 'nullableString', required: false }, graceDays: { kind: 'integer', required: false }, trialDays: { kind: 'nullableInteger', required: false },
+    maxLeases: { kind: 'nullableInteger', required: false }, leaseSeconds: { kind: 'integer', required: false }, maxBorrowHours: { kind: 'integer', required: false },
   },
   'PATCH /developers/products/:id': {
     name: { kind: 'string', required: false }, price: { kind: 'integer', required: false }, currency: { kind: 'string', required: false },
     features: { kind: 'strings', required: false }, licenseDays: { kind: 'nullableInteger', required: false }, active: { kind: 'boolean', required: false },
     maxMachines: { kind: 'nullableInteger', required: false }, deactivationsPer30Days: { kind: 'integer', required: false },
     interval: { kind: 'nullableString', required: false }, graceDays: { kind: 'integer', required: false }, trialDays: { kind: 'nullableInteger', required: false },
+    maxLeases: { kind: 'nullableInteger', required: false }, leaseSeconds: { kind: 'integer', required: false }, maxBorrowHours: { kind: 'integer', required: false },
   },
   'POST /developers/api-keys': { scope: { kind: 'string', required: true } },
   'POST /developers/signing-keys/rotate': { notBefore: { kind: 'integer', required: false }, compromised: { kind: 'boolean', required: false } },
@@ -38,6 +40,12 @@ const FIELDS: Record<string, Record<string, { kind: Kind; required: boolean }>> 
   },
   'POST /licenses/deactivate': { licenseKey: { kind: 'string', required: true }, machineFingerprint: { kind: 'string', required: true } },
   'POST /licenses/activations': { licenseKey: { kind: 'string', required: true } },
+  'POST /licenses/leases': { licenseKey: { kind: 'string', required: true }, machineFingerprint: { kind: 'string', required: true }, borrowHours: { kind: 'integer', required: false } },
+  'POST /licenses/leases/:id/heartbeat': { licenseKey: { kind: 'string', required: true } },
+  'POST /licenses/leases/:id/release': { licenseKey: { kind: 'string', required: true } },
+  'PUT /licenses/:id/lease-terms': {
+    maxLeases: { kind: 'nullableInteger', required: true }, leaseSeconds: { kind: 'nullableInteger', required: true }, maxBorrowHours: { kind: 'nullableInteger', required: true },
+  },
   'POST /sandbox/clock': { advanceDays: { kind: 'integer', required: true } },
   'POST /trials': {
     productId: { kind: 'string', required: true }, email: { kind: 'string', required: true },

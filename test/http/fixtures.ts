@@ -49,6 +49,10 @@ export async function world(api: TestApi = testApi(), options: { customer?: bool
   // The license runs on the table's machine (the fingerprint its validate and activate bodies send), so its activation routes have one to find.
   const activated = await api.call('POST', '/licenses/activate', { key: mine.publishableKey, body: { licenseKey: issued.licenseKey, machineFingerprint: 'fp-table' } });
   if (activated.status !== 201) throw new Error(`activation failed: ${JSON.stringify(activated.body)}`);
+  // Floating leases for the license, and the table's machine holding one, for the lease routes.
+  await api.call('PUT', `/licenses/${issued.license.id}/lease-terms`, { key: mine.apiKey, body: { maxLeases: 5, leaseSeconds: null, maxBorrowHours: null } });
+  const leased = await api.call('POST', '/licenses/leases', { key: mine.publishableKey, body: { licenseKey: issued.licenseKey, machineFingerprint: 'fp-table' } });
+  if (leased.status !== 201) throw new Error(`lease failed: ${JSON.stringify(leased.body)}`);
   // A webhook endpoint of `mine` with one delivery in its log (a test event), for the webhook routes.
   const hook = await api.call('POST', '/developers/webhook-endpoints', { key: mine.apiKey, body: { url: 'https://hooks.example.com/licensing' } });
   const hookTest = await api.call('POST', `/developers/webhook-endpoints/${hook.body.id}/test`, { key: mine.apiKey });
@@ -62,6 +66,7 @@ export async function world(api: TestApi = testApi(), options: { customer?: bool
   return {
     api, mine, other, customer, license: issued.license, trialRequest, licenseKey: issued.licenseKey, sessionId: checkout.body.sessionId as string, spareKeyId: spareKey.body.id as string,
     activationId: activated.body.activation.id as string,
+    leaseId: leased.body.lease.id as string,
     webhookEndpointId: hook.body.id as string, webhookDeliveryId: hookTest.body.id as string, subscriptionId, orderId,
   };
 }
@@ -202,6 +207,12 @@ export function routeTable(w: World): Route[] {
     { name: 'POST /licenses/activate', method: 'POST', path: () => '/licenses/activate', auth: 'any', body: () => ({ licenseKey: w.licenseKey, machineFingerprint: 'fp-table', name: 'table-host' }) },
     { name: 'POST /licenses/deactivate', method: 'POST', path: () => '/licenses/deactivate', auth: 'any', body: () => ({ licenseKey: w.licenseKey, machineFingerprint: 'fp-table' }) },
     { name: 'POST /licenses/activations', method: 'POST', path: () => '/licenses/activations', auth: 'any', body: () => ({ licenseKey: w.licenseKey }) },
+    { name: 'POST /licenses/leases', method: 'POST', path: () => '/licenses/leases', auth: 'any', body: () => ({ licenseKey: w.licenseKey, machineFingerprint: 'fp-table' }) },
+    // The id is a lease's (lease_…, anything else 400): not a resource id of the seller's.
+    { name: 'POST /licenses/leases/:id/heartbeat', method: 'POST', path: () => `/licenses/leases/${w.leaseId}/heartbeat`, auth: 'any', body: () => ({ licenseKey: w.licenseKey }) },
+    { name: 'POST /licenses/leases/:id/release', method: 'POST', path: () => `/licenses/leases/${w.leaseId}/release`, auth: 'any', body: () => ({ licenseKey: w.licenseKey }) },
+    { name: 'GET /licenses/:id/leases', method: 'GET', path: (id = license) => `/licenses/${id}/leases`, auth: 'secret', hasIdParam: true },
+    { name: 'PUT /licenses/:id/lease-terms', method: 'PUT', path: (id = license) => `/licenses/${id}/lease-terms`, auth: 'secret', body: () => ({ maxLeases: 5, leaseSeconds: null, maxBorrowHours: null }), hasIdParam: true },
     // A new e-mail and machine each call: one trial per e-mail and per machine.
     { name: 'POST /trials', method: 'POST', path: () => '/trials', auth: 'any', body: () => ({ productId: product, email: `trial${++unique}@example.com`, machineFingerprint: `fp-trial-${unique}`, name: 'trial-host' }) },
     { name: 'POST /trials/confirm', method: 'POST', path: () => '/trials/confirm', auth: 'any', body: () => ({ ...w.trialRequest }) },

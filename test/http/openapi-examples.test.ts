@@ -191,6 +191,12 @@ const STEPS: Step[] = [
   { name: 'GET /v1/licenses/{id}/machine-files' },
   { name: 'PATCH /v1/licenses/{id}' },
   { name: 'POST /v1/licenses/deactivate' },
+  // Floating leases are off until the seller gives the license (or product) seats.
+  { name: 'PUT /v1/licenses/{id}/lease-terms' },
+  { name: 'POST /v1/licenses/leases', status: 201, after: (r, replay) => replay.capture('leaseId', r.body.lease.id) },
+  { name: 'POST /v1/licenses/leases/{id}/heartbeat' },
+  { name: 'GET /v1/licenses/{id}/leases' },
+  { name: 'POST /v1/licenses/leases/{id}/release' },
   { name: 'GET /v1/licenses/{id}' },
   { name: 'POST /v1/licenses/{id}/resend', status: 202 },
   { name: 'POST /v1/licenses/{id}/unbind' },

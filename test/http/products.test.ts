@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { seller, testApi, type TestApi } from '../support/http.ts';
 import { expectError } from './fixtures.ts';
 
-const PRODUCT_KEYS = ['active', 'createdAt', 'currency', 'deactivationsPer30Days', 'features', 'graceDays', 'id', 'interval', 'licenseDays', 'maxMachines', 'name', 'price', 'trialDays', 'updatedAt'];
+const PRODUCT_KEYS = ['active', 'createdAt', 'currency', 'deactivationsPer30Days', 'features', 'graceDays', 'id', 'interval', 'leaseSeconds', 'licenseDays', 'maxBorrowHours', 'maxLeases', 'maxMachines', 'name', 'price', 'trialDays', 'updatedAt'];
 
 /** Exactly the contract's product fields, with their types. */
 function expectProduct(p: Record<string, unknown>) {
@@ -39,7 +39,7 @@ describe('POST /developers/products', () => {
     expectProduct(reply.body);
     expect(reply.body).toEqual({
       id: reply.body.id,
-      name: 'Team', price: 4999, currency: 'eur', features: ['pro', 'team'], licenseDays: 365, maxMachines: 1, deactivationsPer30Days: 3, interval: null, graceDays: 3, trialDays: null, active: true,
+      name: 'Team', price: 4999, currency: 'eur', features: ['pro', 'team'], licenseDays: 365, maxMachines: 1, deactivationsPer30Days: 3, interval: null, graceDays: 3, trialDays: null, maxLeases: null, leaseSeconds: 600, maxBorrowHours: 0, active: true,
       createdAt: api.clock.now(), updatedAt: api.clock.now(),
     });
   });

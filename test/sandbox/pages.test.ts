@@ -9,7 +9,7 @@ import type { Product } from '../../src/domain/product.ts';
 
 const HOSTILE = `"><script>alert(1)</script>'`;
 const product: Product = {
-  id: 'prod_1', developerId: 'dev_1', name: 'Pro', price: 1999, currency: 'usd', features: [], licenseDays: null, maxMachines: 1, deactivationsPer30Days: 3, interval: null, graceDays: 3, trialDays: null, active: true, createdAt: 0, updatedAt: 0,
+  id: 'prod_1', developerId: 'dev_1', name: 'Pro', price: 1999, currency: 'usd', features: [], licenseDays: null, maxMachines: 1, deactivationsPer30Days: 3, interval: null, graceDays: 3, trialDays: null, maxLeases: null, leaseSeconds: 600, maxBorrowHours: 0, active: true, createdAt: 0, updatedAt: 0,
 };
 const session: CheckoutSession = {
   id: 'cs_1', developerId: 'dev_1', productId: 'prod_1', amount: 1999, currency: 'usd', email: null,

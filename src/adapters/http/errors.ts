@@ -28,6 +28,8 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   sms_unavailable: 409,
   mail_failed: 502,
   activation_limit: 409,
+  lease_limit: 409,
+  lease_expired: 410,
   subscription_requires_checkout: 409,
   trial_already_used: 409,
   trial_not_offered: 409,

@@ -13,6 +13,7 @@ export const EXAMPLE = {
   otpId: 'otp_3Vd7QmX2kT8nLw5Rc1HbZp',
   cardId: 'card_6Wq1LzN8xK3vTb7Rm2HcPd',
   activationId: 'act_4Hs9WqL2mX7cTn5Rb8KdVz',
+  leaseId: 'lease_4kQ9zV2mN7xR1bT8cW3yLp',
   webhookEndpointId: 'we_6Tp2KxR9mW4cLz7Nb1QdHs',
   webhookDeliveryId: 'del_3f9a1c7e5b2d8046e1a9c3b7',
   eventId: 'msg_8c2e4a6f1b3d5907a2c4e6f8',

@@ -24,6 +24,7 @@ import { homeRoutes } from './routes/home.ts';
 import { licenseHolderRoutes } from './routes/licenses/holder.ts';
 import { licenseSellerRoutes } from './routes/licenses/seller.ts';
 import { machineFileRoutes } from './routes/licenses/machine-files.ts';
+import { leaseRoutes } from './routes/licenses/leases.ts';
 import { orderListRoutes } from './routes/orders.ts';
 import { statsRoutes } from './routes/stats.ts';
 import { productRoutes } from './routes/products.ts';
@@ -86,6 +87,7 @@ export function createHttpApp(deps: Deps, options: HttpOptions) {
     .use(licenseSellerRoutes(deps))
     .use(licenseHolderRoutes(deps))
     .use(machineFileRoutes(deps))
+    .use(leaseRoutes(deps))
     .use(trialRoutes(deps))
     .use(customerListRoutes(deps))
     .use(orderListRoutes(deps))

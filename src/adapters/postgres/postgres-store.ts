@@ -11,6 +11,7 @@ import { CachedDeveloperRepository } from '../cache/cached-developer-repository.
 import { PostgresDeveloperRepository } from './postgres-developer-repository.ts';
 import { PostgresLicenseRepository } from './postgres-license-repository.ts';
 import { PostgresOrderRepository } from './postgres-order-repository.ts';
+import { PostgresLeaseRepository } from './postgres-lease-repository.ts';
 import { PostgresTrialRepository } from './postgres-trial-repository.ts';
 import { PostgresWebhookEndpointRepository } from './postgres-webhook-endpoint-repository.ts';
 import { PostgresOutboxRepository } from './postgres-outbox-repository.ts';
@@ -95,6 +96,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     webhookEndpoints: new PostgresWebhookEndpointRepository(db),
     outbox: new PostgresOutboxRepository(db),
     trials: new PostgresTrialRepository(db),
+    leases: new PostgresLeaseRepository(db),
     orders: new PostgresOrderRepository(db),
     customerDirectory: new PostgresCustomerDirectory(db),
     machineFiles: new DrizzleMachineFileRepository(postgresSqlStore(db), postgresRecordMachineFile(db)),

@@ -96,6 +96,11 @@ export const products = pgTable(
     graceDays: integer('grace_days').notNull().default(3),
     /** Days of a free trial (one per customer e-mail and per machine); null = no trial. */
     trialDays: integer('trial_days'),
+    /** Floating leases (docs/leases.md): seats per license; null = leases off. */
+    maxLeases: integer('max_leases'),
+    leaseSeconds: integer('lease_seconds').notNull().default(600),
+    /** Hours a lease may be borrowed for offline use; 0 = none. */
+    maxBorrowHours: integer('max_borrow_hours').notNull().default(0),
     active: boolean('active').notNull(),
     createdAt: millis('created_at').notNull(),
     updatedAt: millis('updated_at').notNull(),
@@ -719,3 +724,26 @@ export const machineFiles = pgTable(
   },
   (t) => [index('machine_files_license').on(t.licenseId, t.issuedAt, t.id)],
 );
+
+/** Floating leases (docs/leases.md): one per license and machine; a lease past expires_at counts for nothing. */
+export const leases = pgTable(
+  'leases',
+  {
+    id: text('id').primaryKey(),
+    licenseId: text('license_id').notNull().references(() => licenses.id),
+    machineFingerprint: text('machine_fingerprint').notNull(),
+    createdAt: millis('created_at').notNull(),
+    expiresAt: millis('expires_at').notNull(),
+    /** Borrowed for offline use: no heartbeat expected before expires_at. */
+    borrowed: boolean('borrowed').notNull().default(false),
+  },
+  (t) => [uniqueIndex('leases_license_fingerprint').on(t.licenseId, t.machineFingerprint), index('leases_expires').on(t.expiresAt)],
+);
+
+/** A license's own lease terms (docs/leases.md), set by its seller; a null field = the product's. */
+export const licenseLeaseTerms = pgTable('license_lease_terms', {
+  licenseId: text('license_id').primaryKey().references(() => licenses.id),
+  maxLeases: integer('max_leases'),
+  leaseSeconds: integer('lease_seconds'),
+  maxBorrowHours: integer('max_borrow_hours'),
+});

@@ -72,6 +72,11 @@ export const products = sqliteTable(
     graceDays: integer('grace_days').notNull().default(3),
     /** Days of a free trial (one per customer e-mail and per machine); null = no trial. */
     trialDays: integer('trial_days'),
+    /** Floating leases (docs/leases.md): seats per license; null = leases off. */
+    maxLeases: integer('max_leases'),
+    leaseSeconds: integer('lease_seconds').notNull().default(600),
+    /** Hours a lease may be borrowed for offline use; 0 = none. */
+    maxBorrowHours: integer('max_borrow_hours').notNull().default(0),
     active: integer('active', { mode: 'boolean' }).notNull(),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
@@ -694,3 +699,26 @@ export const machineFiles = sqliteTable(
   },
   (t) => [index('machine_files_license').on(t.licenseId, t.issuedAt, t.id)],
 );
+
+/** Floating leases (docs/leases.md): one per license and machine; a lease past expires_at counts for nothing. */
+export const leases = sqliteTable(
+  'leases',
+  {
+    id: text('id').primaryKey(),
+    licenseId: text('license_id').notNull().references(() => licenses.id),
+    machineFingerprint: text('machine_fingerprint').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    /** Borrowed for offline use: no heartbeat expected before expires_at. */
+    borrowed: integer('borrowed', { mode: 'boolean' }).notNull().default(false),
+  },
+  (t) => [uniqueIndex('leases_license_fingerprint').on(t.licenseId, t.machineFingerprint), index('leases_expires').on(t.expiresAt)],
+);
+
+/** A license's own lease terms (docs/leases.md), set by its seller; a null field = the product's. */
+export const licenseLeaseTerms = sqliteTable('license_lease_terms', {
+  licenseId: text('license_id').primaryKey().references(() => licenses.id),
+  maxLeases: integer('max_leases'),
+  leaseSeconds: integer('lease_seconds'),
+  maxBorrowHours: integer('max_borrow_hours'),
+});

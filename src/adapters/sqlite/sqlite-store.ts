@@ -12,6 +12,7 @@ import { SqliteCustomerDirectory } from './sqlite-customer-directory.ts';
 import { SqliteDeveloperRepository } from './sqlite-developer-repository.ts';
 import { SqliteLicenseRepository } from './sqlite-license-repository.ts';
 import { SqliteOrderRepository } from './sqlite-order-repository.ts';
+import { SqliteLeaseRepository } from './sqlite-lease-repository.ts';
 import { SqliteTrialRepository } from './sqlite-trial-repository.ts';
 import { SqliteWebhookEndpointRepository } from './sqlite-webhook-endpoint-repository.ts';
 import { SqliteOutboxRepository } from './sqlite-outbox-repository.ts';
@@ -94,6 +95,7 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
     webhookEndpoints: new SqliteWebhookEndpointRepository(db),
     outbox: new SqliteOutboxRepository(db),
     trials: new SqliteTrialRepository(db),
+    leases: new SqliteLeaseRepository(db),
     orders: new SqliteOrderRepository(db),
     customerDirectory: new SqliteCustomerDirectory(db),
     machineFiles: new DrizzleMachineFileRepository(sqliteSqlStore(db), sqliteRecordMachineFile(db)),

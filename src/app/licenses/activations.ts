@@ -9,7 +9,7 @@ import { TrialAlreadyUsedError } from '../trials/start-trial.ts';
 import { countValidation } from './validation-limit.ts';
 import { listActivations, type ActivationList } from './seller-activations.ts';
 
-type HolderDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'licenses' | 'products' | 'rateLimiter' | 'settings'>;
+export type HolderDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'licenses' | 'products' | 'rateLimiter' | 'settings'>;
 
 /** Who presents a key: the application's seller, its products (none = any of the seller's) and its address. */
 export interface HolderCall {

@@ -47,6 +47,11 @@ export const RETENTION_MS = {
   consoleSessions: 7 * DAY_MS,
   /** After expiry: passkey ceremonies' challenges. */
   webauthnChallenges: 0,
+  /**
+   * After expiry: floating leases (docs/leases.md), each with its lease.expired event. An expired
+   * lease already counts for nothing, so the sweep frees no seat: it only tidies and announces.
+   */
+  leases: 0,
 } as const;
 
 export type SweptKind = keyof typeof RETENTION_MS;
@@ -61,7 +66,7 @@ export interface SweepOptions {
 
 export const DEFAULT_SWEEP: SweepOptions = { batchSize: 500, maxBatches: 20 };
 
-type SweepDeps = Pick<Deps, 'clock' | 'otps' | 'licenses' | 'identityTokens' | 'connections' | 'smsOutbox' | 'purchases' | 'checkouts' | 'sandboxMail' | 'mailOutbox' | 'trialRequests' | 'webhookEvents' | 'idempotencyKeys' | 'consoleSessions' | 'passkeys'>;
+type SweepDeps = Pick<Deps, 'clock' | 'otps' | 'licenses' | 'identityTokens' | 'connections' | 'smsOutbox' | 'purchases' | 'checkouts' | 'sandboxMail' | 'mailOutbox' | 'trialRequests' | 'webhookEvents' | 'idempotencyKeys' | 'consoleSessions' | 'passkeys' | 'leases'>;
 
 /**
  * Deletes every record past its retention period, in batches. Idempotent and safe to run from
@@ -86,6 +91,7 @@ export async function sweepExpired(deps: SweepDeps, options: SweepOptions = DEFA
     deactivations: (b, l) => deps.licenses.deleteDeactivationsBefore(b, l),
     consoleSessions: (b, l) => deps.consoleSessions.deleteEnded(b, l),
     webauthnChallenges: (b, l) => deps.passkeys.deleteExpiredChallenges(b, l),
+    leases: (b, l) => deps.leases.deleteExpired(b, l),
   };
   const report = {} as SweepReport;
   for (const kind of Object.keys(deleters) as SweptKind[]) {

@@ -2,6 +2,7 @@ import { InvalidRequestError } from '../../domain/errors.ts';
 import { DEFAULT_DEACTIVATIONS_PER_30_DAYS, DEFAULT_MAX_MACHINES } from '../../domain/activation.ts';
 import { type BillingInterval, DEFAULT_GRACE_DAYS, normalizeCurrency, productProblem, type Product } from '../../domain/product.ts';
 import { normalizeEntitlements } from '../../domain/entitlements.ts';
+import { DEFAULT_LEASE_TERMS } from '../../domain/lease.ts';
 import type { Deps } from '../../ports/deps.ts';
 
 export interface NewProductInput {
@@ -20,6 +21,12 @@ export interface NewProductInput {
   graceDays?: number;
   /** Default null (no trial). */
   trialDays?: number | null;
+  /** Default null (no floating leases). */
+  maxLeases?: number | null;
+  /** Default 600. */
+  leaseSeconds?: number;
+  /** Default 0 (no borrowing). */
+  maxBorrowHours?: number;
 }
 
 export function assertValidProduct(product: Product): Product {
@@ -47,6 +54,9 @@ export async function createProduct(
     interval: input.interval ?? null,
     graceDays: input.graceDays ?? DEFAULT_GRACE_DAYS,
     trialDays: input.trialDays ?? null,
+    maxLeases: input.maxLeases ?? DEFAULT_LEASE_TERMS.maxLeases,
+    leaseSeconds: input.leaseSeconds ?? DEFAULT_LEASE_TERMS.leaseSeconds,
+    maxBorrowHours: input.maxBorrowHours ?? DEFAULT_LEASE_TERMS.maxBorrowHours,
     active: true,
     createdAt: now,
     updatedAt: now,

@@ -51,6 +51,8 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
   await store.consoleSessions.create(consoleSession);
   const challenge = { id: `wch_${phone.slice(1)}`, purpose: 'authentication' as const, developerId: null, challenge: `c-${phone}`, createdAt: at('webauthnChallenges') - 300_000, expiresAt: at('webauthnChallenges'), usedAt: null };
   await store.passkeys.createChallenge(challenge);
+  await store.leases.setOverrides(license.developerId, license.id, { maxLeases: 5, leaseSeconds: 600, maxBorrowHours: null });
+  await store.leases.checkout(license.id, { id: `lease_${phone.slice(1)}`, machineFingerprint: 'leased', at: at('leases') - 600_000, borrowHours: 0 });
   return {
     async present() {
       return {
@@ -72,6 +74,7 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
         deactivations: await stillCounted(store, license.id),
         consoleSessions: (await store.consoleSessions.findByHash(consoleSession.tokenHash)) !== null,
         webauthnChallenges: (await store.passkeys.takeChallenge('authentication', { id: challenge.id }, challenge.expiresAt - 1)) !== null,
+        leases: (await store.leases.listLive(license.id, 0)).length > 0,
       };
     },
   };
@@ -104,6 +107,7 @@ describe('the documented retention periods', () => {
       deactivations: 31 * DAY,
       consoleSessions: 7 * DAY,
       webauthnChallenges: 0,
+      leases: 0,
     });
     expect(RETENTION_MS.otpChallenges).toBeGreaterThanOrEqual(OTP_LIMITS.sendWindowMs);
     expect(RETENTION_MS.deactivations).toBeGreaterThan(DEACTIVATION_WINDOW_MS);

@@ -7,6 +7,7 @@ import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../auth.ts';
 import { ACTIVATION_LIMITS, ACTIVATION_MESSAGES } from '../../../domain/activation.ts';
 import { BILLING_INTERVALS, PRODUCT_LIMITS, PRODUCT_MESSAGES } from '../../../domain/product.ts';
+import { LEASE_LIMITS, LEASE_MESSAGES } from '../../../domain/lease.ts';
 import { errorsOf, Features, IdParams, Input, Int, Millis, Page, PageQuery } from '../schemas.ts';
 import { literals } from '../vocabulary.ts';
 import { idempotent } from '../idempotency.ts';
@@ -23,6 +24,9 @@ const Product = t.Object({
   interval: t.Union([...literals(BILLING_INTERVALS), t.Null()], { description: 'Recurring billing period; null = one-off (docs/subscriptions-and-trials.md).' }),
   graceDays: Int({ description: 'Days a subscription’s license runs past an unpaid period.' }),
   trialDays: t.Union([Int(), t.Null()], { description: 'Days of a free trial (POST /trials); null = no trial.' }),
+  maxLeases: t.Union([Int(), t.Null()], { description: 'Floating leases per license (POST /licenses/leases, docs/leases.md); null = leases off.' }),
+  leaseSeconds: Int({ description: 'How long a lease lasts without a heartbeat.' }),
+  maxBorrowHours: Int({ description: 'Hours a lease may be borrowed for offline use; 0 = no borrowing.' }),
   active: t.Boolean(),
   createdAt: Millis,
   updatedAt: Millis,
@@ -59,6 +63,22 @@ const productFields = {
     description: 'Days of a free trial, one per customer e-mail and per machine (default null: no trial).',
     'x-error': PRODUCT_MESSAGES.trialDays,
   }),
+  maxLeases: t.Union([Int({ minimum: 1, maximum: LEASE_LIMITS.maxLeasesMax }), t.Null()], {
+    description: `Floating leases: how many machines may hold a lease on one license at once, 1 to ${LEASE_LIMITS.maxLeasesMax}, or null (default) for no leases. Applies at once to every license of the product that has no maxLeases of its own (docs/leases.md).`,
+    'x-error': LEASE_MESSAGES.maxLeases,
+  }),
+  leaseSeconds: Int({
+    minimum: LEASE_LIMITS.leaseSecondsMin,
+    maximum: LEASE_LIMITS.leaseSecondsMax,
+    description: `How long a lease lasts without a heartbeat, ${LEASE_LIMITS.leaseSecondsMin} to ${LEASE_LIMITS.leaseSecondsMax} seconds (default 600). A killed client's seat is free this long after its last heartbeat.`,
+    'x-error': LEASE_MESSAGES.leaseSeconds,
+  }),
+  maxBorrowHours: Int({
+    minimum: 0,
+    maximum: LEASE_LIMITS.maxBorrowHoursMax,
+    description: 'Hours a lease may be borrowed for offline use (POST /licenses/leases with borrowHours), 0 (default) for none.',
+    'x-error': LEASE_MESSAGES.maxBorrowHours,
+  }),
 };
 
 /** The terms a new product may leave out (each has a default) and a change may name. */
@@ -70,6 +90,9 @@ const optionalTerms = {
   interval: t.Optional(productFields.interval),
   graceDays: t.Optional(productFields.graceDays),
   trialDays: t.Optional(productFields.trialDays),
+  maxLeases: t.Optional(productFields.maxLeases),
+  leaseSeconds: t.Optional(productFields.leaseSeconds),
+  maxBorrowHours: t.Optional(productFields.maxBorrowHours),
 };
 
 const NewProductBody = Input({
@@ -132,7 +155,7 @@ export function productRoutes(deps: Deps) {
         params: IdParams,
         body: ProductChangesBody,
         response: { 200: Product, ...errorsOf(400, 401, 403, 404, 413) },
-        detail: { tags, summary: 'Update a product', description: 'Issued licenses keep the terms they were issued with.', security: SECURITY.secret },
+        detail: { tags, summary: 'Update a product', description: 'Issued licenses keep the terms they were issued with, except the lease terms (maxLeases, leaseSeconds, maxBorrowHours): those apply at once to every license without its own (docs/leases.md).', security: SECURITY.secret },
       },
     );
 }

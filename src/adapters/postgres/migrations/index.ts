@@ -19,6 +19,7 @@ import m0015 from './0015_trial_endings.sql' with { type: 'text' };
 import m0016 from './0016_subscription_trials.sql' with { type: 'text' };
 import m0017 from './0017_buyer_portal.sql' with { type: 'text' };
 import m0018 from './0018_machine_files.sql' with { type: 'text' };
+import m0019 from './0019_floating_leases.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -42,4 +43,5 @@ export const POSTGRES_MIGRATION_LIST = embeddedMigrations(journal, {
   '0016_subscription_trials': m0016,
   '0017_buyer_portal': m0017,
   '0018_machine_files': m0018,
+  '0019_floating_leases': m0019,
 });

@@ -21,6 +21,7 @@ import m0017 from './0017_trial_endings.sql' with { type: 'text' };
 import m0018 from './0018_subscription_trials.sql' with { type: 'text' };
 import m0019 from './0019_buyer_portal.sql' with { type: 'text' };
 import m0020 from './0020_machine_files.sql' with { type: 'text' };
+import m0021 from './0021_floating_leases.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -46,4 +47,5 @@ export const SQLITE_MIGRATIONS = embeddedMigrations(journal, {
   '0018_subscription_trials': m0018,
   '0019_buyer_portal': m0019,
   '0020_machine_files': m0020,
+  '0021_floating_leases': m0021,
 });
