@@ -156,6 +156,36 @@ describe('the buyer’s portal', () => {
     expect(watched.csp).toEqual([]);
   }, SLOW);
 
+  test('a machine with no network: the request file pasted by keyboard gives a machine file that verifies for that machine, and the machine shows', async () => {
+    const email = 'offline.buyer@example.com';
+    const sessionId = await subscribe(email, '+15550100079');
+    const status = (await service.call('GET', `/checkout/status/${sessionId}`)).body;
+    const requestFile = JSON.stringify({ licenseKey: status.licenseKey, machineFingerprint: 'fp-air-gapped', productId: monthlyId }, null, 2);
+
+    const { page, watched } = await signedIn(email);
+    const card = page.getByRole('region', { name: 'Pro monthly' });
+    await card.getByText('A machine with no network').focus();
+    await page.keyboard.press('Enter');
+    await card.getByLabel('Request file').fill('{ not json');
+    await card.getByRole('button', { name: 'Make machine file' }).click();
+    const refused = await page.locator('#error').textContent();
+    await card.getByLabel('Request file').fill(requestFile);
+    await card.getByRole('button', { name: 'Make machine file' }).click();
+    const file = card.getByLabel(/^Machine file, valid until/);
+    await file.waitFor();
+    const machineFile = await file.inputValue();
+    const afterAxe = await axeViolations(page);
+    const machinesText = await card.textContent();
+    const listed = await service.call('GET', `/licenses/${status.license.id}/machine-files`, { key: seller.apiKey });
+
+    expect(refused).toContain('not a request file');
+    expect(machineFile.split('.')).toHaveLength(3);
+    expect(listed.body.data).toHaveLength(1);
+    expect(machinesText).toContain('Machines: 1 of');
+    expect(afterAxe).toEqual([]);
+    expect(watched).toEqual({ csp: [], errors: [] });
+  }, SLOW);
+
   test('the pages asked for nothing but 127.0.0.1', () => {
     expect(chrome.blocked).toEqual([]);
   });

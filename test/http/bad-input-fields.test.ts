@@ -71,6 +71,10 @@ const FIELDS: Record<string, Record<string, { kind: Kind; required: boolean }>> 
   },
   'POST /customer/phone': { phone: { kind: 'string', required: true } },
   'POST /customer/card': { subscriptionId: { kind: 'string', required: true } },
+  'POST /customer/licenses/:id/machine-file': {
+    licenseKey: { kind: 'string', required: true }, machineFingerprint: { kind: 'string', required: true },
+    legacyFingerprint: { kind: 'string', required: false }, ttlDays: { kind: 'integer', required: false },
+  },
   'POST /customer/phone/verify': {
     otpId: { kind: 'string', required: true }, otp: { kind: 'string', required: true }, phone: { kind: 'string', required: true },
   },

@@ -81,7 +81,7 @@ const NO_CUSTOMER = {
   login: { otpId: 'otp_none', otp: '000000' },
   purchase: { purchaseId: 'pur_none', otpId: 'otp_none', otp: '000000', cardId: 'card_none' },
   phoneChange: { otpId: 'otp_none', otp: '000000', phone: '+15550000000' },
-  license: { id: 'lic_none', activationId: 'act_none' },
+  license: { id: 'lic_none', activationId: 'act_none', licenseKey: 'none' },
   subscriptionId: 'sub_none',
 };
 
@@ -140,7 +140,7 @@ export async function aCustomer(api: TestApi, apiKey: string, productId: string,
     login: unusedLogin,
     purchase: { purchaseId: purchase.body.purchaseId as string, otpId: otp.body.otpId as string, otp: purchaseCode, cardId: purchase.body.cards[0].id as string },
     phoneChange: { otpId: change.body.otpId as string, otp: await latestCode(api, who.phone), phone: NEW_PHONE },
-    license: { id: own.id as string, activationId: machine.body.activation.id as string },
+    license: { id: own.id as string, activationId: machine.body.activation.id as string, licenseKey: own.licenseKey as string },
     subscriptionId,
   };
 }
@@ -255,6 +255,11 @@ export function routeTable(w: World): Route[] {
     {
       name: 'DELETE /customer/licenses/:id/activations/:activationId', method: 'DELETE', auth: 'customer', hasIdParam: true,
       path: (id = customer.license.id) => `/customer/licenses/${id}/activations/${customer.license.activationId}`,
+    },
+    {
+      name: 'POST /customer/licenses/:id/machine-file', method: 'POST', auth: 'customer', hasIdParam: true,
+      path: (id = customer.license.id) => `/customer/licenses/${id}/machine-file`,
+      body: () => ({ licenseKey: customer.license.licenseKey, machineFingerprint: customer.device }),
     },
     { name: 'GET /customer/subscriptions', method: 'GET', path: () => '/customer/subscriptions', auth: 'customer' },
     { name: 'POST /customer/subscriptions/:id/cancel', method: 'POST', path: (id = customer.subscriptionId) => `/customer/subscriptions/${id}/cancel`, auth: 'customer', hasIdParam: true },

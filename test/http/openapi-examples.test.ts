@@ -226,6 +226,8 @@ const STEPS: Step[] = [
   // The buyer's own license is the granted one (the example e-mail): the example machine validates again, so it has one to remove.
   { name: 'GET /v1/customer/licenses', extra: machineOnExampleLicense, after: captureCustomerMachine },
   { name: 'DELETE /v1/customer/licenses/{id}/activations/{activationId}' },
+  // The buyer's portal for a machine with no network: the example request file, for the buyer's own license.
+  { name: 'POST /v1/customer/licenses/{id}/machine-file', status: 201 },
   { name: 'GET /v1/account' },
   {
     name: 'POST /v1/purchase/init',

@@ -43,6 +43,16 @@ export async function issueMachineFileForSeller(deps: IssueDeps, developerId: st
 }
 
 /**
+ * The buyer's, from their portal: the same offline request file, for one of the signed-in
+ * customer's own licenses (another's, or a key that is not this license's current one: 404).
+ */
+export async function issueMachineFileForCustomer(deps: IssueDeps, customerId: string, licenseId: string, input: MachineFileRequest & { productIds?: readonly string[] }): Promise<IssuedMachineFile> {
+  const [license, state] = await Promise.all([deps.licenses.findById(licenseId), deps.licenses.findStateByKeyHash(deps.hashing.hash(input.licenseKey))]);
+  if (!license || license.customerId !== customerId || !state || state.id !== licenseId || !inProductScope(state.productId, input.productIds)) throw new NotFoundError('license with this key');
+  return issueFor(deps, state, input);
+}
+
+/**
  * Binds the machine as an activation does (an already bound machine keeps its slot), signs the file
  * with the seller's current key, then records it: the store refuses it past the per-license daily
  * limit, counted in the same transaction as the insert.

@@ -168,8 +168,59 @@ ${PORTAL_SCRIPT}
     copy.addEventListener('click', () => copyKey(key, copy));
     const machines = el('div');
     renderMachines(machines, license);
-    card.append(label, key, copy, machines);
+    card.append(label, key, copy, machines, offlineMachine(license, machines));
     return card;
+  }
+
+  // docs/machine-files.md: a machine with no network writes a request file; the answer is carried back to it.
+  function offlineMachine(license, machines) {
+    const box = el('details', 'offline');
+    box.append(el('summary', null, 'A machine with no network'));
+    box.append(el('p', 'muted', 'The application on that machine writes a request file. Paste it here, then copy the machine file back to that machine: it works offline until the date shown.'));
+    const request = el('textarea', 'key');
+    request.id = 'mf-request-' + license.id;
+    request.rows = 4;
+    request.spellcheck = false;
+    const requestLabel = el('label', null, 'Request file');
+    requestLabel.htmlFor = request.id;
+    const make = el('button', 'button secondary', 'Make machine file');
+    make.type = 'button';
+    const result = el('div');
+    make.addEventListener('click', async () => {
+      clearMessages();
+      let body;
+      try { body = JSON.parse(request.value); } catch { body = null; }
+      if (!body || typeof body !== 'object' || Array.isArray(body)) {
+        say('error', 'That is not a request file: paste the whole text the application wrote.');
+        return request.focus();
+      }
+      make.disabled = true;
+      try {
+        const issued = await api('POST', 'customer/licenses/' + encodeURIComponent(license.id) + '/machine-file', body, true);
+        const file = el('textarea', 'key');
+        file.id = 'mf-file-' + license.id;
+        file.readOnly = true;
+        file.rows = 4;
+        file.value = issued.machineFile;
+        const fileLabel = el('label', null, 'Machine file, valid until ' + day(issued.file.expiresAt) + ' (UTC)');
+        fileLabel.htmlFor = file.id;
+        const copyFile = el('button', 'button secondary', 'Copy machine file');
+        copyFile.type = 'button';
+        copyFile.addEventListener('click', () => copyKey(file, copyFile));
+        result.replaceChildren(fileLabel, file, copyFile);
+        say('notice', 'Machine file made: copy it to the offline machine.');
+        const fresh = await api('GET', 'customer/licenses', undefined, true);
+        const current = fresh.data.find((l) => l.id === license.id);
+        if (current) renderMachines(machines, current);
+        file.focus();
+      } catch (error) {
+        fail(error);
+      } finally {
+        make.disabled = false;
+      }
+    });
+    box.append(requestLabel, request, make, result);
+    return box;
   }
 
   async function loadLicenses() {

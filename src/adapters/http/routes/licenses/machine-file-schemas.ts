@@ -1,10 +1,13 @@
 import { t } from 'elysia';
 import { MACHINE_FILE_LIMITS } from '../../../../domain/machine-file.ts';
 import { EXAMPLE } from '../../examples.ts';
-import { Input, Millis, Page, PageQuery } from '../../schemas.ts';
+import { Id, Input, Millis, Page, PageQuery } from '../../schemas.ts';
 import { Activation, ACTIVATION_EXAMPLE, ProductScope, ValidateBody } from './schemas.ts';
 
 /** TypeBox models of the machine-file routes (docs/machine-files.md). */
+
+/** The buyer's license, as the portal route names it. */
+export const CustomerLicenseParams = Input({ id: Id({ examples: [EXAMPLE.licenseId] }) });
 
 const TtlDays = t.Optional(t.Number({
   minimum: MACHINE_FILE_LIMITS.minTtlDays,

@@ -1,12 +1,12 @@
 import { Elysia } from 'elysia';
-import { issueMachineFile, issueMachineFileForSeller, type IssuedMachineFile } from '../../../../app/machine-files/issue-machine-file.ts';
+import { issueMachineFile, issueMachineFileForCustomer, issueMachineFileForSeller, type IssuedMachineFile } from '../../../../app/machine-files/issue-machine-file.ts';
 import { listMachineFiles } from '../../../../app/machine-files/list-machine-files.ts';
 import { MACHINE_FILE_LIMITS } from '../../../../domain/machine-file.ts';
 import type { Deps } from '../../../../ports/deps.ts';
-import { SECURITY, withAnyApiKey, withSecretKey } from '../../auth.ts';
+import { SECURITY, withAnyApiKey, withCustomer, withSecretKey } from '../../auth.ts';
 import { clientAddress } from '../../client-address.ts';
 import { errorsOf, IdParams } from '../../schemas.ts';
-import { IssuedMachineFile as IssuedSchema, MachineFileBody, MachineFileList, MachineFileListQuery } from './machine-file-schemas.ts';
+import { CustomerLicenseParams, IssuedMachineFile as IssuedSchema, MachineFileBody, MachineFileList, MachineFileListQuery } from './machine-file-schemas.ts';
 import { scopeOf } from './schemas.ts';
 import { publicActivation } from './views.ts';
 
@@ -55,5 +55,19 @@ export function machineFileRoutes(deps: Deps) {
       },
     });
 
-  return new Elysia({ name: 'machine-files' }).use(holder).use(seller);
+  const buyer = withCustomer(deps).post('/customer/licenses/:id/machine-file', async ({ customer, params, body, set }) => {
+    const { licenseKey, machineFingerprint, legacyFingerprint, productId, ttlDays } = body;
+    set.status = 201;
+    return answer(await issueMachineFileForCustomer(deps, customer.customerId, params.id, { licenseKey, machineFingerprint, legacyFingerprint, ttlDays, productIds: scopeOf(productId) }));
+  }, {
+    params: CustomerLicenseParams,
+    body: MachineFileBody,
+    response: { 201: IssuedSchema, ...errorsOf(400, 401, 404, 409, 413, 429) },
+    detail: {
+      tags, security: SECURITY.customer, summary: 'Make a machine file for one of your offline machines',
+      description: `The buyer's portal (GET /v1/account) for a machine with no network: the signed-in customer pastes the offline request file the application wrote there (JSON: licenseKey, machineFingerprint, productId) and carries the answer back. The key must be the current key of this license, one of the customer's own; otherwise 404. ${FILE_DOC}`,
+    },
+  });
+
+  return new Elysia({ name: 'machine-files' }).use(holder).use(seller).use(buyer);
 }
