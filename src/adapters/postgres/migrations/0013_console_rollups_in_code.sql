@@ -1,5 +1,6 @@
--- Hand-written: the console's rollups are now moved by the repositories, in the transaction of each change
--- (src/domain/stats-rollups.ts says by how much); SQL keeps only the schema and its constraints.
+-- Hand-written: a store migrated by the release that first shipped console_stats holds the triggers (and, on
+-- PostgreSQL, functions) that release kept its rollups with; the rollups are moved by the repositories now, in the
+-- transaction of each change (src/domain/stats-rollups.ts), so they go. Nothing is left to drop on a newer store.
 DROP TRIGGER IF EXISTS console_stats_licenses_insert ON licenses;--> statement-breakpoint
 DROP TRIGGER IF EXISTS console_stats_licenses_update ON licenses;--> statement-breakpoint
 DROP TRIGGER IF EXISTS console_stats_licenses_delete ON licenses;--> statement-breakpoint
