@@ -42,6 +42,8 @@ export const PASSKEY_LIMITS = {
   nameMax: 100,
   /** Passkeys per seller: bounds the rows one session can make. */
   perDeveloper: 20,
+  /** Registration ceremonies started per seller an hour: each leaves a challenge row until the sweep. */
+  registrationsPerHour: 30,
 } as const;
 
 export interface Passkey {

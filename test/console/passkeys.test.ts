@@ -41,6 +41,15 @@ describe('registering a passkey', () => {
     expectError(again, 409, 'conflict');
   });
 
+  test('at most 30 registrations started an hour per seller (each leaves a challenge row), then 429 with Retry-After', async () => {
+    const { api, login } = await signedInSeller();
+    const start = () => api.call('POST', '/developers/passkeys/registration/options', { headers: login.headers });
+    for (let i = 0; i < 30; i++) expect((await start()).status).toBe(200);
+    const refused = await start();
+    expectError(refused, 429, 'rate_limited');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
   test('registering a passkey needs a session: none is 401, a secret key is 403', async () => {
     const { api, dev } = await signedInSeller();
 

@@ -2,9 +2,10 @@ import { counterAccepted, PASSKEY_LIMITS, type ChallengePurpose, type Passkey } 
 import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError, UnauthorizedError } from '../../domain/errors.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { RelyingParty } from '../../ports/webauthn.ts';
+import { hitOrRefuse } from '../limits/address-limits.ts';
 import { openSession, type SignInContext, type SignedInView } from './sessions.ts';
 
-type PasskeyDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'otpCodes' | 'developers' | 'consoleSessions' | 'passkeys' | 'webAuthn' | 'settings'>;
+type PasskeyDeps = Pick<Deps, 'clock' | 'ids' | 'hashing' | 'otpCodes' | 'developers' | 'consoleSessions' | 'passkeys' | 'webAuthn' | 'settings' | 'rateLimiter'>;
 
 export interface PasskeyView {
   id: string;
@@ -39,6 +40,10 @@ export async function passkeyRegistrationOptions(deps: PasskeyDeps, caller: { de
   if (!developer) throw new UnauthorizedError('The console session is not valid.');
   const existing = await deps.passkeys.listActive(developer.id);
   if (existing.length >= PASSKEY_LIMITS.perDeveloper) throw tooMany();
+  // Each ceremony writes a challenge row: a script in a session cannot make them without end.
+  await hitOrRefuse(deps, `passkey-registration:developer:${developer.id}`, PASSKEY_LIMITS.registrationsPerHour, 3_600_000, (limit, seconds) =>
+    `At most ${limit} passkey registrations started an hour. Try again in ${seconds} seconds.`,
+  );
   const { challenge, options } = await deps.webAuthn.registrationOptions(
     relyingParty(deps.settings),
     { id: developer.id, name: developer.email, displayName: developer.name },

@@ -150,11 +150,11 @@ function sessionRoutes(deps: Deps) {
       detail: { tags, security, summary: 'Revoke one console session', description: 'Another seller’s session, or an unknown id, is 404.' },
     })
     .post('/developers/passkeys/registration/options', ({ caller }) => passkeyRegistrationOptions(deps, caller), {
-      response: { 200: WebAuthnOptions, ...errorsOf(401, 403, 409) },
+      response: { 200: WebAuthnOptions, ...errorsOf(401, 403, 409, 429) },
       detail: {
         tags, security: SECURITY.console,
         summary: 'Add a passkey: the creation options',
-        description: 'Only from a console session (a secret key is 403): a single-use challenge for navigator.credentials.create, 5 minutes. At most 20 passkeys (409).',
+        description: 'Only from a console session (a secret key is 403): a single-use challenge for navigator.credentials.create, 5 minutes. At most 20 passkeys (409); at most 30 registrations started per seller an hour (429 rate_limited with Retry-After).',
       },
     })
     .post('/developers/passkeys/registration/verify', async ({ caller, body, set }) => {
