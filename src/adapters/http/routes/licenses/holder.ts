@@ -8,6 +8,7 @@ import { clientAddress } from '../../client-address.ts';
 import { errorsOf } from '../../schemas.ts';
 import { readNonce, signedAnswer, SIGNED_ANSWER_DOC, SIGNED_ANSWER_PARAMETERS } from '../../signed-answer.ts';
 import { ActivateBody, ActivationList, askedEntitlements, ActivationReply, DeactivateBody, HeldActivationsBody, scopeOf, ValidateBody, ValidationResult } from './schemas.ts';
+import { holderCall } from './holder-call.ts';
 import { publicActivation, publicList } from './views.ts';
 
 /**
@@ -17,7 +18,6 @@ import { publicActivation, publicList } from './views.ts';
 export function licenseHolderRoutes(deps: Deps) {
   const sign = answerSigner(deps);
   const address = (request: Request) => clientAddress(request, deps.settings.trustedProxyHeader);
-  const holderCall = (developerId: string, request: Request, productId: string | string[] | undefined) => ({ developerId, clientAddress: address(request), productIds: scopeOf(productId) });
   const holder = withAnyApiKey(deps)
     .post('/licenses/validate', async ({ caller, body, request }) => {
       const nonce = readNonce(request);
@@ -41,7 +41,7 @@ export function licenseHolderRoutes(deps: Deps) {
     .post('/licenses/activate', async ({ caller, body, request }) => {
       const { licenseKey, machineFingerprint, legacyFingerprint, name, productId, scope } = body;
       const nonce = readNonce(request);
-      const { activation, created } = await activateMachine(deps, holderCall(caller.developerId, request, productId), { licenseKey, machineFingerprint, legacyFingerprint, name, entitlements: askedEntitlements(scope) });
+      const { activation, created } = await activateMachine(deps, holderCall(deps, caller.developerId, request, productId), { licenseKey, machineFingerprint, legacyFingerprint, name, entitlements: askedEntitlements(scope) });
       const answer = { activation: publicActivation(activation) };
       return signedAnswer(sign, request, caller.developerId, answer, { op: 'activate', nonce, machineFingerprint }, created ? 201 : 200);
     }, {
@@ -59,7 +59,7 @@ export function licenseHolderRoutes(deps: Deps) {
     .post('/licenses/deactivate', async ({ caller, body, request }) => {
       const { licenseKey, machineFingerprint, productId } = body;
       const nonce = readNonce(request);
-      const removed = await deactivateMachine(deps, holderCall(caller.developerId, request, productId), { licenseKey, machineFingerprint });
+      const removed = await deactivateMachine(deps, holderCall(deps, caller.developerId, request, productId), { licenseKey, machineFingerprint });
       return signedAnswer(sign, request, caller.developerId, { activation: publicActivation(removed) }, { op: 'deactivate', nonce, machineFingerprint });
     }, {
       body: DeactivateBody,
@@ -75,7 +75,7 @@ export function licenseHolderRoutes(deps: Deps) {
     })
     .post('/licenses/activations', async ({ caller, body, request }) => {
       const nonce = readNonce(request);
-      const list = await listHeldActivations(deps, holderCall(caller.developerId, request, body.productId), { licenseKey: body.licenseKey });
+      const list = await listHeldActivations(deps, holderCall(deps, caller.developerId, request, body.productId), { licenseKey: body.licenseKey });
       return signedAnswer(sign, request, caller.developerId, publicList(list), { op: 'activations', nonce });
     }, {
       body: HeldActivationsBody,

@@ -5,11 +5,11 @@ import { answerSigner } from '../../../../app/licenses/sign-answer.ts';
 import { LEASE_ID_PATTERN, LEASE_LIMITS, LEASE_MESSAGES, type Lease } from '../../../../domain/lease.ts';
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withAnyApiKey, withSecretKey } from '../../auth.ts';
-import { clientAddress } from '../../client-address.ts';
 import { EXAMPLE } from '../../examples.ts';
 import { errorsOf, IdParams, Input, Int, Millis } from '../../schemas.ts';
 import { readNonce, signedAnswer, SIGNED_ANSWER_DOC, SIGNED_ANSWER_PARAMETERS } from '../../signed-answer.ts';
-import { ActivateBody, scopeOf } from './schemas.ts';
+import { ActivateBody } from './schemas.ts';
+import { holderCall } from './holder-call.ts';
 
 /** Floating leases (docs/leases.md): the holder's checkout, heartbeat and release, and the seller's terms per license. */
 
@@ -59,16 +59,11 @@ const HOLDER_DOC = ' Publishable or secret key; the license key is the proof. An
 
 export function leaseRoutes(deps: Deps) {
   const sign = answerSigner(deps);
-  const call = (developerId: string, request: Request, productId: string | string[] | undefined) => ({
-    developerId,
-    clientAddress: clientAddress(request, deps.settings.trustedProxyHeader),
-    productIds: scopeOf(productId),
-  });
   const holder = withAnyApiKey(deps)
     .post('/licenses/leases', async ({ caller, body, request }) => {
       const nonce = readNonce(request);
       const { licenseKey, machineFingerprint, productId, borrowHours } = body;
-      const { lease, created, license } = await checkoutLease(deps, call(caller.developerId, request, productId), { licenseKey, machineFingerprint, borrowHours });
+      const { lease, created, license } = await checkoutLease(deps, holderCall(deps, caller.developerId, request, productId), { licenseKey, machineFingerprint, borrowHours });
       const answer: { lease: ReturnType<typeof publicLease>; token?: string } = { lease: publicLease(lease) };
       if (borrowHours) {
         const claims = { lease: { id: lease.id, licenseId: license.id, productId: license.productId, machineFingerprint, expiresAt: lease.expiresAt, borrowed: true } };
@@ -89,7 +84,7 @@ export function leaseRoutes(deps: Deps) {
     })
     .post('/licenses/leases/:id/heartbeat', async ({ caller, body, params, request }) => {
       const nonce = readNonce(request);
-      const lease = await heartbeatLease(deps, call(caller.developerId, request, body.productId), { licenseKey: body.licenseKey, leaseId: params.id });
+      const lease = await heartbeatLease(deps, holderCall(deps, caller.developerId, request, body.productId), { licenseKey: body.licenseKey, leaseId: params.id });
       return signedAnswer(sign, request, caller.developerId, { lease: publicLease(lease) }, { op: 'lease_heartbeat', nonce, machineFingerprint: lease.machineFingerprint });
     }, {
       params: LeaseParams,
@@ -106,7 +101,7 @@ export function leaseRoutes(deps: Deps) {
     })
     .post('/licenses/leases/:id/release', async ({ caller, body, params, request }) => {
       const nonce = readNonce(request);
-      const { released } = await releaseLease(deps, call(caller.developerId, request, body.productId), { licenseKey: body.licenseKey, leaseId: params.id });
+      const { released } = await releaseLease(deps, holderCall(deps, caller.developerId, request, body.productId), { licenseKey: body.licenseKey, leaseId: params.id });
       return signedAnswer(sign, request, caller.developerId, { lease: { id: params.id }, released }, { op: 'lease_release', nonce });
     }, {
       params: LeaseParams,

@@ -4,11 +4,11 @@ import { listMachineFiles } from '../../../../app/machine-files/list-machine-fil
 import { MACHINE_FILE_LIMITS } from '../../../../domain/machine-file.ts';
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withAnyApiKey, withCustomer, withSecretKey } from '../../auth.ts';
-import { clientAddress } from '../../client-address.ts';
 import { errorsOf, IdParams } from '../../schemas.ts';
 import { CustomerLicenseParams, IssuedMachineFile as IssuedSchema, MachineFileBody, MachineFileList, MachineFileListQuery } from './machine-file-schemas.ts';
 import { scopeOf } from './schemas.ts';
 import { publicActivation } from './views.ts';
+import { holderCall } from './holder-call.ts';
 
 const tags = ['Machine files'];
 const FILE_DOC = `The file is a compact JWS (alg EdDSA, typ licensing-machine-file+jws, kid from GET /developers/{id}/jwks.json) whose claims are the license id, product, features, the SHA-256 of the machine fingerprint, issuedAt, expiresAt (ttlDays: default ${MACHINE_FILE_LIMITS.defaultTtlDays}, at least one hour, at most ${MACHINE_FILE_LIMITS.maxTtlDays} days, never past the license’s end) and the license’s own end. The client library verifies it with no network (docs/machine-files.md). The machine takes an activation slot as POST /licenses/activate does (an already bound machine keeps its own; full: 409 activation_limit; revoked or expired: 409 conflict). At most ${MACHINE_FILE_LIMITS.perDay} files per license in any 24 hours, counted by the store with the insert: past it 429 rate_limited with Retry-After. Every file issued is listed at GET /licenses/{id}/machine-files.`;
@@ -19,9 +19,8 @@ const answer = ({ machineFile, file, activation }: IssuedMachineFile) => ({ mach
 export function machineFileRoutes(deps: Deps) {
   const holder = withAnyApiKey(deps).post('/licenses/machine-file', async ({ caller, body, request, set }) => {
     const { licenseKey, machineFingerprint, legacyFingerprint, productId, ttlDays } = body;
-    const call = { developerId: caller.developerId, clientAddress: clientAddress(request, deps.settings.trustedProxyHeader), productIds: scopeOf(productId) };
     set.status = 201;
-    return answer(await issueMachineFile(deps, call, { licenseKey, machineFingerprint, legacyFingerprint, ttlDays }));
+    return answer(await issueMachineFile(deps, holderCall(deps, caller.developerId, request, productId), { licenseKey, machineFingerprint, legacyFingerprint, ttlDays }));
   }, {
     body: MachineFileBody,
     response: { 201: IssuedSchema, ...errorsOf(400, 401, 404, 409, 413, 429) },
