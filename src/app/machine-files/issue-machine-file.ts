@@ -37,9 +37,7 @@ export async function issueMachineFile(deps: IssueDeps, call: HolderCall, input:
  * a machine with no network. The key must be one of `licenseId`'s, a license of the caller's.
  */
 export async function issueMachineFileForSeller(deps: IssueDeps, developerId: string, licenseId: string, input: MachineFileRequest & { productIds?: readonly string[] }): Promise<IssuedMachineFile> {
-  const state = await deps.licenses.findStateByKeyHash(deps.hashing.hash(input.licenseKey));
-  if (!state || state.developerId !== developerId || state.id !== licenseId || !inProductScope(state.productId, input.productIds)) throw new NotFoundError('license with this key');
-  return issueFor(deps, state, input);
+  return issueFor(deps, await requestedLicense(deps, licenseId, input, (state) => state.developerId === developerId), input);
 }
 
 /**
@@ -47,9 +45,20 @@ export async function issueMachineFileForSeller(deps: IssueDeps, developerId: st
  * customer's own licenses (another's, or a key that is not this license's current one: 404).
  */
 export async function issueMachineFileForCustomer(deps: IssueDeps, customerId: string, licenseId: string, input: MachineFileRequest & { productIds?: readonly string[] }): Promise<IssuedMachineFile> {
-  const [license, state] = await Promise.all([deps.licenses.findById(licenseId), deps.licenses.findStateByKeyHash(deps.hashing.hash(input.licenseKey))]);
-  if (!license || license.customerId !== customerId || !state || state.id !== licenseId || !inProductScope(state.productId, input.productIds)) throw new NotFoundError('license with this key');
-  return issueFor(deps, state, input);
+  const owned = async () => (await deps.licenses.findById(licenseId))?.customerId === customerId;
+  return issueFor(deps, await requestedLicense(deps, licenseId, input, owned), input);
+}
+
+/** License `licenseId` by the key its request file carries, when the caller `owns` it and it is of the products named; 404 otherwise. */
+async function requestedLicense(
+  deps: IssueDeps,
+  licenseId: string,
+  input: MachineFileRequest & { productIds?: readonly string[] },
+  owns: (state: LicenseState) => boolean | Promise<boolean>,
+): Promise<LicenseState> {
+  const state = await deps.licenses.findStateByKeyHash(deps.hashing.hash(input.licenseKey));
+  if (!state || state.id !== licenseId || !inProductScope(state.productId, input.productIds) || !(await owns(state))) throw new NotFoundError('license with this key');
+  return state;
 }
 
 /**
