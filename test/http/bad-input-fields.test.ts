@@ -71,6 +71,14 @@ const FIELDS: Record<string, Record<string, { kind: Kind; required: boolean }>> 
   },
   'POST /customer/phone': { phone: { kind: 'string', required: true } },
   'POST /customer/card': { subscriptionId: { kind: 'string', required: true } },
+  'POST /licenses/machine-file': {
+    licenseKey: { kind: 'string', required: true }, machineFingerprint: { kind: 'string', required: true },
+    legacyFingerprint: { kind: 'string', required: false }, ttlDays: { kind: 'integer', required: false },
+  },
+  'POST /licenses/:id/machine-files': {
+    licenseKey: { kind: 'string', required: true }, machineFingerprint: { kind: 'string', required: true },
+    legacyFingerprint: { kind: 'string', required: false }, ttlDays: { kind: 'integer', required: false },
+  },
   'POST /customer/licenses/:id/machine-file': {
     licenseKey: { kind: 'string', required: true }, machineFingerprint: { kind: 'string', required: true },
     legacyFingerprint: { kind: 'string', required: false }, ttlDays: { kind: 'integer', required: false },

@@ -213,6 +213,9 @@ export function routeTable(w: World): Route[] {
     { name: 'POST /licenses/leases/:id/release', method: 'POST', path: () => `/licenses/leases/${w.leaseId}/release`, auth: 'any', body: () => ({ licenseKey: w.licenseKey }) },
     { name: 'GET /licenses/:id/leases', method: 'GET', path: (id = license) => `/licenses/${id}/leases`, auth: 'secret', hasIdParam: true },
     { name: 'PUT /licenses/:id/lease-terms', method: 'PUT', path: (id = license) => `/licenses/${id}/lease-terms`, auth: 'secret', body: () => ({ maxLeases: 5, leaseSeconds: null, maxBorrowHours: null }), hasIdParam: true },
+    { name: 'POST /licenses/machine-file', method: 'POST', path: () => '/licenses/machine-file', auth: 'any', body: () => ({ licenseKey: w.licenseKey, machineFingerprint: 'fp-table' }) },
+    { name: 'POST /licenses/:id/machine-files', method: 'POST', path: (id = license) => `/licenses/${id}/machine-files`, auth: 'secret', body: () => ({ licenseKey: w.licenseKey, machineFingerprint: 'fp-table' }), hasIdParam: true },
+    { name: 'GET /licenses/:id/machine-files', method: 'GET', path: (id = license) => `/licenses/${id}/machine-files`, auth: 'secret', hasIdParam: true },
     // A new e-mail and machine each call: one trial per e-mail and per machine.
     { name: 'POST /trials', method: 'POST', path: () => '/trials', auth: 'any', body: () => ({ productId: product, email: `trial${++unique}@example.com`, machineFingerprint: `fp-trial-${unique}`, name: 'trial-host' }) },
     { name: 'POST /trials/confirm', method: 'POST', path: () => '/trials/confirm', auth: 'any', body: () => ({ ...w.trialRequest }) },
