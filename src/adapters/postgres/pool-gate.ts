@@ -14,14 +14,26 @@ export interface PoolUsage {
   waiting: number;
 }
 
+interface Waiter {
+  admit: () => void;
+  refuse: (error: Error) => void;
+  /** performance.now() past which it gives up. */
+  deadline: number;
+}
+
 /**
  * At most `capacity` statements and transactions in flight on the pool; the next waits in line for
  * at most `waitMs`, then fails. Bun's SQL queues without limit: behind a lock, every request would
  * wait for a connection for as long as the lock is held, and requests pile up by the thousand.
+ *
+ * The line is first come, first served, so its head always has the nearest deadline: one timer, set
+ * for the head, serves the whole line (a timer per waiter cost a statement more than the gate itself).
  */
 export class PoolGate {
   private inFlight = 0;
-  private readonly waiting: { admit: () => void; timer: ReturnType<typeof setTimeout> }[] = [];
+  private readonly waiting: Waiter[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly release = () => this.leave();
 
   constructor(
     private readonly capacity: number,
@@ -33,34 +45,62 @@ export class PoolGate {
     return { inUse: this.inFlight, waiting: this.waiting.length };
   }
 
-  async run<T>(work: () => PromiseLike<T>): Promise<T> {
-    if (this.inFlight >= this.capacity) await this.wait();
-    else this.inFlight++;
-    try {
-      return await work();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) {
-        clearTimeout(next.timer);
-        next.admit(); // the slot passes straight to it
-      } else {
-        this.inFlight--;
-      }
+  run<T>(work: () => PromiseLike<T>): Promise<T> {
+    if (this.inFlight < this.capacity) {
+      this.inFlight++;
+      return this.hold(work);
     }
+    return this.wait().then(() => this.hold(work));
+  }
+
+  /** Runs `work` on a slot already taken, and gives the slot up however it ends (one promise, no more: this is every statement's path). */
+  private hold<T>(work: () => PromiseLike<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let running: PromiseLike<T>;
+      try {
+        running = work();
+      } catch (error) {
+        this.leave();
+        reject(error);
+        return;
+      }
+      running.then(
+        (value) => {
+          this.leave();
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.leave();
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /** A slot given up: it passes straight to the head of the line, if anyone waits. */
+  private leave(): void {
+    const next = this.waiting.shift();
+    if (next) next.admit();
+    else this.inFlight--;
   }
 
   private wait(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const entry = {
-        admit: resolve,
-        timer: setTimeout(() => {
-          const at = this.waiting.indexOf(entry);
-          if (at >= 0) this.waiting.splice(at, 1);
-          reject(new PoolWaitTimeoutError(this.waitMs));
-        }, this.waitMs),
-      };
-      this.waiting.push(entry);
+    return new Promise((admit, refuse) => {
+      this.waiting.push({ admit, refuse, deadline: performance.now() + this.waitMs });
+      if (this.timer === null) this.arm();
     });
+  }
+
+  /** The timer for the head of the line; when it fires, every waiter past its deadline is refused. */
+  private arm(): void {
+    const head = this.waiting[0];
+    if (!head) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      const now = performance.now();
+      while (this.waiting.length > 0 && this.waiting[0]!.deadline <= now) this.waiting.shift()!.refuse(new PoolWaitTimeoutError(this.waitMs));
+      this.arm();
+    }, Math.max(0, head.deadline - performance.now()));
   }
 }
 
@@ -70,21 +110,38 @@ export class PoolGate {
  * so a query made here and run inside the gate is sent only once admitted.
  */
 export function gated(sql: SQL, gate: PoolGate): SQL {
+  const unsafe = (query: string, params?: unknown[]) => new GatedQuery(gate, sql, query, params, false);
+  const begin = (...args: unknown[]) => gate.run(() => (sql.begin as (...a: unknown[]) => Promise<unknown>)(...args));
   return new Proxy(sql, {
     get(target, property) {
-      if (property === 'unsafe') {
-        return (query: string, params?: unknown[]) => {
-          const once = (values: boolean) => ({
-            then<A, B>(ok?: (value: unknown) => A | PromiseLike<A>, fail?: (error: unknown) => B | PromiseLike<B>) {
-              return gate.run(() => (values ? target.unsafe(query, params).values() : target.unsafe(query, params))).then(ok, fail);
-            },
-          });
-          return Object.assign(once(false), { values: () => once(true) });
-        };
-      }
-      if (property === 'begin') return (...args: unknown[]) => gate.run(() => (target.begin as (...a: unknown[]) => Promise<unknown>)(...args));
+      if (property === 'unsafe') return unsafe;
+      if (property === 'begin') return begin;
       const value = Reflect.get(target, property, target) as unknown;
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
+}
+
+/** `sql.unsafe(query, params)` and its `.values()`, sent once the gate admits it. */
+class GatedQuery {
+  constructor(
+    private readonly gate: PoolGate,
+    private readonly sql: SQL,
+    private readonly query: string,
+    private readonly params: unknown[] | undefined,
+    private readonly asValues: boolean,
+  ) {}
+
+  values(): GatedQuery {
+    return new GatedQuery(this.gate, this.sql, this.query, this.params, true);
+  }
+
+  then<A, B>(ok?: (value: unknown) => A | PromiseLike<A>, fail?: (error: unknown) => B | PromiseLike<B>): Promise<A | B> {
+    return this.gate.run(() => this.send()).then(ok, fail);
+  }
+
+  private send(): PromiseLike<unknown> {
+    const query = this.sql.unsafe(this.query, this.params);
+    return this.asValues ? query.values() : query;
+  }
 }
