@@ -1,4 +1,4 @@
-import type { AnswerSigner } from '../../app/licenses/sign-answer.ts';
+import type { AnswerSigner, SignedAnswer } from '../../app/licenses/sign-answer.ts';
 import { InvalidRequestError } from '../../domain/errors.ts';
 import { NONCE_PATTERN, type AnswerContext } from '../../domain/signed-answer.ts';
 
@@ -36,18 +36,23 @@ export function wantsJose(request: Request): boolean {
  * answers"). Activation routes answer through the same function; each route names its own `op` in
  * the context, so one route's answer cannot pass for another's.
  */
-export async function signedAnswer(
+export function signedAnswer(
   sign: AnswerSigner,
   request: Request,
   developerId: string,
   body: unknown,
   context: Omit<AnswerContext, 'serverTime'>,
   status = 200,
-): Promise<Response> {
+): Response | Promise<Response> {
   const text = JSON.stringify(body);
   const jose = wantsJose(request);
   if (context.nonce === undefined && !jose) return new Response(text, { status, headers: JSON_HEADERS });
-  const signed = await sign(developerId, text, context);
+  const signed = sign(developerId, text, context);
+  // The seller's key is held but for its first answer in ACTIVE_KEY_TTL_MS: only then a promise.
+  return signed instanceof Promise ? signed.then((s) => signedResponse(s, text, jose, status)) : signedResponse(signed, text, jose, status);
+}
+
+function signedResponse(signed: SignedAnswer, text: string, jose: boolean, status: number): Response {
   const headers: Record<string, string> = { 'content-type': jose ? JOSE_MEDIA_TYPE : 'application/json', [SIGNATURE_HEADER]: signed.detached };
   if (signed.chain.length > 0) headers[KEY_CHAIN_HEADER] = signed.chain.join(', ');
   return new Response(jose ? signed.compact : text, { status, headers });

@@ -22,21 +22,13 @@ export interface SignedAnswer {
 
 type Signing = { key: SigningKey; chain: string[]; until: number; headers: Map<AnswerOp, (context: AnswerContext) => string> };
 
-export type AnswerSigner = (developerId: string, body: string, context: Omit<AnswerContext, 'serverTime'>) => Promise<SignedAnswer>;
+/** A signed answer, or a promise of one when the seller's active key must first be read (at most once per ACTIVE_KEY_TTL_MS). */
+export type AnswerSigner = (developerId: string, body: string, context: Omit<AnswerContext, 'serverTime'>) => SignedAnswer | Promise<SignedAnswer>;
 
-/**
- * Signs validation and activation answers with the seller's current key. The active key is read at
- * most once per developer every ACTIVE_KEY_TTL_MS (the signer itself keeps the parsed private key),
- * so the hot path adds one Ed25519 signature and no store read. A key rotated on another instance
- * is picked up within the TTL; answers signed with the previous key still verify, as it stays in
- * the JWKS.
- */
 export function answerSigner(deps: Pick<Deps, 'clock' | 'signer' | 'signingKeys'>): AnswerSigner {
   const cache = new Map<string, Signing>();
 
   async function activeKey(developerId: string, now: number): Promise<Signing> {
-    const hit = cache.get(developerId);
-    if (hit && hit.until > now) return hit;
     const key = await deps.signingKeys.active(developerId, now);
     if (!key) throw new ConflictError('conflict', 'The developer has no active signing key.');
     // Nothing to follow until the first rotation: a seller with one key adds no read.
@@ -51,11 +43,7 @@ export function answerSigner(deps: Pick<Deps, 'clock' | 'signer' | 'signingKeys'
     return signing;
   }
 
-  // The hot path: the header's constant part was encoded when the key was read (answerHeaderEncoder),
-  // the body is encoded once, and the signature is one Ed25519 over `header.payload`'s bytes.
-  return async (developerId, body, context) => {
-    const serverTime = deps.clock.now();
-    const signing = await activeKey(developerId, serverTime);
+  function signWith(signing: Signing, serverTime: number, body: string, context: Omit<AnswerContext, 'serverTime'>): SignedAnswer {
     let encodeHeader = signing.headers.get(context.op);
     if (!encodeHeader) signing.headers.set(context.op, (encodeHeader = answerHeaderEncoder(signing.key.kid, context.op)));
     const header = encodeHeader({ op: context.op, serverTime, nonce: context.nonce, machineFingerprint: context.machineFingerprint });
@@ -63,5 +51,14 @@ export function answerSigner(deps: Pick<Deps, 'clock' | 'signer' | 'signingKeys'
     const input = `${header}.${payload}`;
     const signature = encodeBase64url(deps.signer.sign(signing.key.sealedPrivateKey, utf8.encode(input)));
     return { detached: `${header}..${signature}`, compact: `${input}.${signature}`, serverTime, chain: signing.chain };
+  }
+
+  // The hot path: the key held (no promise), the header's constant part encoded when the key was read
+  // (answerHeaderEncoder), the body encoded once, and one Ed25519 signature over `header.payload`'s bytes.
+  return (developerId, body, context) => {
+    const serverTime = deps.clock.now();
+    const hit = cache.get(developerId);
+    if (hit && hit.until > serverTime) return signWith(hit, serverTime, body, context);
+    return activeKey(developerId, serverTime).then((signing) => signWith(signing, serverTime, body, context));
   };
 }
