@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { LOG_LEVELS, type LogLevel } from './adapters/system/logger.ts';
 import { parseTrustedHeader } from './adapters/http/client-address.ts';
+import { MEMORY_BUDGET_PROBLEM, parseMemoryBudget } from './adapters/system/heap-budget.ts';
 import { DEFAULT_SETTINGS, type AddressLimits, type Settings, type WebhookSettings } from './domain/settings.ts';
 
 export interface StripeConfig {
@@ -48,6 +49,8 @@ export interface Config extends Settings {
   logLevel: LogLevel;
   /** License states the SQLite store keeps in memory for validation (0 = none). */
   licenseCacheSize: number;
+  /** MEMORY_BUDGET_MB: the RAM the runtime sizes its heap for (0: the machine's); applied by main.ts before this is read. */
+  memoryBudgetMb: number;
   /** Rate limits live in this Redis when set; otherwise in PostgreSQL, or in memory with SQLite. */
   redisUrl: string | null;
   /** Stripe when STRIPE_SECRET_KEY is set; null = the sandbox processor. */
@@ -96,6 +99,12 @@ export const LAST_SEEN_FLUSH_MS = 1_000;
 
 export class ConfigError extends Error {}
 
+function memoryBudget(value: string | undefined): number {
+  const mb = parseMemoryBudget(value);
+  if (mb === null) throw new ConfigError(`${MEMORY_BUDGET_PROBLEM} Got "${String(value).slice(0, 20)}".`);
+  return mb;
+}
+
 type Env = Record<string, string | undefined>;
 
 /** Reads and checks every variable; the first bad one stops start-up with a line that names it. */
@@ -119,6 +128,7 @@ export function loadConfig(env: Env): Config {
     masterKey,
     logLevel: parseLogLevel(env.LOG_LEVEL),
     licenseCacheSize: parseCount('LICENSE_CACHE_SIZE', env.LICENSE_CACHE_SIZE, 100_000),
+    memoryBudgetMb: memoryBudget(env.MEMORY_BUDGET_MB),
     redisUrl: parseRedisUrl(env.REDIS_URL),
     ...parseSettings(env, publicBaseUrl),
     stripe: parseStripe(env),

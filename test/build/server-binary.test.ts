@@ -24,6 +24,8 @@ test('the single binary carries its migrations, docs and seller console: run fro
       if (!health?.ok) await Bun.sleep(50);
     }
     expect(health?.status).toBe(200);
+    // MEMORY_BUDGET_MB's restart (docs/operating.md, "Memory") works from the binary too: same pid, the engine told 512 MB.
+    expect((await Bun.file(`/proc/${proc.pid}/environ`).text()).split('\0')).toContain(`BUN_JSC_forceRAMSize=${512 * 1024 * 1024}`);
     const signup = await fetch(`http://127.0.0.1:${port}/v1/developers/signup`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

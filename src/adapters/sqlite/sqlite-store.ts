@@ -28,7 +28,7 @@ export type SqliteDb = BunSQLiteDatabase<typeof schema>;
 export interface SqliteOptions {
   /**
    * The service's own store: the file is held in exclusive locking mode (no other process can open
-   * it, and no file locks are taken per query), SQLite keeps a 32 MiB page cache, and the hot reads
+   * it, and no file locks are taken per query), SQLite keeps a 16 MiB page cache (docs/operating.md, "Memory"), and the hot reads
    * are cached in memory, write-through, which only one owning process makes safe.
    */
   owner?: boolean;
@@ -63,7 +63,7 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
   if (options.owner) {
     // Before WAL is entered: then the WAL index lives in heap memory and the lock is held until close.
     sqlite.run('PRAGMA locking_mode = EXCLUSIVE');
-    sqlite.run('PRAGMA cache_size = -32768');
+    sqlite.run('PRAGMA cache_size = -16384');
   }
   sqlite.run('PRAGMA journal_mode = WAL');
   // NORMAL in WAL mode loses nothing on a process crash (kill -9); only a power cut may drop the last commits.
