@@ -33,7 +33,6 @@ export class PoolGate {
   private inFlight = 0;
   private readonly waiting: Waiter[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private readonly release = () => this.leave();
 
   constructor(
     private readonly capacity: number,

@@ -25,6 +25,13 @@ type Signing = { key: SigningKey; chain: string[]; until: number; headers: Map<A
 /** A signed answer, or a promise of one when the seller's active key must first be read (at most once per ACTIVE_KEY_TTL_MS). */
 export type AnswerSigner = (developerId: string, body: string, context: Omit<AnswerContext, 'serverTime'>) => SignedAnswer | Promise<SignedAnswer>;
 
+/**
+ * Signs validation and activation answers with the seller's current key. The active key is read at
+ * most once per developer every ACTIVE_KEY_TTL_MS (the signer itself keeps the parsed private key),
+ * so the hot path adds one Ed25519 signature and no store read. A key rotated on another instance
+ * is picked up within the TTL; answers signed with the previous key still verify, as it stays in
+ * the JWKS.
+ */
 export function answerSigner(deps: Pick<Deps, 'clock' | 'signer' | 'signingKeys'>): AnswerSigner {
   const cache = new Map<string, Signing>();
 
