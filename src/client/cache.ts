@@ -83,6 +83,8 @@ export interface CacheRecord {
    */
   machineFile?: { text: string; features: readonly string[]; issuedAt: number; expiresAt: number } | null;
   serverTime: number | null;
+  /** CacheFile.seenAt: the clock's highest reading when a machine file was accepted; check() distrusts a clock set back behind it as behind serverTime. */
+  seenAt?: number;
 }
 
 export interface CacheStore {

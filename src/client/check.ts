@@ -56,8 +56,10 @@ export async function checkLicense(ctx: CheckContext): Promise<LicenseCheckResul
   const elsewhere = boundElsewhere(record, ctx.fingerprint, ctx.legacyFingerprint);
   if (elsewhere && !ctx.online) return elsewhere;
   const license = detailsFromClaims(offline.claims, { status: record.license?.status, productName: record.license?.productName });
-  // A clock set back behind what the server has said cannot date anything: only the server can.
-  const rolledBack = record.serverTime !== null && ctx.now < record.serverTime - ctx.clockToleranceMs;
+  // A clock set back behind what the server has said, or behind what this clock showed when it
+  // accepted a machine file (docs/machine-files.md), cannot date anything: only the server can.
+  const highestSeen = Math.max(record.serverTime ?? 0, record.seenAt ?? 0);
+  const rolledBack = highestSeen > 0 && ctx.now < highestSeen - ctx.clockToleranceMs;
 
   // 3. Refreshed less than 24 hours ago: the cached verdict, no network.
   //    A code the cached evidence lacks may have been granted since: then the service is asked.

@@ -41,6 +41,7 @@ export async function recall(file: CacheFile, verifier: OfflineVerifier, fingerp
     heard: heard && evidenceOf(heard.verdict, heard.serverTime),
     machineFile: memory?.machineFile ? await machineFileEvidence(memory.machineFile, verifier, [fingerprint, ...(legacyFingerprint === undefined ? [] : [legacyFingerprint])], licenseId) : null,
     serverTime: Math.max(file.serverTime ?? 0, heard?.serverTime ?? 0) || null,
+    ...(file.seenAt !== undefined && { seenAt: file.seenAt }),
   };
 }
 

@@ -120,6 +120,25 @@ describe('LicenseClient: requestMachineFile(), verifyMachineFile(), machineFileR
     expect(await offline.verifyMachineFile(machineFile)).toEqual({ valid: false, reason: 'expired' });
   });
 
+  test('check() too distrusts a clock set back behind the time it accepted a machine file, on a machine that never validated online', async () => {
+    const w = await issued();
+    const cacheDir = tempDir();
+    let now = w.api.clock.now();
+    const online = await app(w, { now: () => now, cacheDir });
+    const { machineFile } = await online.requestMachineFile({ ttlDays: 10 });
+
+    now += 5 * 24 * HOUR;
+    const offline = await app(w, { now: () => now, cacheDir, online: false });
+    expect((await offline.verifyMachineFile(machineFile)).valid).toBe(true);
+    expect(await offline.check()).toMatchObject({ valid: true });
+    // Three days back: after the file's issue time (the only server time this machine has), before what its clock showed.
+    now -= 3 * 24 * HOUR;
+    expect(await offline.check()).toMatchObject({ valid: false, reason: 'network_error', clockRollback: true });
+    // Within the tolerance (one hour) of that reading, the clock is believed again.
+    now += 3 * 24 * HOUR - HOUR;
+    expect(await offline.check()).toMatchObject({ valid: true });
+  });
+
   test('the offline request file, posted by the seller as it is, gives a file this machine accepts', async () => {
     const w = await issued();
     const client = await app(w, { now: () => w.api.clock.now(), online: false });
