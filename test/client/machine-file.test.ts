@@ -104,38 +104,35 @@ describe('LicenseClient: requestMachineFile(), verifyMachineFile(), machineFileR
     return client;
   }
 
-  test('a file checked out online verifies offline; a clock then set back past what this client saw is clock_rolled_back', async () => {
+  /** A 10-day file checked out online, then accepted by the same machine offline 5 days later; `clock` moves that machine's time. */
+  async function acceptedOffline() {
     const w = await issued();
     const cacheDir = tempDir();
-    let now = w.api.clock.now();
-    const online = await app(w, { now: () => now, cacheDir });
+    const clock = { now: w.api.clock.now() };
+    const online = await app(w, { now: () => clock.now, cacheDir });
     const { machineFile } = await online.requestMachineFile({ ttlDays: 10 });
-
-    now += 5 * 24 * HOUR;
-    const offline = await app(w, { now: () => now, cacheDir, online: false });
+    clock.now += 5 * 24 * HOUR;
+    const offline = await app(w, { now: () => clock.now, cacheDir, online: false });
     expect((await offline.verifyMachineFile(machineFile)).valid).toBe(true);
-    now -= 3 * 24 * HOUR;
+    return { offline, machineFile, clock };
+  }
+
+  test('a file checked out online verifies offline; a clock then set back past what this client saw is clock_rolled_back', async () => {
+    const { offline, machineFile, clock } = await acceptedOffline();
+    clock.now -= 3 * 24 * HOUR;
     expect(await offline.verifyMachineFile(machineFile)).toEqual({ valid: false, reason: 'clock_rolled_back' });
-    now += 9 * 24 * HOUR;
+    clock.now += 9 * 24 * HOUR;
     expect(await offline.verifyMachineFile(machineFile)).toEqual({ valid: false, reason: 'expired' });
   });
 
   test('check() too distrusts a clock set back behind the time it accepted a machine file, on a machine that never validated online', async () => {
-    const w = await issued();
-    const cacheDir = tempDir();
-    let now = w.api.clock.now();
-    const online = await app(w, { now: () => now, cacheDir });
-    const { machineFile } = await online.requestMachineFile({ ttlDays: 10 });
-
-    now += 5 * 24 * HOUR;
-    const offline = await app(w, { now: () => now, cacheDir, online: false });
-    expect((await offline.verifyMachineFile(machineFile)).valid).toBe(true);
+    const { offline, clock } = await acceptedOffline();
     expect(await offline.check()).toMatchObject({ valid: true });
     // Three days back: after the file's issue time (the only server time this machine has), before what its clock showed.
-    now -= 3 * 24 * HOUR;
+    clock.now -= 3 * 24 * HOUR;
     expect(await offline.check()).toMatchObject({ valid: false, reason: 'network_error', clockRollback: true });
     // Within the tolerance (one hour) of that reading, the clock is believed again.
-    now += 3 * 24 * HOUR - HOUR;
+    clock.now += 3 * 24 * HOUR - HOUR;
     expect(await offline.check()).toMatchObject({ valid: true });
   });
 
