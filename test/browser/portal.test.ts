@@ -87,12 +87,18 @@ describe('the buyer’s portal', () => {
     const dialogAxe = await axeViolations(page);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
+    // The page gives the focus back to the button that opened it, in the dialog's close event (a task of its own).
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Cancel subscription to Pro monthly').catch(() => undefined);
     const keptAfterEscape = await stored(subscriptionId);
     const focusAfterEscape = await page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
-    // By keyboard: Enter opens it, Tab from "Keep it" to "Cancel subscription", Enter confirms.
+    // By keyboard: Enter opens it, Tab from "Keep it" to "Cancel subscription", Enter confirms. Each
+    // key waits for the focus the last one gave (the page moves it in its own tasks; a busy machine lags).
+    const focusIs = (id: string) => page.waitForFunction((which) => document.activeElement?.id === which, id);
     await page.keyboard.press('Enter');
     await dialog.waitFor();
+    await focusIs('confirm-no');
     await page.keyboard.press('Tab');
+    await focusIs('confirm-yes');
     await page.keyboard.press('Enter');
     await page.getByText('Canceled Pro monthly').waitFor();
     const afterCancel = await stored(subscriptionId);
