@@ -49,8 +49,6 @@ export interface Config extends Settings {
   logLevel: LogLevel;
   /** License states the SQLite store keeps in memory for validation (0 = none). */
   licenseCacheSize: number;
-  /** MEMORY_BUDGET_MB: the RAM the runtime sizes its heap for (0: the machine's); applied by main.ts before this is read. */
-  memoryBudgetMb: number;
   /** Rate limits live in this Redis when set; otherwise in PostgreSQL, or in memory with SQLite. */
   redisUrl: string | null;
   /** Stripe when STRIPE_SECRET_KEY is set; null = the sandbox processor. */
@@ -99,10 +97,9 @@ export const LAST_SEEN_FLUSH_MS = 1_000;
 
 export class ConfigError extends Error {}
 
-function memoryBudget(value: string | undefined): number {
-  const mb = parseMemoryBudget(value);
-  if (mb === null) throw new ConfigError(`${MEMORY_BUDGET_PROBLEM} Got "${String(value).slice(0, 20)}".`);
-  return mb;
+/** MEMORY_BUDGET_MB is applied by main.ts before anything is read (heap-budget.ts), which skips a malformed one: refused here, with the other variables. */
+function checkMemoryBudget(value: string | undefined): void {
+  if (parseMemoryBudget(value) === null) throw new ConfigError(`${MEMORY_BUDGET_PROBLEM} Got "${String(value).slice(0, 20)}".`);
 }
 
 type Env = Record<string, string | undefined>;
@@ -116,6 +113,7 @@ export function loadConfig(env: Env): Config {
   const masterKey = parseMasterKey(env.MASTER_KEY);
   if (live && !masterKey) throw new ConfigError('MASTER_KEY is required when a live provider (Stripe or Twilio) is configured.');
   const store = parseDatabaseUrl(env.DATABASE_URL ?? 'sqlite:./data/licensing.db');
+  checkMemoryBudget(env.MEMORY_BUDGET_MB);
   return {
     port,
     host: env.HOST || '0.0.0.0',
@@ -128,7 +126,6 @@ export function loadConfig(env: Env): Config {
     masterKey,
     logLevel: parseLogLevel(env.LOG_LEVEL),
     licenseCacheSize: parseCount('LICENSE_CACHE_SIZE', env.LICENSE_CACHE_SIZE, 100_000),
-    memoryBudgetMb: memoryBudget(env.MEMORY_BUDGET_MB),
     redisUrl: parseRedisUrl(env.REDIS_URL),
     ...parseSettings(env, publicBaseUrl),
     stripe: parseStripe(env),
