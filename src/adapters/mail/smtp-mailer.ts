@@ -18,9 +18,10 @@ export interface SmtpMailerOptions {
  * mail's own failure.
  */
 export function isRelayLevel(error: { code?: string; command?: string; responseCode?: number }): boolean {
-  if (error.code === 'EENVELOPE' || error.code === 'EMESSAGE') return error.responseCode === 421;
-  if (error.code === 'EAUTH' || error.responseCode === undefined) return true;
-  return error.responseCode === 421 || (error.responseCode >= 400 && error.responseCode < 500 && !String(error.command ?? '').startsWith('RCPT'));
+  const code = error.responseCode;
+  if (code === undefined) return error.code !== 'EENVELOPE' && error.code !== 'EMESSAGE';
+  if (error.code === 'EAUTH' || code === 421) return true;
+  return code >= 400 && code < 500 && !String(error.command ?? '').startsWith('RCPT');
 }
 
 /** Mail over SMTP through nodemailer: a connection per send, TLS as the URL says. */
