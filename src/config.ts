@@ -188,6 +188,7 @@ function parseSettings(env: Env, publicBaseUrl: string): Settings {
     retentionSweepMinutes: parseCount('RETENTION_SWEEP_MINUTES', env.RETENTION_SWEEP_MINUTES, d.retentionSweepMinutes),
     webhooks: parseWebhookSettings(env),
     mailLeaseMs: parseSeconds('MAIL_LEASE_SECONDS', env.MAIL_LEASE_SECONDS, d.mailLeaseMs),
+    mailRelayProbeMs: parseSeconds('MAIL_RELAY_PROBE_SECONDS', env.MAIL_RELAY_PROBE_SECONDS, d.mailRelayProbeMs),
   };
 }
 

@@ -194,7 +194,8 @@ async function serve(config: Config, log: Logger) {
     : null;
 
   // Every instance sends mail: each round claims what it sends.
-  const mailSender = startMailSender(deps, log, 1_000, deps.settings.mailLeaseMs);
+  const mailSender = startMailSender(deps, log, { leaseMs: deps.settings.mailLeaseMs, probeMs: deps.settings.mailRelayProbeMs });
+  metrics.readFrom({ mailBacklog: () => store.mailOutbox.backlog(), mailRelayDown: () => mailSender.relayDown() });
 
   // Each step of stopping runs whatever the one before it ended in: a full disk or a lost database
   // leaves a line in the log, never a stack trace and an exit code 1.

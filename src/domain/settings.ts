@@ -20,6 +20,8 @@ export interface Settings {
   webhooks: WebhookSettings;
   /** How long a mail claimed by a sender is its alone (MAIL_LEASE_SECONDS): after a crash, it goes out again after this (docs/mail.md). */
   mailLeaseMs: number;
+  /** While the mail relay is down, each instance tries one mail this often (MAIL_RELAY_PROBE_SECONDS; docs/mail.md). */
+  mailRelayProbeMs: number;
 }
 
 /** Requests allowed per client address in each window; 0 turns one limit off. */
@@ -67,6 +69,8 @@ export const DEFAULT_SETTINGS: Settings = {
   webhooks: { allowPrivateAddresses: false, concurrency: 8, pollMs: 1000, leaseMs: 60_000, timeoutMs: 10_000, retryScheduleMs: null },
   // A send never takes that long, a crash does.
   mailLeaseMs: 5 * 60_000,
+  // The longest a backlog waits once the relay is back, and one connection per interval while it is not.
+  mailRelayProbeMs: 15_000,
 };
 
 /** `base` (the defaults) with some changed: a nested group (addressLimits, webhooks) is merged, not replaced. */

@@ -40,6 +40,13 @@ export interface MailOutboxRepository {
   markSent(id: string, at: number): Promise<void>;
   /** A failed attempt: tried again at `nextAttemptAt` (never again when null). */
   markFailed(id: string, error: string, nextAttemptAt: number | null): Promise<void>;
+  /**
+   * Gives a claimed mail back without counting the attempt (the relay was down, or it was never
+   * tried): due again at `nextAttemptAt`; `error`, when given, is kept as its last error.
+   */
+  release(id: string, error: string | null, nextAttemptAt: number): Promise<void>;
+  /** Mails not sent and not given up (read on each metrics scrape: one index-only read). */
+  backlog(): Promise<{ unsent: number; oldestCreatedAt: number | null }>;
   /** Mails about a license queued since `since`, of the kinds given (the resend limit counts them). */
   countForLicense(licenseId: string, kinds: string[], since: number): Promise<number>;
   /** Retention: deletes up to `limit` mails sent (or given up) before `before`; returns how many. */

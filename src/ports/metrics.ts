@@ -4,4 +4,11 @@ export interface Metrics {
   validation(verdict: string): void;
   /** One sign-in or confirmation code handed to its channel. */
   codeSent(channel: 'sms' | 'email'): void;
+  /**
+   * One outbox mail's attempt: `sent`; `retrying` (failed, tried again on its schedule);
+   * `relay_down` (the relay took no mail: given back, not counted); `given_up` (its last failed).
+   */
+  mail?(outcome: MailOutcome): void;
 }
+
+export type MailOutcome = 'sent' | 'retrying' | 'relay_down' | 'given_up';

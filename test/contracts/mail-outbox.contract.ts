@@ -51,6 +51,31 @@ export function mailOutboxContract(factory: StoreFactory) {
       expect(GIVEN_UP).toBeGreaterThan(T0 * 1000);
     });
 
+    test('a released mail is due again at once, its attempt uncounted and its error kept; a sent one stays sent', async () => {
+      const { store } = current();
+      const [down, untried, sent] = [aMail(), aMail(), aMail()];
+      for (const mail of [down, untried, sent]) await store.mailOutbox.enqueue(mail);
+      expect((await store.mailOutbox.claimDue(T0, 10, LEASE)).length).toBe(3);
+      await store.mailOutbox.release(down.id, 'connect ECONNREFUSED', T0 + 1);
+      await store.mailOutbox.release(untried.id, null, T0 + 1);
+      await store.mailOutbox.markSent(sent.id, T0 + 1);
+      await store.mailOutbox.release(sent.id, 'late', T0 + 1);
+      const again = await store.mailOutbox.claimDue(T0 + 1, 10, LEASE);
+      expect(again.map((m) => [m.id, m.attempts]).sort()).toEqual([[down.id, 1], [untried.id, 1]].sort());
+    });
+
+    test('the backlog counts mails neither sent nor given up, and knows the oldest', async () => {
+      const { store } = current();
+      expect(await store.mailOutbox.backlog()).toEqual({ unsent: 0, oldestCreatedAt: null });
+      const [sent, lost, waiting, newer] = [aMail({ createdAt: T0 - 9 }), aMail({ createdAt: T0 - 8 }), aMail({ createdAt: T0 - 5 }), aMail({ createdAt: T0 })];
+      for (const mail of [sent, lost, waiting, newer]) await store.mailOutbox.enqueue(mail);
+      await store.mailOutbox.claimDue(T0 - 8, 2, LEASE);
+      await store.mailOutbox.markSent(sent.id, T0);
+      await store.mailOutbox.markFailed(lost.id, '550', null);
+      await store.mailOutbox.claimDue(T0, 1, LEASE); // claimed mails are still unsent
+      expect(await store.mailOutbox.backlog()).toEqual({ unsent: 2, oldestCreatedAt: T0 - 5 });
+    });
+
     test('oldest due first, at most the limit', async () => {
       const { store } = current();
       const mails = [aMail({ createdAt: T0 + 2 }), aMail({ createdAt: T0 }), aMail({ createdAt: T0 + 1 })];

@@ -15,3 +15,17 @@ describe('MAIL_LEASE_SECONDS', () => {
     expect(() => loadConfig({ MAIL_LEASE_SECONDS: value })).toThrow(/^MAIL_LEASE_SECONDS /);
   });
 });
+
+describe('MAIL_RELAY_PROBE_SECONDS', () => {
+  test('unset: while the relay is down, one mail every 15 s', () => {
+    expect(loadConfig({}).mailRelayProbeMs).toBe(15_000);
+  });
+
+  test('whole seconds set it', () => {
+    expect(loadConfig({ MAIL_RELAY_PROBE_SECONDS: '30' }).mailRelayProbeMs).toBe(30_000);
+  });
+
+  test.each(['0', '1.5', 'often'])('MAIL_RELAY_PROBE_SECONDS=%s is refused, naming the variable', (value) => {
+    expect(() => loadConfig({ MAIL_RELAY_PROBE_SECONDS: value })).toThrow(/^MAIL_RELAY_PROBE_SECONDS /);
+  });
+});

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { SmtpMailer } from '../../src/adapters/mail/smtp-mailer.ts';
-import { MAIL_LEASE_MS, MAIL_RETRY_MS, sendDueMail } from '../../src/app/mail/send-mail.ts';
+import { MAIL_LEASE_MS, MAIL_RETRY_MS, sendDueMail, sendDueMail as send } from '../../src/app/mail/send-mail.ts';
+import { MAIL_PROBE_MS, RelayCircuit } from '../../src/app/mail/relay-circuit.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 import { FixedClock } from '../support/clock.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
@@ -31,18 +32,22 @@ describe('mail over SMTP (nodemailer to a real SMTP server)', () => {
     expect(received!.messageId).toBe('<mail_abc@licensing.acme.test>');
   });
 
-  test('a relay that refuses: the mail stays queued, is retried after the first backoff, and arrives once with the same Message-ID', async () => {
+  test('a relay that cannot take mail now (451): the mail stays queued, goes with the next probe, and arrives once with the same Message-ID', async () => {
     const store = openSqliteStore(':memory:');
     const clock = new FixedClock();
-    const deps = { clock, mailOutbox: store.mailOutbox, mailer };
+    const relay = new RelayCircuit();
+    const mailOutbox = store.mailOutbox;
+    const deps = { clock, mailOutbox, mailer };
+    const sendDueMail = (d: typeof deps) => send(d, { relay });
     const queued = mail('bob@example.com');
     await store.mailOutbox.enqueue({ ...queued, createdAt: clock.now() });
     sink.refuseNext(1);
 
     const first = await sendDueMail(deps);
-    expect(first).toMatchObject({ sent: 0, failed: 1, givenUp: [] });
-    expect(await sendDueMail(deps)).toMatchObject({ sent: 0, failed: 0 }); // not yet due
-    clock.advance(MAIL_RETRY_MS[0]);
+    expect(first).toMatchObject({ sent: 0, failed: 0, deferred: 1, givenUp: [], relayError: expect.stringContaining('451') });
+    expect(relay.down).toBe(true);
+    expect(await sendDueMail(deps)).toMatchObject({ sent: 0, failed: 0 }); // no probe yet
+    clock.advance(MAIL_PROBE_MS);
     expect(await sendDueMail(deps)).toMatchObject({ sent: 1, failed: 0 });
     clock.advance(MAIL_LEASE_MS * 10);
     expect(await sendDueMail(deps)).toMatchObject({ sent: 0, failed: 0 });
@@ -70,12 +75,12 @@ describe('mail over SMTP (nodemailer to a real SMTP server)', () => {
     await store.close();
   });
 
-  test('a mail the relay keeps refusing is given up after its last retry, and reported', async () => {
+  test('a mail the relay keeps refusing (550) is given up after its last retry, and reported', async () => {
     const store = openSqliteStore(':memory:');
     const clock = new FixedClock();
     const queued = mail('dee@example.com');
     await store.mailOutbox.enqueue({ ...queued, createdAt: clock.now() });
-    sink.refuseNext(MAIL_RETRY_MS.length + 1);
+    sink.refuseNext(MAIL_RETRY_MS.length + 1, 550);
     const deps = { clock, mailOutbox: store.mailOutbox, mailer };
     const rounds = [];
     for (let i = 0; i <= MAIL_RETRY_MS.length; i++) {
@@ -83,7 +88,7 @@ describe('mail over SMTP (nodemailer to a real SMTP server)', () => {
       clock.advance(MAIL_RETRY_MS[i] ?? 0);
     }
     expect(rounds.map((r) => r.failed)).toEqual(Array(MAIL_RETRY_MS.length + 1).fill(1));
-    expect(rounds.at(-1)!.givenUp).toEqual([{ id: queued.id, kind: 'receipt', error: expect.stringContaining('451') }]);
+    expect(rounds.at(-1)!.givenUp).toEqual([{ id: queued.id, kind: 'receipt', error: expect.stringContaining('550') }]);
     clock.advance(365 * 86_400_000);
     expect(await sendDueMail(deps)).toMatchObject({ sent: 0, failed: 0 });
     expect(sink.to('dee@example.com')).toEqual([]);

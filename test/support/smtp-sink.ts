@@ -24,14 +24,16 @@ export interface SmtpSink {
   to(address: string): ReceivedMail[];
   /** Waits until `count` mails reached `address` (or `timeoutMs` passed: then fails with what arrived). */
   waitFor(address: string, count?: number, timeoutMs?: number): Promise<ReceivedMail[]>;
-  /** The next sends are refused with a 451 (a relay that is down), `times` of them. */
-  refuseNext(times: number): void;
+  /** The next sends are refused after their data with `code` (451: a relay that cannot take mail now), `times` of them. */
+  refuseNext(times: number, code?: number): void;
   close(): Promise<void>;
 }
 
-export async function startSmtpSink(): Promise<SmtpSink> {
+/** On a free port, or on `port` (a relay coming back where it was). */
+export async function startSmtpSink(options: { port?: number } = {}): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
   let refusals = 0;
+  let refusalCode = 451;
   const server = new SMTPServer({
     secure: false,
     disabledCommands: ['STARTTLS'],
@@ -46,7 +48,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       stream.on('end', async () => {
         if (refusals > 0) {
           refusals--;
-          const error = Object.assign(new Error('try again later'), { responseCode: 451 });
+          const error = Object.assign(new Error(refusalCode < 500 ? 'try again later' : 'message refused'), { responseCode: refusalCode });
           return callback(error);
         }
         const raw = Buffer.concat(chunks).toString('utf8');
@@ -68,7 +70,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   // A client that hangs up mid-session (a killed server process, a test's abandoned transport) is
   // that client's business: without a listener smtp-server would throw it into whichever test runs.
   server.on('error', () => undefined);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const port = (server.server.address() as { port: number }).port;
   const to = (address: string) => received.filter((m) => m.to.includes(address.toLowerCase()));
   return {
@@ -83,8 +85,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       }
       return to(address);
     },
-    refuseNext(times) {
+    refuseNext(times, code = 451) {
       refusals = times;
+      refusalCode = code;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

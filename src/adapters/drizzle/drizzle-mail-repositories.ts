@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNull, lt, lte, min, or, sql } from 'drizzle-orm';
 import type { KeptMail, MailOutboxRepository, OutboxMail, QueuedMail, SandboxMailRepository } from '../../ports/mail-repository.ts';
 import { deleteBatch } from './drizzle-retention.ts';
 import type { SqlStore } from './sql-store.ts';
@@ -70,6 +70,25 @@ export class DrizzleMailOutboxRepository implements MailOutboxRepository {
   async markFailed(id: string, error: string, nextAttemptAt: number | null): Promise<void> {
     const m = this.store.tables.mailOutbox;
     await this.store.db.update(m).set({ lastError: error.slice(0, 500), nextAttemptAt: nextAttemptAt ?? GIVEN_UP }).where(and(eq(m.id, id), isNull(m.sentAt)));
+  }
+
+  async release(id: string, error: string | null, nextAttemptAt: number): Promise<void> {
+    const m = this.store.tables.mailOutbox;
+    const lastError = error === null ? m.lastError : error.slice(0, 500);
+    await this.store.db
+      .update(m)
+      .set({ attempts: sql`CASE WHEN ${m.attempts} > 0 THEN ${m.attempts} - 1 ELSE 0 END`, lastError, nextAttemptAt })
+      .where(and(eq(m.id, id), isNull(m.sentAt)));
+  }
+
+  async backlog(): Promise<{ unsent: number; oldestCreatedAt: number | null }> {
+    const m = this.store.tables.mailOutbox;
+    // Within mail_outbox_due (sent_at, next_attempt_at, created_at): no row is read.
+    const [row] = await this.store.db
+      .select({ unsent: count(), oldest: min(m.createdAt) })
+      .from(m)
+      .where(and(isNull(m.sentAt), lt(m.nextAttemptAt, GIVEN_UP)));
+    return { unsent: Number(row?.unsent ?? 0), oldestCreatedAt: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest) };
   }
 
   async countForLicense(licenseId: string, kinds: string[], since: number): Promise<number> {

@@ -542,7 +542,8 @@ export const smsOutbox = pgTable(
 /**
  * Mail waiting to go out: written in the transaction of the change it reports (a receipt with its
  * license), sent by the mail sweeper, retried with backoff. A claim moves next_attempt_at past the
- * send's lease, so a crashed sender's mail comes back once the lease ends.
+ * send's lease, so a crashed sender's mail comes back once the lease ends. mail_outbox_due holds
+ * created_at too: the claim's order and the metrics' backlog (count, oldest) are read from it alone.
  */
 export const mailOutbox = pgTable(
   'mail_outbox',
@@ -562,7 +563,7 @@ export const mailOutbox = pgTable(
     sentAt: millis('sent_at'),
     createdAt: millis('created_at').notNull(),
   },
-  (t) => [index('mail_outbox_due').on(t.sentAt, t.nextAttemptAt), index('mail_outbox_license').on(t.licenseId, t.createdAt)],
+  (t) => [index('mail_outbox_due').on(t.sentAt, t.nextAttemptAt, t.createdAt), index('mail_outbox_license').on(t.licenseId, t.createdAt)],
 );
 
 /** The sandbox's kept mail: what would have been sent, newest first per recipient (GET /v1/sandbox/mail). */

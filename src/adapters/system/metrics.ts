@@ -1,5 +1,6 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Metrics } from '../../ports/metrics.ts';
+import type { MailOutcome, Metrics } from '../../ports/metrics.ts';
+import { mailCounters, mailGauges } from './mail-metrics.ts';
 
 /** Upper bounds, in seconds, of the request latency histogram's buckets. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -107,6 +108,10 @@ export interface ScrapeSources {
   pool?: () => { inUse: number; waiting: number };
   /** True while the shared rate-limit counters do not answer and requests go through uncounted. */
   rateLimitsFailingOpen?: () => boolean;
+  /** The mail outbox's unsent mails (not given up) and the oldest one's creation time, from the store. */
+  mailBacklog?: () => Promise<{ unsent: number; oldestCreatedAt: number | null }>;
+  /** True while this process's mail sender holds the relay for down. */
+  mailRelayDown?: () => boolean;
 }
 
 /**
@@ -124,6 +129,8 @@ export class ServiceMetrics implements Metrics {
   readonly webhookEndpointDisabled: (reason: string) => void;
   /** A request refused by a rate limit, by the kind of limit (the first part of its key). */
   readonly rateLimitRefused: (kind: string) => void;
+  /** One outbox mail's attempt, by outcome (ports/metrics.ts). */
+  readonly mail: (outcome: MailOutcome) => void;
   /** A run of the retention sweep: ok or failed. */
   readonly sweepRun: (outcome: 'ok' | 'failed') => void;
   private lastBackupAt: number | null = null;
@@ -136,6 +143,7 @@ export class ServiceMetrics implements Metrics {
     this.webhookDelivery = tally(this.registry, 'webhook_delivery_attempts_total', 'Outgoing webhook attempts, by outcome: succeeded, retrying, failed (for good).', 'outcome');
     this.webhookEndpointDisabled = tally(this.registry, 'webhook_endpoints_disabled_total', 'Webhook endpoints disabled by the service, by reason.', 'reason');
     this.rateLimitRefused = tally(this.registry, 'rate_limit_refusals_total', 'Requests refused by a rate limit, by kind of limit.', 'limit');
+    this.mail = mailCounters(this.registry);
     this.sweepRun = tally(this.registry, 'retention_sweep_runs_total', 'Runs of the retention sweep, by outcome.', 'outcome');
     const sources = () => this.sources;
     new Gauge({
@@ -162,6 +170,7 @@ export class ServiceMetrics implements Metrics {
         this.set(sources().rateLimitsFailingOpen?.() ? 1 : 0);
       },
     });
+    mailGauges(this.registry, sources);
     // 0 would read as a fresh backup: absent until one is recorded.
     const backupHelp = 'Seconds since the last successful backup this process recorded (absent before the first).';
     optionalGauge(this.registry, 'backup_age_seconds', backupHelp, 'min', () => (this.lastBackupAt === null ? null : Math.max(0, (Date.now() - this.lastBackupAt) / 1000)));

@@ -1,0 +1,2 @@
+DROP INDEX "mail_outbox_due";--> statement-breakpoint
+CREATE INDEX "mail_outbox_due" ON "mail_outbox" USING btree ("sent_at","next_attempt_at","created_at");
