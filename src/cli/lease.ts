@@ -17,7 +17,7 @@ function licenseToLease(ctx: Context): { licenseKey: string; productId: string }
   const stored = Object.entries(ctx.config.licenses ?? {}).filter(([productId]) => only === undefined || productId === only);
   if (stored.length === 1) return { licenseKey: stored[0]![1].licenseKey, productId: stored[0]![0] };
   if (stored.length > 1) throw new CliError('several licenses are activated here: pick one with --product <productId>', 'ambiguous_license');
-  throw new NotConfiguredError('no license to lease from: set LICENSING_LICENSE_KEY, or run "licensing activate <licenseKey>" first', 'not_activated');
+  throw new NotConfiguredError('no license to lease from: set LICENSING_LICENSE_KEY, or run "licensing activate" first', 'not_activated');
 }
 
 /** LICENSING_FINGERPRINT (a container's documented override), else a fresh id: each run is a machine of its own. */
