@@ -100,7 +100,7 @@ terminal; --yes (-y) skips the question, and is required without a terminal.`,
     const left = await asBuyer<{ licenseId: string; maxMachines: number | null; data: Device[] }>(ctx, 'DELETE', path);
     const forgotten = device!.thisMachine && (await forgetHere(ctx, license.licenseKey));
     const remaining = await mark(left.data, fingerprint, license.productId);
-    const note = forgotten ? `\nThis machine no longer holds the license ("licensing activate <licenseKey>" takes a slot again).` : '';
+    const note = forgotten ? `\nThis machine no longer holds the license ("licensing activate" takes a slot again).` : '';
     ctx.result({ removed: device, licenseId: left.licenseId, maxMachines: left.maxMachines, data: remaining, forgottenHere: forgotten }, () =>
       `Removed ${label.replace(/,$/, '')}: ${slots(remaining.length, left.maxMachines)} in use.${note}\n${devicesTable(remaining)}`,
     );

@@ -17,7 +17,7 @@ function licenseToLease(ctx: Context): { licenseKey: string; productId: string }
   const stored = Object.entries(ctx.config.licenses ?? {}).filter(([productId]) => only === undefined || productId === only);
   if (stored.length === 1) return { licenseKey: stored[0]![1].licenseKey, productId: stored[0]![0] };
   if (stored.length > 1) throw new CliError('several licenses are activated here: pick one with --product <productId>', 'ambiguous_license');
-  throw new NotConfiguredError('no license to lease from: set LICENSING_LICENSE_KEY, or run "licensing activate <licenseKey>" first', 'not_activated');
+  throw new NotConfiguredError('no license to lease from: set LICENSING_LICENSE_KEY, or run "licensing activate" first', 'not_activated');
 }
 
 /** LICENSING_FINGERPRINT (a container's documented override), else a fresh id: each run is a machine of its own. */
@@ -25,11 +25,24 @@ export function leaseFingerprint(env: NodeJS.ProcessEnv = process.env): string {
   return env.LICENSING_FINGERPRINT?.trim() || randomBytes(32).toString('hex');
 }
 
+/** Secrets this program reads from its environment: the command it runs is handed none of them. */
+const WITHHELD = ['LICENSING_LICENSE_KEY', 'LICENSING_SECRET_KEY'] as const;
+
+/**
+ * The command's environment: ours without the license key and the seller's secret key (a build
+ * script, or anything it runs, could log or send them), with the lease it runs under.
+ */
+export function childEnv(leaseId: string, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && !(WITHHELD as readonly string[]).includes(name)) kept[name] = value;
+  return { ...kept, LICENSING_LEASE_ID: leaseId };
+}
+
 /** Runs the command with inherited stdio; its exit code (128 + signal when a signal ended it). */
-async function runHolding(argv: string[]): Promise<number> {
+async function runHolding(argv: string[], env: Record<string, string>): Promise<number> {
   let child: ReturnType<typeof Bun.spawn>;
   try {
-    child = Bun.spawn(argv, { stdio: ['inherit', 'inherit', 'inherit'] });
+    child = Bun.spawn(argv, { stdio: ['inherit', 'inherit', 'inherit'], env });
   } catch (error) {
     throw new CliError(`cannot run ${argv[0]}: ${(error as Error).message}`, 'command_not_found', 127 as ExitCode);
   }
@@ -51,7 +64,9 @@ const leaseRun: Command = {
   details: `Checks out one of the license's floating leases (docs/leases.md), runs the command, heartbeats while it
 runs and releases the lease when it ends, however it ends; the command's exit code is this program's. The
 license: LICENSING_LICENSE_KEY (for CI), else the one activated here. The machine: LICENSING_FINGERPRINT,
-else a fresh id for every run (a CI job or container is a machine of its own). All leases taken: exit 3.`,
+else a fresh id for every run (a CI job or container is a machine of its own). All leases taken: exit 3.
+The command's environment is this one without LICENSING_LICENSE_KEY and LICENSING_SECRET_KEY, with
+LICENSING_LEASE_ID (the lease it runs under).`,
   flags: [...CHECK_FLAGS, 'product'],
   async run(ctx) {
     const argv = ctx.args;
@@ -71,7 +86,7 @@ else a fresh id for every run (a CI job or container is a machine of its own). A
       throw error;
     }
     try {
-      return (await runHolding(argv)) as ExitCode;
+      return (await runHolding(argv, childEnv(lease.id))) as ExitCode;
     } finally {
       await lease.release().catch((error: Error) => ctx.note(`licensing: the lease could not be released (${error.message}); it frees itself at ${new Date(lease.expiresAt).toISOString()}`));
     }

@@ -142,10 +142,11 @@ export class LicenseClient {
 
   /**
    * This machine as licenses see it (docs/machine-files.md): the `fingerprint` option, else
-   * LICENSING_FINGERPRINT, else the OS machine id hashed with this application's (first) product.
+   * LICENSING_FINGERPRINT (unless ignoreFingerprintEnv), else the OS machine id hashed with this application’s (first) product.
    */
   fingerprint(): Promise<string> {
-    this.machine ??= this.options.fingerprint !== undefined ? Promise.resolve(this.options.fingerprint) : productFingerprint(this.productIds[0]!);
+    this.machine ??=
+      this.options.fingerprint !== undefined ? Promise.resolve(this.options.fingerprint) : productFingerprint(this.productIds[0]!, undefined, { ignoreEnv: this.options.ignoreFingerprintEnv === true });
     return this.machine;
   }
 

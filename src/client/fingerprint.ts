@@ -158,10 +158,11 @@ function clean(value: string | undefined): string | null {
  * when set; else lower-case hex SHA-256 of `licensing-machine-v1\n<productId>\n<OS machine id>`, so
  * two sellers' products see unrelated values for one machine; else, where the OS has no machine id
  * to read (a browser, a bare container), the CONTRACT.md fingerprint (machineFingerprint()).
+ * With `ignoreEnv`, LICENSING_FINGERPRINT counts for nothing: an application that refuses it.
  */
-export async function productFingerprint(productId: string, source?: MachineIdSource): Promise<string> {
+export async function productFingerprint(productId: string, source?: MachineIdSource, options: { ignoreEnv?: boolean } = {}): Promise<string> {
   const from = source ?? (await nodeSource());
-  const override = from?.env[FINGERPRINT_ENV]?.trim();
+  const override = options.ignoreEnv ? undefined : from?.env[FINGERPRINT_ENV]?.trim();
   if (override) return override;
   const id = from && (await osMachineId(from));
   return id ? sha256Hex(`licensing-machine-v1\n${productId}\n${id}`) : machineFingerprint();

@@ -29,7 +29,10 @@ export interface HeldLease {
   readonly token: string | undefined;
   /** True once released (or the process is exiting). */
   readonly ended: boolean;
-  /** Gives the seat back; true when the service freed it now, false when it was already gone. Idempotent. */
+  /**
+   * Gives the seat back; true when the service freed it now, false when it was already gone or is
+   * borrowed (a borrowed seat stays taken until its token's expiresAt: 409 lease_borrowed). Idempotent.
+   */
   release(): Promise<boolean>;
 }
 
@@ -145,6 +148,11 @@ class LeaseKeeper implements HeldLease {
     this.unwatchExit();
     this.releasing = signedCall(this.ctx, 'lease_release', { licenseKey: this.licenseKey }, undefined, `/licenses/leases/${encodeURIComponent(this.current.id)}/release`).then(
       (answer) => (answer.body as { released?: unknown } | null)?.released === true,
+      // A borrowed lease cannot be given back before its end (its token works offline until then): nothing was freed.
+      (error: unknown) => {
+        if (error instanceof ApiError && error.code === 'lease_borrowed') return false;
+        throw error;
+      },
     );
     return this.releasing;
   }

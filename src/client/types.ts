@@ -126,6 +126,12 @@ export interface LicenseClientOptions {
   cacheDir?: string;
   /** Overrides machineFingerprint(). */
   fingerprint?: string;
+  /**
+   * Refuse the LICENSING_FINGERPRINT override (default false: honoured, for containers and CI). Set
+   * it when the user must not choose the machine: whoever sets the variable to another machine's
+   * fingerprint passes as that machine, for activations, validations and machine files alike.
+   */
+  ignoreFingerprintEnv?: boolean;
   fetch?: typeof fetch;
   /** Milliseconds since the epoch; for tests. */
   now?: () => number;

@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'activation_limit',
   'lease_limit',
   'lease_expired',
+  'lease_borrowed',
   'subscription_requires_checkout',
   'trial_already_used',
   'trial_not_offered',

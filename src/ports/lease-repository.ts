@@ -15,6 +15,9 @@ export type LeaseCheckout =
   | { kind: 'full'; live: number; maxLeases: number }
   | { kind: 'created' | 'renewed'; lease: Lease };
 
+/** A release: freed now, refused while a borrowed lease's token is still good (its seat stays taken), or no such lease of this license. */
+export type LeaseRelease = { kind: 'released'; lease: Lease } | { kind: 'borrowed'; expiresAt: number } | { kind: 'missing' };
+
 export type LeaseHeartbeat = { kind: 'extended'; lease: Lease } | { kind: 'expired' } | { kind: 'missing' };
 
 /** What applies to a license's leases: the product's terms, the license's own, and the license's end. */
@@ -33,8 +36,11 @@ export interface LeaseRepository {
   checkout(licenseId: string, lease: NewLease): Promise<LeaseCheckout>;
   /** Moves a live, not borrowed, lease of this license to `expiresAt`: one conditional UPDATE. */
   heartbeat(licenseId: string, leaseId: string, now: number, expiresAt: number): Promise<LeaseHeartbeat>;
-  /** Ends the lease now (lease.released); null when this license has no lease with that id. */
-  release(licenseId: string, leaseId: string, now: number): Promise<Lease | null>;
+  /**
+   * Ends the lease now (lease.released), in one conditional DELETE: a borrowed lease is not ended
+   * before its expiresAt (its signed token is good until then, so its seat stays counted).
+   */
+  release(licenseId: string, leaseId: string, now: number): Promise<LeaseRelease>;
   /** The license's terms; null for no such license. */
   terms(licenseId: string): Promise<LicenseLeaseTerms | null>;
   /** Sets the license's own terms (null fields = the product's); false for no such license of this seller. */

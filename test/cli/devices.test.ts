@@ -115,7 +115,7 @@ describe('licensing devices remove', () => {
 
     expect(removed.code).toBe(0);
     expect(removed.stdout).toContain(`Removed ${hostname()} (${mine.id}), this machine: 0 of 2 machines in use.`);
-    expect(removed.stdout).toContain('licensing activate <licenseKey>');
+    expect(removed.stdout).toContain('"licensing activate" takes a slot again');
     expect(status.code).toBe(4);
   });
 

@@ -79,6 +79,20 @@ describe('licensing on a terminal (tmux)', () => {
     expect(JSON.parse(readFileSync(config, 'utf8')).seller.apiKey).toBe(shop.apiKey);
   });
 
+  test('activate asks for the license key on the terminal and never shows it', async () => {
+    const grant = await world.cli(shop.config, ['seller', 'licenses', 'grant', '--product', shop.productId, '--email', 'tty-key@example.com', '--json']);
+    const { licenseKey, license } = grant.json();
+    const activate = terminal(world.newConfig(), ['activate', '--publishable-key', shop.publishableKey]);
+    await activate.waitFor(/License key \(not shown\): $/m);
+
+    activate.enter(licenseKey);
+    const screen = await activate.waitFor(/\[exit \d+\]/);
+
+    expect(screen).toContain('[exit 0]');
+    expect(screen).toContain(`Activated ${license.id}`);
+    expect(screen).not.toContain(licenseKey.slice(0, 24));
+  });
+
   test('Ctrl-C at a prompt cancels with one line and exit 1, no stack trace', async () => {
     const login = terminal(world.newConfig(), ['login']);
     await login.waitFor(/E-mail: $/m);

@@ -57,6 +57,15 @@ describe('licensing lease run', () => {
     expect((await leaseRun(config, ['true'], env)).code).toBe(0);
   });
 
+  test('the command gets the lease id, never the license key nor the seller’s secret key', async () => {
+    const { env, leaseEvents, config } = await licensed();
+    const show = 'echo "key=${LICENSING_LICENSE_KEY-unset} secret=${LICENSING_SECRET_KEY-unset} lease=${LICENSING_LEASE_ID-unset} other=${OTHER-unset}"';
+    const run = await leaseRun(config, ['sh', '-c', show], { ...env, LICENSING_SECRET_KEY: 'sk_not_for_the_child', OTHER: 'kept' });
+    expect(run.code).toBe(0);
+    const created = (await leaseEvents()).find((e) => e.type === 'lease.created') as unknown as { data: { lease: { id: string } } };
+    expect(run.stdout).toBe(`key=unset secret=unset lease=${created.data.lease.id} other=kept\n`);
+  });
+
   test('the machine is LICENSING_FINGERPRINT when set, else a fresh id per run', async () => {
     const { env, leaseEvents, config } = await licensed();
     await leaseRun(config, ['true'], { ...env, LICENSING_FINGERPRINT: 'container-42' });

@@ -33,6 +33,35 @@ describe('licensing activate and status, non-interactive', () => {
     expect(JSON.parse(readFileSync(buyer, 'utf8')).licenses[productId].licenseKey).toBe(licenseKey);
   });
 
+  test('activate reads the key from standard input or LICENSING_LICENSE_KEY, never echoing it; none at all: exit 2 naming where it may come from', async () => {
+    const { licenseKey, licenseId, publishableKey } = await grantedKey();
+
+    const piped = await world.cli(world.newConfig(), ['activate', '--publishable-key', publishableKey], { stdin: `${licenseKey}\n` });
+    const fromEnv = await world.cli(world.newConfig(), ['activate', '--publishable-key', publishableKey], { env: { LICENSING_LICENSE_KEY: licenseKey } });
+    const none = await world.cli(world.newConfig(), ['activate', '--publishable-key', publishableKey]);
+
+    for (const run of [piped, fromEnv]) {
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(run.stdout).toContain(`Activated ${licenseId}`);
+      expect(run.stdout).not.toContain(licenseKey);
+    }
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('LICENSING_LICENSE_KEY');
+    expect(none.stderr).toContain('standard input');
+  });
+
+  test('a key on the command line is still accepted, with a warning on stderr that says why and what to do instead', async () => {
+    const { licenseKey, licenseId, publishableKey } = await grantedKey();
+
+    const run = await world.cli(world.newConfig(), ['activate', licenseKey, '--publishable-key', publishableKey]);
+
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`Activated ${licenseId}`);
+    expect(run.stderr).toContain('shell history');
+    expect(run.stderr).toContain('LICENSING_LICENSE_KEY');
+    expect(run.stderr).not.toContain(licenseKey);
+  });
+
   test('after the seller revokes, status says revoked and exits 3', async () => {
     const { config, licenseKey, licenseId, publishableKey, buyer } = await grantedKey();
     await world.cli(buyer, ['activate', licenseKey, '--publishable-key', publishableKey]);
@@ -90,7 +119,7 @@ describe('licensing activate and status, non-interactive', () => {
   });
 
   test('activating something that is not a license key exits 3 with invalid_format', async () => {
-    const run = await world.cli(world.newConfig(), ['activate', 'not-a-key', '--publishable-key', 'pk_x']);
+    const run = await world.cli(world.newConfig(), ['activate', '--publishable-key', 'pk_x'], { stdin: 'not-a-key\n' });
 
     expect(run.code).toBe(3);
     expect(run.stderr.trim()).toBe('error: that is not a license key (invalid_format)');

@@ -207,6 +207,16 @@ describe('borrowing: a lease for offline use, as a signed token', () => {
   });
 });
 
+describe('releasing a borrowed lease', () => {
+  test('before its end: release() resolves false (the service answers 409 lease_borrowed) and the seat stays taken', async () => {
+    const world = await leasing(api, { maxLeases: 1, maxBorrowHours: 24 });
+    const lease = await (await machine(world, 'fp-borrowed')).lease({ borrowHours: 24, schedule: () => ({ cancel() {} }) });
+    expect(await lease.release()).toBe(false);
+    expect(lease.ended).toBe(true);
+    expect((await world.checkout('fp-next')).body.error.code).toBe('lease_limit');
+  });
+});
+
 function expectError(reply: { status: number }, status: number) {
   expect(reply.status).toBe(status);
 }

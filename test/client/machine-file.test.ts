@@ -147,3 +147,37 @@ describe('LicenseClient: requestMachineFile(), verifyMachineFile(), machineFileR
     expect(utf8.decode(decodeBase64url(reply.body.machineFile.split('.')[1])!)).not.toContain(FINGERPRINT);
   });
 });
+
+describe('an application that refuses the LICENSING_FINGERPRINT override (ignoreFingerprintEnv)', () => {
+  /** A client with no `fingerprint` option, so the machine is what the library computes, with LICENSING_FINGERPRINT set meanwhile. */
+  async function underOverride<T>(value: string, run: () => Promise<T>): Promise<T> {
+    const before = process.env.LICENSING_FINGERPRINT;
+    process.env.LICENSING_FINGERPRINT = value;
+    try {
+      return await run();
+    } finally {
+      if (before === undefined) delete process.env.LICENSING_FINGERPRINT;
+      else process.env.LICENSING_FINGERPRINT = before;
+    }
+  }
+
+  test('a machine file issued to the fingerprint another machine claims through the variable: machine, and the client’s fingerprint is its own', async () => {
+    const w = await issued();
+    const { licenseKey } = await w.s.grant();
+    const { machineFile } = await w.issue({ licenseKey, machineFingerprint: 'container-42' });
+    const client = (ignoreFingerprintEnv?: boolean) =>
+      new LicenseClient({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: w.s.publishableKey, productId: w.s.product.id, publicKeys: w.shipped, cacheDir: tempDir(), now: () => w.file.issuedAt, ignoreFingerprintEnv });
+
+    const [honoured, refused] = await underOverride('container-42', async () => {
+      const [a, b] = [client(), client(true)];
+      return [
+        { fingerprint: await a.fingerprint(), verdict: await a.verifyMachineFile(machineFile) },
+        { fingerprint: await b.fingerprint(), verdict: await b.verifyMachineFile(machineFile) },
+      ];
+    });
+
+    expect(honoured).toEqual({ fingerprint: 'container-42', verdict: expect.objectContaining({ valid: true }) });
+    expect(refused.verdict).toEqual({ valid: false, reason: 'machine' });
+    expect(refused.fingerprint).not.toBe('container-42');
+  });
+});

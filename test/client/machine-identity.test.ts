@@ -84,6 +84,10 @@ describe('productFingerprint', () => {
     expect(await productFingerprint('prod_a', linux({ [FINGERPRINT_ENV]: '   ' }))).toBe(await productFingerprint('prod_a', linux()));
   });
 
+  test(`${FINGERPRINT_ENV} is ignored when the application refuses it (ignoreEnv)`, async () => {
+    expect(await productFingerprint('prod_a', linux({ [FINGERPRINT_ENV]: 'ci-runner-7' }), { ignoreEnv: true })).toBe(await productFingerprint('prod_a', linux()));
+  });
+
   test('no machine id to read: the legacy fingerprint (CONTRACT.md), so nothing breaks', async () => {
     expect(await productFingerprint('prod_a', machine())).toBe(await machineFingerprint());
   });

@@ -63,6 +63,18 @@ export function leaseRepositoryContract(factory: StoreFactory): void {
       expect(await store.leases.heartbeat(license.id, held.lease.id, T0 + 90_000, T0 + 150_000)).toEqual({ kind: 'expired' });
     });
 
+    test('a borrowed lease is not released before its end (the DELETE is conditional), and is once it has ended', async () => {
+      const { store } = opened();
+      const { license } = await givenLicense(store);
+      await store.leases.setOverrides(license.developerId, license.id, { maxLeases: 1, leaseSeconds: 60, maxBorrowHours: 2 });
+      const held = await store.leases.checkout(license.id, { id: 'lease_borrowed1', machineFingerprint: 'laptop', at: T0, borrowHours: 2 });
+      if (held.kind !== 'created') throw new Error(held.kind);
+      expect(await store.leases.release(license.id, held.lease.id, T0 + 1)).toEqual({ kind: 'borrowed', expiresAt: T0 + 7_200_000 });
+      expect((await checkout(store, license.id, 'desktop', T0 + 1)).kind).toBe('full');
+      expect(await store.leases.release(license.id, held.lease.id, T0 + 7_200_000)).toMatchObject({ kind: 'released', lease: { id: held.lease.id } });
+      expect(await store.leases.release(license.id, held.lease.id, T0 + 7_200_000)).toEqual({ kind: 'missing' });
+    });
+
     test('two sweeps at once, on two connections: each expired lease deleted once, with one lease.expired', async () => {
       const { store, connectAgain } = opened();
       const other = await connectAgain();

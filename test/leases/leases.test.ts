@@ -78,6 +78,27 @@ for (const factory of STORE_FACTORIES) {
         expect((await checkout('b')).status).toBe(201);
       }));
 
+    test('a borrowed lease holds its seat until its token ends: release is 409 lease_borrowed, another machine gets 409 lease_limit', () =>
+      world(async (api) => {
+        const { checkout, release, heartbeat } = await leasing(api, { maxLeases: 1, maxBorrowHours: 48 });
+        const borrowed = await checkout('laptop', { borrowHours: 48 });
+        expect(borrowed.status).toBe(201);
+        const refused = await release(borrowed.body.lease.id);
+        expect(refused.status).toBe(409);
+        expect(refused.body.error).toMatchObject({ code: 'lease_borrowed', details: { expiresAt: borrowed.body.lease.expiresAt } });
+        expect((await checkout('desktop', { borrowHours: 48 })).body.error.code).toBe('lease_limit');
+        // Checking out again from the laptop without borrowing leaves it borrowed: still no release, no shorter end.
+        expect((await checkout('laptop')).status).toBe(200);
+        expect((await heartbeat(borrowed.body.lease.id)).body.lease.expiresAt).toBe(borrowed.body.lease.expiresAt);
+        expect((await release(borrowed.body.lease.id)).body.error.code).toBe('lease_borrowed');
+        api.clock.advance(48 * 3_600_000 - 1);
+        expect((await checkout('desktop')).body.error.code).toBe('lease_limit');
+        api.clock.advance(1);
+        expect((await checkout('desktop')).status).toBe(201);
+        // Past its end the row may still be there (no sweep yet): releasing it is refused no longer.
+        expect((await release(borrowed.body.lease.id)).status).toBe(200);
+      }));
+
     test('events: lease.created, lease.limit_reached, lease.released and lease.expired, each once, swept twice', () =>
       world(async (api) => {
         const { checkout, release, s, license } = await leasing(api, { maxLeases: 2, leaseSeconds: 60 });

@@ -64,6 +64,28 @@ describe(`${BURST} concurrent calls on PostgreSQL`, () => {
     expect(releases.filter((r) => r.body.released === true)).toHaveLength(1);
   }, 60_000);
 
+  test('POST /licenses/leases borrowing from 200 machines, each releasing what it got at once: never more borrowed tokens than seats', async () => {
+    const s = await seller(w.api);
+    await w.api.call('PATCH', `/developers/products/${s.product.id}`, { key: s.apiKey, body: { maxLeases: 3, maxBorrowHours: 48 } });
+    const { license, licenseKey } = await s.grant();
+    const borrowAndRelease = async (i: number) => {
+      const borrowed = await w.api.call('POST', '/licenses/leases', { key: s.publishableKey, body: { licenseKey, machineFingerprint: `fp-borrow-${i}`, borrowHours: 48 } });
+      const released = borrowed.status === 201 ? await w.api.call('POST', `/licenses/leases/${borrowed.body.lease.id}/release`, { key: s.publishableKey, body: { licenseKey } }) : undefined;
+      return { borrowed, released };
+    };
+
+    const replies = await Promise.all(Array.from({ length: BURST }, (_, i) => borrowAndRelease(i)));
+
+    const tokens = replies.filter((r) => typeof r.borrowed.body.token === 'string');
+    expect(tokens).toHaveLength(3);
+    expect(tokens.map((r) => r.released!.body.error.code)).toEqual(['lease_borrowed', 'lease_borrowed', 'lease_borrowed']);
+    // Past 120 checkouts a minute the license's are 429; none is 5xx.
+    expect(Object.keys(tally(replies.map((r) => r.borrowed))).sort()).toEqual(['201', '409', '429']);
+    expect(codes(replies.map((r) => r.borrowed), 409)).toEqual(['lease_limit']);
+    const held = await w.api.call('GET', `/licenses/${license.id}/leases`, { key: s.apiKey });
+    expect(held.body.live).toHaveLength(3);
+  }, 60_000);
+
   test('POST /licenses/machine-file and the buyer’s POST /customer/licenses/:id/machine-file: exactly 10 files a license, the rest 429', async () => {
     const holder = await burst(() => w.api.call('POST', '/licenses/machine-file', { key: w.mine.publishableKey, body: { licenseKey: w.licenseKey, machineFingerprint: 'fp-table' } }));
     const buyer = await burst(() => w.api.call('POST', `/customer/licenses/${w.customer.license.id}/machine-file`, { headers: w.customer.auth, body: { licenseKey: w.customer.license.licenseKey, machineFingerprint: w.customer.device } }));

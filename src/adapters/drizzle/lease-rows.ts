@@ -1,3 +1,4 @@
+import { eq, lte, or, type AnyColumn, type SQL } from 'drizzle-orm';
 import { effectiveLeaseTerms, isLive, leaseExpiry, leasesOff, type Lease } from '../../domain/lease.ts';
 import type { LeaseCheckout, LicenseLeaseTerms, NewLease } from '../../ports/lease-repository.ts';
 
@@ -63,4 +64,18 @@ export function decideCheckout(licenseId: string, owner: LeaseOwnerRow, held: re
   if (live.length >= maxLeases) return { kind: 'answer', outcome: { kind: 'full', live: live.length, maxLeases } };
   const lease: Lease = { id: input.id, licenseId, machineFingerprint: input.machineFingerprint, createdAt: input.at, expiresAt };
   return { kind: 'write', lease, renewed: false, endedOwn: own ?? null, live: live.length + 1, maxLeases };
+}
+
+/**
+ * What a renewal writes: the later end, and `borrowed` only ever set, never cleared. A borrowed
+ * lease's token is good until its end, so a plain checkout from the same machine must neither make it
+ * releasable nor let heartbeats move its end earlier.
+ */
+export function renewedColumns(lease: Lease, input: NewLease): { expiresAt: number; borrowed?: true } {
+  return input.borrowHours > 0 ? { expiresAt: lease.expiresAt, borrowed: true } : { expiresAt: lease.expiresAt };
+}
+
+/** The release's condition: a lease not borrowed, or one whose token has ended (`expiresAt <= now`). */
+export function releasable(leases: { borrowed: AnyColumn; expiresAt: AnyColumn }, now: number): SQL {
+  return or(eq(leases.borrowed, false), lte(leases.expiresAt, now)) as SQL;
 }

@@ -30,6 +30,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   activation_limit: 409,
   lease_limit: 409,
   lease_expired: 410,
+  lease_borrowed: 409,
   subscription_requires_checkout: 409,
   trial_already_used: 409,
   trial_not_offered: 409,

@@ -72,7 +72,7 @@ const ERROR_MEANING: Record<number, string> = {
   403: 'forbidden: a publishable key where a secret key is needed.',
   404: 'not_found: no such resource for this caller (other developers’ resources are 404 too).',
   402: 'card_declined: the charge was declined; authentication_required: the card needs its holder present.',
-  409: 'conflict: the state forbids it (email_taken, not_connected, no_phone_on_file, activation_limit).',
+  409: 'conflict: the state forbids it (email_taken, not_connected, no_phone_on_file, activation_limit, lease_limit, lease_borrowed).',
   410: 'otp_expired: the code is past its 5 minutes.',
   413: 'payload_too_large: the body is over 64 KiB.',
   422: 'otp_invalid: wrong code (the challenge may still be used).',

@@ -1,8 +1,8 @@
 import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import { leaseEvent, leaseLimitReached } from '../../domain/events.ts';
 import { isLive, type Lease, type LeaseOverrides } from '../../domain/lease.ts';
-import type { LeaseCheckout, LeaseHeartbeat, LeaseRepository, LicenseLeaseTerms, NewLease } from '../../ports/lease-repository.ts';
-import { decideCheckout, leaseOwnerColumns, leaseTermsOf, type LeaseOwnerRow } from '../drizzle/lease-rows.ts';
+import type { LeaseCheckout, LeaseHeartbeat, LeaseRelease, LeaseRepository, LicenseLeaseTerms, NewLease } from '../../ports/lease-repository.ts';
+import { decideCheckout, leaseOwnerColumns, leaseTermsOf, releasable, renewedColumns, type LeaseOwnerRow } from '../drizzle/lease-rows.ts';
 import { emitPostgresEvent } from './postgres-events.ts';
 import { leases, licenseLeaseTerms, licenses, products } from './schema.ts';
 import type { PostgresDb } from './postgres-store.ts';
@@ -44,7 +44,7 @@ export class PostgresLeaseRepository implements LeaseRepository {
       }
       const { lease, renewed, live, maxLeases } = decision;
       if (renewed) {
-        await tx.update(leases).set({ expiresAt: lease.expiresAt, borrowed: input.borrowHours > 0 }).where(eq(leases.id, lease.id));
+        await tx.update(leases).set(renewedColumns(lease, input)).where(eq(leases.id, lease.id));
         return { kind: 'renewed', lease };
       }
       await tx.insert(leases).values({ ...lease, borrowed: input.borrowHours > 0 });
@@ -65,12 +65,17 @@ export class PostgresLeaseRepository implements LeaseRepository {
     return found && isLive(found, now) ? { kind: 'extended', lease: found } : found ? { kind: 'expired' } : { kind: 'missing' };
   }
 
-  release(licenseId: string, leaseId: string): Promise<Lease | null> {
-    return this.db.transaction(async (tx) => {
-      const [removed] = await tx.delete(leases).where(and(eq(leases.id, leaseId), eq(leases.licenseId, licenseId))).returning(leaseColumns);
-      const owner = removed ? await ownerRow(tx, licenseId) : undefined;
-      if (removed && owner) await emitPostgresEvent(tx, leaseEvent('lease.released', removed, owner));
-      return removed ?? null;
+  release(licenseId: string, leaseId: string, now: number): Promise<LeaseRelease> {
+    return this.db.transaction(async (tx): Promise<LeaseRelease> => {
+      const mine = and(eq(leases.id, leaseId), eq(leases.licenseId, licenseId));
+      const [removed] = await tx.delete(leases).where(and(mine, releasable(leases, now))).returning(leaseColumns);
+      if (!removed) {
+        const [kept] = await tx.select({ expiresAt: leases.expiresAt }).from(leases).where(mine);
+        return kept ? { kind: 'borrowed', expiresAt: kept.expiresAt } : { kind: 'missing' };
+      }
+      const owner = await ownerRow(tx, licenseId);
+      if (owner) await emitPostgresEvent(tx, leaseEvent('lease.released', removed, owner));
+      return { kind: 'released', lease: removed };
     });
   }
 

@@ -1,8 +1,8 @@
 import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm';
 import { leaseEvent, leaseLimitReached } from '../../domain/events.ts';
 import { isLive, type Lease } from '../../domain/lease.ts';
-import type { LeaseCheckout, LeaseHeartbeat, LeaseRepository, LicenseLeaseTerms, NewLease } from '../../ports/lease-repository.ts';
-import { decideCheckout, leaseOwnerColumns, leaseTermsOf, type LeaseOwnerRow } from '../drizzle/lease-rows.ts';
+import type { LeaseCheckout, LeaseHeartbeat, LeaseRelease, LeaseRepository, LicenseLeaseTerms, NewLease } from '../../ports/lease-repository.ts';
+import { decideCheckout, leaseOwnerColumns, leaseTermsOf, releasable, renewedColumns, type LeaseOwnerRow } from '../drizzle/lease-rows.ts';
 import { leases, licenseLeaseTerms, licenses, products } from './schema.ts';
 import { emitSqliteEvent, type SqliteWriter } from './sqlite-events.ts';
 import type { SqliteDb } from './sqlite-store.ts';
@@ -44,7 +44,7 @@ export class SqliteLeaseRepository implements LeaseRepository {
     }
     const { lease, renewed, live, maxLeases } = decision;
     if (renewed) {
-      tx.update(leases).set({ expiresAt: lease.expiresAt, borrowed: input.borrowHours > 0 }).where(eq(leases.id, lease.id)).run();
+      tx.update(leases).set(renewedColumns(lease, input)).where(eq(leases.id, lease.id)).run();
       return { kind: 'renewed', lease };
     }
     tx.insert(leases).values({ ...lease, borrowed: input.borrowHours > 0 }).run();
@@ -65,12 +65,17 @@ export class SqliteLeaseRepository implements LeaseRepository {
     return found && isLive(found, now) ? { kind: 'extended', lease: found } : found ? { kind: 'expired' } : { kind: 'missing' };
   }
 
-  async release(licenseId: string, leaseId: string): Promise<Lease | null> {
-    return this.db.transaction((tx) => {
-      const [removed] = tx.delete(leases).where(and(eq(leases.id, leaseId), eq(leases.licenseId, licenseId))).returning(leaseColumns).all();
-      const owner = removed ? ownerRow(tx, licenseId) : undefined;
-      if (removed && owner) emitSqliteEvent(tx, leaseEvent('lease.released', removed, owner));
-      return removed ?? null;
+  async release(licenseId: string, leaseId: string, now: number): Promise<LeaseRelease> {
+    return this.db.transaction((tx): LeaseRelease => {
+      const mine = and(eq(leases.id, leaseId), eq(leases.licenseId, licenseId));
+      const [removed] = tx.delete(leases).where(and(mine, releasable(leases, now))).returning(leaseColumns).all();
+      if (!removed) {
+        const kept = tx.select({ expiresAt: leases.expiresAt }).from(leases).where(mine).get();
+        return kept ? { kind: 'borrowed', expiresAt: kept.expiresAt } : { kind: 'missing' };
+      }
+      const owner = ownerRow(tx, licenseId);
+      if (owner) emitSqliteEvent(tx, leaseEvent('lease.released', removed, owner));
+      return { kind: 'released', lease: removed };
     }, { behavior: 'immediate' });
   }
 

@@ -23,6 +23,12 @@ export class LeaseExpiredError extends DomainError {
   }
 }
 
+export class LeaseBorrowedError extends DomainError {
+  constructor(expiresAt: number) {
+    super('lease_borrowed', `This lease is borrowed: its signed token is good until ${new Date(expiresAt).toISOString()}, so its seat stays taken until then.`, { expiresAt });
+  }
+}
+
 /** A revoked or expired license holds no lease: 409 conflict with the reason. */
 function assertUsable(license: LicenseState, now: number): void {
   const reason = licenseRefusal(license, now);
@@ -75,10 +81,12 @@ export async function heartbeatLease(deps: LeaseDeps, call: HolderCall, input: {
 
 /**
  * Frees the lease; idempotent: a lease already released, swept, or never this license's answers
- * `released: false` and changes nothing. A revoked or expired license may still release.
+ * `released: false` and changes nothing. A revoked or expired license may still release. A borrowed
+ * lease is 409 lease_borrowed until its end: its token works offline until then, whatever we delete.
  */
 export async function releaseLease(deps: LeaseDeps, call: HolderCall, input: { licenseKey: string; leaseId: string }): Promise<{ released: boolean }> {
   const license = await heldLicense(deps, call, input.licenseKey);
-  const removed = await deps.leases.release(license.id, input.leaseId, deps.clock.now());
-  return { released: removed !== null };
+  const outcome = await deps.leases.release(license.id, input.leaseId, deps.clock.now());
+  if (outcome.kind === 'borrowed') throw new LeaseBorrowedError(outcome.expiresAt);
+  return { released: outcome.kind === 'released' };
 }

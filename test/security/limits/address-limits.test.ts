@@ -65,6 +65,28 @@ describe('POST /developers/signup: at most 10 an hour per client address (defaul
   });
 });
 
+describe('POST /developers/signup as an oracle of sellers’ e-mails (409 email_taken), bounded per client address', () => {
+  test('every probe counts, taken or not: 10 answers an hour from one address, then 429 that says nothing of the e-mail', async () => {
+    const api = behindProxy();
+    const sellers = [];
+    for (let i = 0; i < 11; i++) sellers.push(`seller-${crypto.randomUUID()}@example.com`);
+    for (const [i, email] of sellers.entries()) await api.call('POST', '/developers/signup', { headers: from(`198.51.100.${i + 1}`), body: { email, name: 'Seller' } });
+    const probe = (email: string) => api.call('POST', '/developers/signup', { headers: from('203.0.113.66'), body: { email, name: 'Prober' } });
+
+    const answered = [];
+    for (const email of sellers.slice(0, 10)) answered.push(await probe(email));
+    const taken = await probe(sellers[10]!);
+    const free = await probe(`nobody-${crypto.randomUUID()}@example.com`);
+
+    expect(answered.map((r) => r.body.error.code)).toEqual(Array(10).fill('email_taken'));
+    for (const refused of [taken, free]) {
+      expectRateLimited(refused, 3_600);
+      expect(JSON.stringify(refused.body)).not.toContain('taken');
+    }
+    expect(taken.body).toEqual(free.body);
+  });
+});
+
 describe('POST /auth/login/init: at most 60 an hour per client address (default)', () => {
   test('the 61st login init from one address is 429, whichever e-mails it names; another address is served', async () => {
     const api = behindProxy();

@@ -106,12 +106,12 @@ export function leaseRoutes(deps: Deps) {
     }, {
       params: LeaseParams,
       body: KeyBody,
-      response: { 200: ReleaseReply, ...errorsOf(400, 401, 404, 413, 429) },
+      response: { 200: ReleaseReply, ...errorsOf(400, 401, 404, 409, 413, 429) },
       detail: {
         tags: ['Leases'],
         summary: 'Release a lease',
         description:
-          'Frees the seat now (lease.released). Idempotent: released false when this license holds no lease with that id (already released, expired and swept, or another license’s), and nothing changes. A revoked or expired license may still release. Publishable or secret key; the license key is the proof; an unknown key: 404.' + SIGNED_ANSWER_DOC,
+          'Frees the seat now (lease.released). Idempotent: released false when this license holds no lease with that id (already released, expired and swept, or another license’s), and nothing changes. A borrowed lease is not freed before its expiresAt: its signed token works offline until then, so its seat stays counted against maxLeases; 409 lease_borrowed with details.expiresAt, and nothing changes. A revoked or expired license may still release. Publishable or secret key; the license key is the proof; an unknown key: 404.' + SIGNED_ANSWER_DOC,
         parameters: SIGNED_ANSWER_PARAMETERS,
         security: SECURITY.any,
       },
