@@ -22,7 +22,7 @@ async function keptMail(to: string, timeoutMs = 15_000): Promise<{ subject: stri
 }
 
 describe('the receipt’s activation command', () => {
-  test('run as the mail prints it, with nothing else given, it activates the license on this machine', async () => {
+  test('run as the mail prints it, the key piped in as the mail says, it activates the license on this machine', async () => {
     const seller = await sellerWithProduct(world);
     const grant = await world.cli(seller.config, ['seller', 'licenses', 'grant', '--product', seller.productId, '--email', 'receipt.buyer@example.com', '--json']);
     const licenseId = grant.json().license.id as string;
@@ -30,7 +30,10 @@ describe('the receipt’s activation command', () => {
     const mail = await keptMail('receipt.buyer@example.com');
     const command = mail.text.split('\n').find((line) => line.startsWith('licensing activate '))!;
     const [, ...args] = command.split(' ');
-    const run = await runCli([...args, '--config', world.newConfig()]);
+    const licenseKey = grant.json().licenseKey as string;
+    expect(command).not.toContain(licenseKey);
+    const run = await runCli([...args, '--config', world.newConfig()], { stdin: `${licenseKey}\n` });
+    expect(run.stderr).not.toContain('command line');
 
     expect(run.stderr + run.stdout).not.toContain('error');
     expect(run.code).toBe(0);

@@ -91,7 +91,7 @@ describe('the default success page', () => {
     expect(reply.body).toContain(`<textarea id="license-key" class="key" readonly rows="6" spellcheck="false">${licenseKey}</textarea>`);
     expect(reply.body).toContain('<button type="button" id="copy-key"');
     expect(reply.body).toContain('How to activate it');
-    expect(reply.body).toContain('licensing activate &lt;key&gt;');
+    expect(reply.body).toContain('<code>licensing activate</code>, then paste the key when it asks');
     expect(nonce).toBeTruthy();
     expect(reply.body).toContain(`<script nonce="${nonce}">`);
     expect(csp).toContain("default-src 'none'");

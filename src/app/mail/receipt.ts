@@ -107,9 +107,10 @@ function opening(c: ReceiptContext, license: License, reason: ReceiptReason): { 
 /** Only characters a shell takes literally stay unquoted. */
 const shellWord = (value: string) => (/^[A-Za-z0-9_.:/@%+=,-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`);
 
-function activateCommand(c: ReceiptContext, licenseKey: string): string {
+/** The key is not in the command: it is pasted when asked, so it stays out of shell history and `ps`. */
+function activateCommand(c: ReceiptContext): string {
   const pk = c.publishableKey ? ` --publishable-key ${c.publishableKey}` : '';
-  return `licensing activate ${licenseKey}${pk} --api-url ${shellWord(c.apiBaseUrl)}`;
+  return `licensing activate${pk} --api-url ${shellWord(c.apiBaseUrl)}`;
 }
 
 function phoneLinkText(c: ReceiptContext): string {
@@ -125,7 +126,7 @@ function receiptMessage(c: ReceiptContext, license: License, reason: ReceiptReas
   const subject = oneLine(`Your ${c.product} license from ${c.seller}`);
   const { headline, paid } = opening(c, license, reason);
   const valid = license.expiresAt === null ? 'Valid: with no end date' : `Valid until: ${day(license.expiresAt)} (UTC)`;
-  const command = activateCommand(c, license.licenseKey);
+  const command = activateCommand(c);
   const noKey = c.publishableKey ? '' : `Add --publishable-key with ${c.seller}'s publishable key (ask ${c.seller} for it).\n`;
   const text = `${headline}
 
@@ -139,6 +140,7 @@ ${license.licenseKey}
 
 To activate it on your machine with the licensing command-line program, run:
 ${command}
+and paste the key above when it asks (or pipe it in: licensing activate ... < key-file).
 ${noKey}
 Your licenses and machines: ${c.accountUrl}
 ${phoneLinkText(c)}
@@ -157,6 +159,7 @@ Keep this mail: the license key is your proof of purchase. Never share it.
 <h2 style="font-size:16px">Activate it</h2>
 <p>With the licensing command-line program, run:</p>
 <pre style="${mono};white-space:pre-wrap">${command}</pre>
+<p>and paste the key above when it asks (or pipe it in from a file).</p>
 ${noKey ? html`<p>${noKey}</p>` : ''}
 <p><a href="${c.accountUrl}">Your licenses and machines</a></p>
 ${c.phoneLink ? html`<p>To get your sign-in codes by text, <a href="${c.phoneLink.url}">confirm ${c.phoneLink.phoneMasked} as your sign-in phone</a> (the phone you gave at checkout; the link works once, for 7 days).</p>` : ''}

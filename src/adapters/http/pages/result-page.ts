@@ -85,7 +85,7 @@ export function licensePage(license: IssuedLicenseView, nonce: string): string {
 <ol class="steps">
 <li>Return to the application: it was waiting for this checkout and activates the license by itself.</li>
 <li>If it asks for a license key, paste this one.</li>
-<li>From a terminal, with the licensing command-line program: <code>licensing activate &lt;key&gt;</code>.</li>
+<li>From a terminal, with the licensing command-line program: <code>licensing activate</code>, then paste the key when it asks.</li>
 </ol>
 <p class="muted">Keep the key somewhere safe. This page shows it for 24 hours; after that, sign in from the application to get your licenses again.</p>`,
   });
