@@ -79,6 +79,14 @@ for (const factory of [sqliteMemoryStores, postgresStores]) {
       await s.expectTakenBack();
     });
 
+    test('a full refund and the completion delivered at once (twice each): the same end state', async () => {
+      const s = await paidSale();
+      const refund = fake.refundInDashboard(s.payment.paymentIntentId);
+      const replies = await Promise.all([refund, s.completed, refund, s.completed].map((body) => deliver(s.shop.api, body)));
+      expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+      await s.expectTakenBack();
+    });
+
     test('a partial refund delivered first is recorded when the order appears; the license stays', async () => {
       const s = await paidSale();
       await deliverTwice(s.shop, fake.refundInDashboard(s.payment.paymentIntentId, 500), s.completed);
@@ -144,6 +152,15 @@ for (const factory of [sqliteMemoryStores, postgresStores]) {
       expect(await r.order()).toMatchObject({ status: 'refunded', amountRefunded: 900 });
       const events = await r.newEvents();
       expect(events.filter((t) => t.startsWith('order.') || t.startsWith('license.'))).toEqual(['license.renewed', 'license.updated', 'order.completed', 'order.refunded']);
+    });
+
+    test('the refund and the renewal’s events delivered at once: the expiry ends where it was, the order refunded', async () => {
+      const r = await renewalPaid();
+      const refund = fake.refundInDashboard(r.renewal.paymentIntentId!);
+      const replies = await Promise.all([refund, ...r.renewal.events, refund].map((body) => deliver(r.shop.api, body)));
+      expect(replies.every((reply) => reply.status === 200)).toBe(true);
+      expect((await r.license())!.expiresAt).toBe(r.firstEnd + GRACE);
+      expect(await r.order()).toMatchObject({ status: 'refunded', amountRefunded: 900 });
     });
 
     test('a lost dispute of the renewal delivered before its invoice.paid extends nothing', async () => {
