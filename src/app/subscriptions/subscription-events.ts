@@ -88,8 +88,8 @@ async function subscriptionOf(deps: EventDeps, event: SubscriptionEvent): Promis
   const session = await deps.checkouts.findById(event.sessionId);
   if (!session?.processorSessionId || session.processor !== deps.processor.kind) return null;
   const accountId = (await deps.connections.accountOf(session.developerId))?.accountId;
-  // A session of another seller's account is not this event's to complete.
-  if (!accountId || (event.accountId !== null && event.accountId !== accountId)) return null;
+  // A session of another seller's account (or an event naming none) is not this event's to complete.
+  if (!accountId || event.accountId !== accountId) return null;
   const found = await deps.processor.retrieveCheckout(session.processorSessionId, accountId);
   if (found.state === 'expired') return null;
   if (found.state === 'open') {
