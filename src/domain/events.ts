@@ -125,6 +125,20 @@ function subscriptionChangeTypes(before: Subscription, after: Subscription): Web
   return types;
 }
 
+/** A paid invoice of the subscription whose amount or currency is not its price: what was paid and what was expected. */
+export interface PaymentMismatch {
+  invoiceId: string;
+  amount: number;
+  currency: string;
+  expectedAmount: number;
+  expectedCurrency: string;
+}
+
+/** An invoice that extends nothing because it did not pay the subscription's price: its seller hears of it. */
+export function subscriptionPaymentMismatch(subscription: SubscriptionSubject, mismatch: PaymentMismatch): DomainEvent {
+  return { developerId: subscription.developerId, type: 'subscription.payment_mismatch', data: { ...subscriptionData(subscription), invoice: mismatch } };
+}
+
 function activationData(activation: Activation, owner: ActivationOwner) {
   const { id, licenseId, machineFingerprint, name, createdAt } = activation;
   return { activation: { id, licenseId, productId: owner.productId, customerId: owner.customerId, machineFingerprint, name, createdAt } };

@@ -21,6 +21,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'subscription.past_due',
   'subscription.canceled',
   'subscription.resumed',
+  'subscription.payment_mismatch',
   'trial.ending',
   'lease.created',
   'lease.released',

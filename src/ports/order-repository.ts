@@ -1,4 +1,5 @@
 import type { Order, OrderStatus } from '../domain/order.ts';
+import type { PaymentReversal } from './payment-processor.ts';
 
 export interface OrderRepository {
   /**
@@ -14,6 +15,16 @@ export interface OrderRepository {
    * becomes `refunded` when all of the amount went back. The order as updated, or null when nothing changed.
    */
   refund(id: string, total: number, at: number, expectRefunded?: number): Promise<Order | null>;
+  /**
+   * Keeps a processor's report that money of a payment went back, whether or not an order of it
+   * exists yet (one row per payment and account, in one upsert): the refunded total only rises,
+   * 'all' stays, an invoice once named stays. Recorded before the orders are read, as an order is
+   * recorded before its reversals are read, so of a reversal and an order written at once at least
+   * one side sees the other.
+   */
+  recordReversal(reversal: PaymentReversal, at: number): Promise<void>;
+  /** The reversals kept of a payment, or of the invoice it paid (either may be null). */
+  reversalsOf(paymentId: string | null, invoiceId: string | null): Promise<PaymentReversal[]>;
   findById(id: string): Promise<Order | null>;
   /** The orders a processor payment paid (one, in practice), oldest first. */
   findByPayment(paymentId: string): Promise<Order[]>;

@@ -1,3 +1,4 @@
+import type { PaymentMismatch } from '../domain/events.ts';
 import type { Subscription, SubscriptionChange, SubscriptionStatus } from '../domain/subscription.ts';
 
 /** A subscription as its seller lists it: with the e-mail of the customer who pays for it. */
@@ -28,6 +29,8 @@ export interface SubscriptionRepository {
   findById(developerId: string, id: string): Promise<Subscription | null>;
   /** Applies the change in one conditional update (see applySubscriptionChange); null when unknown. */
   update(processorSubscriptionId: string, change: SubscriptionChange): Promise<Subscription | null>;
+  /** Writes subscription.payment_mismatch: a paid invoice that was not the subscription's price, which extends nothing. */
+  reportPaymentMismatch(subscription: Subscription, mismatch: PaymentMismatch): Promise<void>;
   /**
    * The seller asked to end it at its period end: cancelAtPeriodEnd is set in one conditional update
    * whatever time the row holds (the seller's request is the newest news there is), and updatedAt

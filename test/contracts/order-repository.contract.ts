@@ -178,5 +178,23 @@ export function orderRepositoryContract(factory: StoreFactory): void {
       expect(ids(await store.orders.listByDeveloper(otherSeller.developerId, { limit: 10 }))).toEqual([theirs.id]);
       expect(await store.orders.listByDeveloper('dev_unknown', { limit: 10 })).toEqual({ data: [], hasMore: false });
     });
+    test('a reversal is kept per payment and account before any order: the total only rises, all stays, an invoice once named stays', async () => {
+      const { store } = opened();
+      const pi = `pi_${unique()}`;
+      const base = { accountId: 'acct_a', paymentId: pi, invoiceId: null };
+
+      await store.orders.recordReversal({ ...base, refunded: 300 }, T0);
+      await store.orders.recordReversal({ ...base, refunded: 200, invoiceId: 'in_1' }, T0 + 1);
+      expect(await store.orders.reversalsOf(pi, null)).toEqual([{ ...base, invoiceId: 'in_1', refunded: 300 }]);
+      await store.orders.recordReversal({ ...base, refunded: 'all' }, T0 + 2);
+      await store.orders.recordReversal({ ...base, refunded: 900 }, T0 + 3);
+      await store.orders.recordReversal({ ...base, accountId: null, refunded: 100 }, T0 + 4);
+
+      const byInvoice = await store.orders.reversalsOf(null, 'in_1');
+      expect(byInvoice).toEqual([{ ...base, invoiceId: 'in_1', refunded: 'all' }]);
+      expect((await store.orders.reversalsOf(pi, 'in_1')).map((r) => r.accountId).sort()).toEqual(['acct_a', null].sort());
+      expect(await store.orders.reversalsOf(null, null)).toEqual([]);
+      expect(await store.orders.reversalsOf('pi_other', 'in_other')).toEqual([]);
+    });
   });
 }

@@ -51,6 +51,18 @@ export function subscriptionEventsContract(factory: StoreFactory): void {
       expect(listed).toContain('subscription.created');
     });
 
+    test('a payment mismatch writes subscription.payment_mismatch with the invoice and the price, and changes nothing', async () => {
+      const { store } = opened();
+      const { written, subscribe } = await givenShop(store);
+      const sub = await subscribe();
+      const mismatch = { invoiceId: 'in_off', amount: 500, currency: 'usd', expectedAmount: 900, expectedCurrency: 'usd' };
+
+      const events = await written(() => store.subscriptions.reportPaymentMismatch(sub, mismatch));
+
+      expect(events).toEqual([{ type: 'subscription.payment_mismatch', data: { subscription: expect.objectContaining({ id: sub.id, licenseId: sub.licenseId }), invoice: mismatch } }]);
+      expect(await store.subscriptions.findByProcessorId(sub.processorSubscriptionId)).toEqual(sub);
+    });
+
     test('a renewal writes subscription.renewed once: the same processor event applied again, or older news, writes nothing', async () => {
       const { store } = opened();
       const { types, subscribe } = await givenShop(store);

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, lte, or, lt, sql, type Column } from 'drizzle-orm';
 import type { Order, OrderStatus } from '../../domain/order.ts';
+import type { PaymentReversal } from '../../ports/payment-processor.ts';
 import type { OrderListQuery, OrderPage, OrderRepository } from '../../ports/order-repository.ts';
 import { oneOrNull, type SqlStore } from './sql-store.ts';
 
@@ -9,6 +10,31 @@ import { oneOrNull, type SqlStore } from './sql-store.ts';
  */
 export abstract class DrizzleOrderRepository implements Omit<OrderRepository, 'record' | 'refund'> {
   constructor(protected readonly store: SqlStore) {}
+
+  async recordReversal(reversal: PaymentReversal, at: number): Promise<void> {
+    const { db, tables: { paymentReversals: r }, dialect } = this.store;
+    const all = reversal.refunded === 'all';
+    const refunded = reversal.refunded === 'all' ? 0 : reversal.refunded;
+    await db
+      .insert(r)
+      .values({ paymentId: reversal.paymentId, accountId: reversal.accountId ?? '', invoiceId: reversal.invoiceId, refunded, allRefunded: all, recordedAt: at })
+      .onConflictDoUpdate({
+        target: [r.paymentId, r.accountId],
+        set: {
+          refunded: dialect.greatest(r.refunded, sql`excluded.refunded`),
+          allRefunded: dialect.greatest(r.allRefunded, sql`excluded.all_refunded`),
+          invoiceId: sql`coalesce(${r.invoiceId}, excluded.invoice_id)`,
+        },
+      });
+  }
+
+  async reversalsOf(paymentId: string | null, invoiceId: string | null): Promise<PaymentReversal[]> {
+    const { db, tables: { paymentReversals: r } } = this.store;
+    const which = [paymentId === null ? null : eq(r.paymentId, paymentId), invoiceId === null ? null : eq(r.invoiceId, invoiceId)].filter((c) => c !== null);
+    if (which.length === 0) return [];
+    const rows = await db.select().from(r).where(or(...which));
+    return rows.map((row) => ({ accountId: row.accountId || null, paymentId: row.paymentId, invoiceId: row.invoiceId, refunded: row.allRefunded ? 'all' : row.refunded }));
+  }
 
   async findById(id: string): Promise<Order | null> {
     const { orders } = this.store.tables;

@@ -1,3 +1,4 @@
+import type { PaymentMismatch } from '../../domain/events.ts';
 import { and, asc, desc, eq, getTableColumns, isNull, lte, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Subscription, SubscriptionChange } from '../../domain/subscription.ts';
 import type { SubscriptionListQuery, SubscriptionPage, SubscriptionRepository } from '../../ports/subscription-repository.ts';
@@ -48,6 +49,10 @@ export class DrizzleSubscriptionRepository implements SubscriptionRepository {
   }
 
   /** Only a live subscription changes; the answer is read after, whatever it holds. */
+  reportPaymentMismatch(subscription: Subscription, mismatch: PaymentMismatch): Promise<void> {
+    return this.store.transactions.reportPaymentMismatch(subscription, mismatch);
+  }
+
   async markCancelAtPeriodEnd(developerId: string, id: string, at: number): Promise<Subscription | null> {
     const { transactions, tables: { subscriptions: s }, dialect } = this.store;
     const set = { cancelAtPeriodEnd: true, updatedAt: dialect.greatest(sql`"updated_at"`, dialect.bound(at, 'bigint')) };

@@ -1,5 +1,6 @@
 import { and, eq, gt, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
+import type { PaymentMismatch } from '../../domain/events.ts';
 import type { Subscription } from '../../domain/subscription.ts';
 import type { KeyRotation } from '../../ports/signing-key-repository.ts';
 import { firstMachine as postgresFirstMachine } from '../postgres/postgres-activations.ts';
@@ -20,7 +21,7 @@ export const SHARED_TABLES = [
   'loginFailures', 'purchases', 'licenses', 'checkoutSessions', 'products', 'savedCards', 'customers', 'signingKeys', 'orders', 'subscriptions',
   'mailOutbox', 'sandboxMail', 'trialRequests', 'idempotencyKeys', 'deactivations', 'consoleSessions', 'passkeys', 'webauthnChallenges',
   'apiKeys', 'activations', 'webhookEndpoints', 'webhookDeliveries', 'dailyStats', 'licenseExpiryDays', 'subscriptionCounts',
-  'machineFiles',
+  'machineFiles', 'paymentReversals',
 ] as const;
 
 /** Typed by the PostgreSQL declarations: their select and insert types are the SQLite ones too. */
@@ -71,6 +72,8 @@ export interface SubscriptionWrites {
    * holds, and the events the change announces; the row after, or null when none was updated.
    */
   changeSubscription(key: SQL, set: Record<string, unknown>, condition?: SQL): Promise<Subscription | null>;
+  /** subscription.payment_mismatch of the subscription, in a transaction of its own (it changes nothing else). */
+  reportPaymentMismatch(subscription: Subscription, mismatch: PaymentMismatch): Promise<void>;
 }
 
 export interface SqlStore {

@@ -1,6 +1,6 @@
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { subscriptionChanged, subscriptionCreated } from '../../domain/events.ts';
+import { subscriptionChanged, subscriptionCreated, subscriptionPaymentMismatch, type PaymentMismatch } from '../../domain/events.ts';
 import { subscriptionRollups } from '../../domain/stats-rollups.ts';
 import type { Subscription } from '../../domain/subscription.ts';
 import { withoutClaim } from '../drizzle/drizzle-subscription-repository.ts';
@@ -43,6 +43,13 @@ export function postgresSubscriptionWrites(db: PostgresDb): SubscriptionWrites {
         await addPostgresRollups(tx, subscriptionRollups(withoutClaim(before.row), after));
         for (const event of subscriptionChanged(withoutClaim(before.row), { ...after, customerEmail: before.email })) await emitPostgresEvent(tx, event);
         return after;
+      });
+    },
+
+    async reportPaymentMismatch(subscription: Subscription, mismatch: PaymentMismatch): Promise<void> {
+      await db.transaction(async (tx) => {
+        const customerEmail = (await postgresCustomerEmail(tx, subscription.customerId)) ?? '';
+        await emitPostgresEvent(tx, subscriptionPaymentMismatch({ ...subscription, customerEmail }, mismatch));
       });
     },
   };

@@ -225,6 +225,26 @@ export const orders = sqliteTable(
   ],
 );
 
+/**
+ * Money a processor reported gone back, per payment and account, whether or not an order of it
+ * exists yet: an order recorded later (a refund delivered before its checkout's or invoice's
+ * event) reads it and settles it. `refunded` only rises; `allRefunded` (a full refund or a lost
+ * dispute) only becomes true. `accountId` is '' for an event that names none.
+ */
+export const paymentReversals = sqliteTable(
+  'payment_reversals',
+  {
+    paymentId: text('payment_id').notNull(),
+    accountId: text('account_id').notNull(),
+    /** The invoice the payment paid, when known: a renewal recorded without its payment is found by it. */
+    invoiceId: text('invoice_id'),
+    refunded: integer('refunded').notNull(),
+    allRefunded: integer('all_refunded', { mode: 'boolean' }).notNull(),
+    recordedAt: integer('recorded_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.paymentId, t.accountId] }), index('payment_reversals_invoice').on(t.invoiceId)],
+);
+
 /** A recurring product's subscription: each paid period extends its license. */
 export const subscriptions = sqliteTable(
   'subscriptions',

@@ -1,6 +1,6 @@
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
-import { subscriptionChanged, subscriptionCreated } from '../../domain/events.ts';
+import { subscriptionChanged, subscriptionCreated, subscriptionPaymentMismatch, type PaymentMismatch } from '../../domain/events.ts';
 import { subscriptionRollups } from '../../domain/stats-rollups.ts';
 import type { Subscription } from '../../domain/subscription.ts';
 import { withoutClaim } from '../drizzle/drizzle-subscription-repository.ts';
@@ -44,6 +44,12 @@ export function sqliteSubscriptionWrites(db: SqliteDb): SubscriptionWrites {
         },
         { behavior: 'immediate' },
       );
+    },
+
+    async reportPaymentMismatch(subscription: Subscription, mismatch: PaymentMismatch): Promise<void> {
+      db.transaction((tx) => {
+        emitSqliteEvent(tx, subscriptionPaymentMismatch({ ...subscription, customerEmail: sqliteCustomerEmail(tx, subscription.customerId) ?? '' }, mismatch));
+      });
     },
   };
 }

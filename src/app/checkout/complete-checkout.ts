@@ -11,11 +11,12 @@ import { paidThrough } from '../../domain/subscription.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { LicenseTerms } from '../licenses/issue-license.ts';
 import { receiptContext, receiptFor, type ReceiptFor } from '../mail/receipt.ts';
+import { applyReversals } from '../orders/take-back.ts';
 import { issueOrConvert } from '../trials/convert-trial.ts';
 
 export type CompleteDeps = Pick<
   Deps,
-  'clock' | 'ids' | 'hashing' | 'sms' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'customers' | 'cards' | 'checkouts' | 'settings' | 'orders' | 'subscriptions' | 'developers' | 'derivedSecrets'
+  'clock' | 'ids' | 'hashing' | 'sms' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'customers' | 'cards' | 'checkouts' | 'settings' | 'orders' | 'subscriptions' | 'developers' | 'derivedSecrets' | 'connections'
 >;
 
 /**
@@ -125,9 +126,13 @@ async function recordSubscription(deps: CompleteDeps, session: CheckoutSession, 
   });
 }
 
-/** One order per checkout session (the store keys it by our session id), recurring or not. */
+/**
+ * One order per checkout session (the store keys it by our session id), recurring or not. Its
+ * payment refunded or lost in a dispute before this completion (the processor's event came first):
+ * the order records it and the license it paid for is revoked, whatever order the events came in.
+ */
 async function recordOrder(deps: CompleteDeps, session: CheckoutSession, license: License, completion: Completion, now: number) {
-  await deps.orders.record({
+  const order = await deps.orders.record({
     id: deps.ids.next('ord'),
     developerId: session.developerId,
     customerId: license.customerId,
@@ -144,6 +149,7 @@ async function recordOrder(deps: CompleteDeps, session: CheckoutSession, license
     receiptUrl: completion.receiptUrl ?? null,
     createdAt: now,
   });
+  await applyReversals(deps, order);
 }
 
 async function existingLicense(deps: CompleteDeps, licenseId: string): Promise<License> {

@@ -48,22 +48,40 @@ async function firstChargeAfterTrial(deps: TakeBackDeps, order: Order): Promise<
 }
 
 /**
- * A processor's refund or lost dispute: the orders its payment paid record it, and give back what
- * they paid for. They are found by the payment, or else by its invoice: the one an older API
- * version's charge names, or the one the processor says it paid (a renewal recorded without its
- * payment). A payment of none of ours (a seller's own sale on their account), or an event from an
- * account that is not the order's seller's, changes nothing.
+ * A processor's refund or lost dispute: it is kept first (an order recorded later settles it: the
+ * processor's state decides, not the order events arrive in), then the orders its payment paid
+ * record it and give back what they paid for. They are found by the payment, or else by its
+ * invoice: the one an older API version's charge names, or the one the processor says it paid (a
+ * renewal recorded without its payment). A payment of none of ours (a seller's own sale on their
+ * account), or an event from an account that is not the order's seller's, changes nothing.
  */
 export async function reversePayment(deps: TakeBackDeps & Pick<Deps, 'processor'>, reversal: PaymentReversal): Promise<void> {
+  await deps.orders.recordReversal(reversal, deps.clock.now());
   let orders = await deps.orders.findByPayment(reversal.paymentId);
   if (orders.length === 0) {
     const invoiceId = reversal.invoiceId ?? (reversal.accountId ? await deps.processor.invoiceOfPayment(reversal.paymentId, reversal.accountId) : null);
+    if (invoiceId && !reversal.invoiceId) await deps.orders.recordReversal({ ...reversal, invoiceId }, deps.clock.now());
     const byInvoice = invoiceId ? await deps.orders.findBySource(invoiceId) : null;
     orders = byInvoice?.source === 'renewal' ? [byInvoice] : [];
   }
-  for (const order of orders) {
-    // An event from one seller's account never touches another seller's order.
-    if (reversal.accountId !== null && (await deps.connections.accountOf(order.developerId))?.accountId !== reversal.accountId) continue;
-    await settleRefund(deps, order, reversal.refunded === 'all' ? order.amount : reversal.refunded);
-  }
+  for (const order of orders) await settleReversal(deps, order, reversal);
+}
+
+/**
+ * A just-recorded order whose money was reported gone back before it existed (a refund delivered
+ * before its checkout's or invoice's event): it records that now and gives back what it paid for.
+ * The order as it stands.
+ */
+export async function applyReversals(deps: TakeBackDeps, order: Order): Promise<Order> {
+  const reversals = await deps.orders.reversalsOf(order.paymentId, order.source === 'renewal' ? order.sourceId : null);
+  let current = order;
+  for (const reversal of reversals) current = (await settleReversal(deps, current, reversal)) ?? current;
+  return current;
+}
+
+/** One reversal on one order, only from the account of the order's seller; null when it is not theirs. */
+async function settleReversal(deps: TakeBackDeps, order: Order, reversal: PaymentReversal): Promise<Order | null> {
+  // An event from one seller's account never touches another seller's order.
+  if (reversal.accountId !== null && (await deps.connections.accountOf(order.developerId))?.accountId !== reversal.accountId) return null;
+  return (await settleRefund(deps, order, reversal.refunded === 'all' ? order.amount : reversal.refunded)).order;
 }

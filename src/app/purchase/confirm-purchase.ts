@@ -6,12 +6,13 @@ import { CHARGE_TAKEOVER_MS, type Purchase } from '../../domain/purchase.ts';
 import type { Deps } from '../../ports/deps.ts';
 import { checkCode } from '../auth/check-code.ts';
 import { receiptContext, receiptFor } from '../mail/receipt.ts';
+import { applyReversals } from '../orders/take-back.ts';
 import { issueOrConvert } from '../trials/convert-trial.ts';
 import { ownPurchase, purchaseLockKey } from './purchase.ts';
 
 type ConfirmDeps = Pick<
   Deps,
-  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'cards' | 'customers' | 'purchases' | 'connections' | 'processor' | 'otps' | 'otpCodes' | 'settings' | 'orders' | 'developers' | 'derivedSecrets' | 'sms'
+  'clock' | 'ids' | 'hashing' | 'signer' | 'signingKeys' | 'licenses' | 'products' | 'cards' | 'customers' | 'purchases' | 'connections' | 'processor' | 'otps' | 'otpCodes' | 'settings' | 'orders' | 'developers' | 'derivedSecrets' | 'sms' | 'subscriptions'
 >;
 
 export interface ConfirmedPurchase {
@@ -134,8 +135,9 @@ async function issueOnce(deps: ConfirmDeps, purchase: Purchase): Promise<License
   }
 }
 
+/** Its payment refunded already (the refund's event came first): the order records it, the license goes. */
 async function recordOrder(deps: ConfirmDeps, purchase: Purchase, license: License, paymentId: string): Promise<void> {
-  await deps.orders.record({
+  const order = await deps.orders.record({
     // Named after its purchase, as the migration named the orders of purchases paid before orders existed.
     id: `ord_${purchase.id.slice('pur_'.length)}`,
     developerId: purchase.developerId,
@@ -152,6 +154,7 @@ async function recordOrder(deps: ConfirmDeps, purchase: Purchase, license: Licen
     ...NEW_ORDER,
     createdAt: deps.clock.now(),
   });
+  await applyReversals(deps, order);
 }
 
 async function confirmed(deps: ConfirmDeps, purchase: Purchase): Promise<ConfirmedPurchase> {

@@ -12,30 +12,56 @@ type EventDeps = CompleteDeps & PayPeriodDeps & Pick<Deps, 'processor' | 'connec
  * A processor's news about a subscription, in whatever order it comes: paid invoices renew, a failed
  * one makes it past_due (its license runs to the paid period's end plus grace, then expires), the
  * processor's status, period end and cancel-at-period-end are recorded (canceled is final; the
- * license is never shortened: a cancelled subscription runs to its end).
+ * license is never shortened: a cancelled subscription runs to its end). Every branch acts only on
+ * a subscription of ours and only for an event from its seller's connected account.
  */
 export async function applySubscriptionEvent(deps: EventDeps, event: SubscriptionEvent): Promise<void> {
+  // A failed invoice, or a change with no status of ours (incomplete), comes before any payment:
+  // only a subscription already known is theirs; the others may complete its checkout first.
+  const completes = event.kind === 'invoice_paid' || (event.kind === 'subscription_changed' && event.change.status !== undefined);
+  const subscription = completes ? await subscriptionOf(deps, event) : await deps.subscriptions.findByProcessorId(event.processorSubscriptionId);
+  if (!subscription || !(await fromSellersAccount(deps, subscription, event.accountId))) return;
   switch (event.kind) {
     case 'invoice_paid': {
-      const subscription = await subscriptionOf(deps, event);
-      if (subscription) await payPeriod(deps, subscription, await withPayment(deps, subscription, event), event.at);
+      const invoice = await withPayment(deps, subscription, event);
+      if (await mismatched(deps, subscription, invoice)) return;
+      await payPeriod(deps, subscription, invoice, event.at);
       return;
     }
     case 'invoice_failed':
-      // A failed first invoice means the checkout was never paid: nothing of ours to mark.
-      await deps.subscriptions.update(event.processorSubscriptionId, { status: 'past_due', asOf: event.at });
+      await deps.subscriptions.update(subscription.processorSubscriptionId, { status: 'past_due', asOf: event.at });
       return;
-    case 'subscription_changed': {
-      // An incomplete subscription (no status of ours) is one whose checkout is not paid yet.
-      if (!event.change.status) {
-        await deps.subscriptions.update(event.processorSubscriptionId, { ...event.change, asOf: event.at });
-        return;
-      }
-      const subscription = await subscriptionOf(deps, event);
-      if (subscription) await deps.subscriptions.update(subscription.processorSubscriptionId, { ...event.change, asOf: event.at });
+    case 'subscription_changed':
+      await deps.subscriptions.update(subscription.processorSubscriptionId, { ...event.change, asOf: event.at });
       return;
-    }
   }
+}
+
+/** The event comes from the account the subscription's seller connected (an event naming none does not). */
+async function fromSellersAccount(deps: EventDeps, subscription: Subscription, accountId: string | null): Promise<boolean> {
+  if (subscription.processor !== deps.processor.kind || accountId === null) return false;
+  return (await deps.connections.accountOf(subscription.developerId))?.accountId === accountId;
+}
+
+/**
+ * A renewal's invoice that did not pay the subscription's price (its checkout order's amount and
+ * currency; bought with a trial, the product's price): it extends nothing, and its seller hears of
+ * it (subscription.payment_mismatch). The first invoice is the checkout's own (a trial's is $0).
+ */
+async function mismatched(deps: EventDeps, subscription: Subscription, invoice: PaidInvoice): Promise<boolean> {
+  if (invoice.first) return false;
+  const expected = await priceOf(deps, subscription);
+  if (!expected || (expected.amount === invoice.amount && expected.currency === invoice.currency.toLowerCase())) return false;
+  const mismatch = { invoiceId: invoice.id, amount: invoice.amount, currency: invoice.currency, expectedAmount: expected.amount, expectedCurrency: expected.currency };
+  await deps.subscriptions.reportPaymentMismatch(subscription, mismatch);
+  return true;
+}
+
+async function priceOf(deps: EventDeps, subscription: Subscription): Promise<{ amount: number; currency: string } | null> {
+  const checkoutOrder = (await deps.orders.findByLicense(subscription.licenseId)).find((o) => o.source === 'checkout');
+  if (checkoutOrder) return checkoutOrder;
+  const product = await deps.products.get(subscription.developerId, subscription.productId);
+  return product && { amount: product.price, currency: product.currency };
 }
 
 /**
@@ -62,8 +88,8 @@ async function subscriptionOf(deps: EventDeps, event: SubscriptionEvent): Promis
   const session = await deps.checkouts.findById(event.sessionId);
   if (!session?.processorSessionId || session.processor !== deps.processor.kind) return null;
   const accountId = (await deps.connections.accountOf(session.developerId))?.accountId;
-  // A session of another seller's account is not this event's to complete.
-  if (!accountId || (event.accountId !== null && event.accountId !== accountId)) return null;
+  // A session of another seller's account (or an event naming none) is not this event's to complete.
+  if (!accountId || event.accountId !== accountId) return null;
   const found = await deps.processor.retrieveCheckout(session.processorSessionId, accountId);
   if (found.state === 'expired') return null;
   if (found.state === 'open') {

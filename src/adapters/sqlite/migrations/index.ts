@@ -22,7 +22,8 @@ import m0018 from './0018_subscription_trials.sql' with { type: 'text' };
 import m0019 from './0019_buyer_portal.sql' with { type: 'text' };
 import m0020 from './0020_machine_files.sql' with { type: 'text' };
 import m0021 from './0021_floating_leases.sql' with { type: 'text' };
-import m0022 from './0022_odd_golden_guardian.sql' with { type: 'text' };
+import m0022 from './0022_mail_backlog_index.sql' with { type: 'text' };
+import m0023 from './0023_payment_reversals.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -49,5 +50,6 @@ export const SQLITE_MIGRATIONS = embeddedMigrations(journal, {
   '0019_buyer_portal': m0019,
   '0020_machine_files': m0020,
   '0021_floating_leases': m0021,
-  '0022_odd_golden_guardian': m0022,
+  '0022_mail_backlog_index': m0022,
+  '0023_payment_reversals': m0023,
 });
