@@ -20,6 +20,7 @@ import m0016 from './0016_subscription_trials.sql' with { type: 'text' };
 import m0017 from './0017_buyer_portal.sql' with { type: 'text' };
 import m0018 from './0018_machine_files.sql' with { type: 'text' };
 import m0019 from './0019_floating_leases.sql' with { type: 'text' };
+import m0020 from './0020_unknown_ozymandias.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -44,4 +45,5 @@ export const POSTGRES_MIGRATION_LIST = embeddedMigrations(journal, {
   '0017_buyer_portal': m0017,
   '0018_machine_files': m0018,
   '0019_floating_leases': m0019,
+  '0020_unknown_ozymandias': m0020,
 });

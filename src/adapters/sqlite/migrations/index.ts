@@ -22,6 +22,7 @@ import m0018 from './0018_subscription_trials.sql' with { type: 'text' };
 import m0019 from './0019_buyer_portal.sql' with { type: 'text' };
 import m0020 from './0020_machine_files.sql' with { type: 'text' };
 import m0021 from './0021_floating_leases.sql' with { type: 'text' };
+import m0022 from './0022_abnormal_leech.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -48,4 +49,5 @@ export const SQLITE_MIGRATIONS = embeddedMigrations(journal, {
   '0019_buyer_portal': m0019,
   '0020_machine_files': m0020,
   '0021_floating_leases': m0021,
+  '0022_abnormal_leech': m0022,
 });
