@@ -91,6 +91,23 @@ function lostAnswerRules(name: string, open: () => Promise<{ api: TestApi; close
       expect(all.body.data.filter((p: { name: string }) => p.name === body.name)).toHaveLength(1);
     });
 
+    test('a webhook endpoint whose request died after writing it is replayed with the same secret', async () => {
+      const key = newKey();
+      const body = { url: `https://hooks.example.com/${key}` };
+      const create = () => w.api.call('POST', '/developers/webhook-endpoints', { key: w.s.apiKey, headers: { 'Idempotency-Key': key }, body });
+      dieAfterWrite(w);
+      const first = await create();
+      w.api.clock.advance(HOUR);
+
+      const retry = await create();
+
+      expect(retry.status).toBe(201);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect(retry.body).toEqual(first.body);
+      const all = await w.api.call('GET', '/developers/webhook-endpoints?limit=100', { key: w.s.apiKey });
+      expect(all.body.data.filter((e: { url: string }) => e.url === body.url)).toHaveLength(1);
+    });
+
     test('a key whose process died with nothing written is free again 10 seconds later, not 5 minutes', async () => {
       const [key, email] = [newKey(), `nothing-${n}@example.com`];
       const licenses = w.api.deps.licenses;

@@ -22,7 +22,7 @@ interface Ctx extends ScopeCtx {
 export interface Rebuild {
   kind: LinkedKind;
   status: number;
-  answer(objectId: string): Promise<unknown>;
+  answer(objectId: string, ctx: ScopeCtx): Promise<unknown>;
 }
 
 interface Held extends HeldClaim {
@@ -59,9 +59,9 @@ function hold(deps: IdempotencyDeps, request: Request, claim: HeldClaim): void {
 }
 
 /** The answer to a key whose first request linked its object but kept no answer: rebuilt, kept, replayed. */
-async function rebuilt(deps: IdempotencyDeps, claim: HeldClaim, outcome: Extract<IdempotencyOutcome, { kind: 'rebuild' }>, rebuild?: Rebuild): Promise<Response> {
+async function rebuilt(deps: IdempotencyDeps, ctx: ScopeCtx, claim: HeldClaim, outcome: Extract<IdempotencyOutcome, { kind: 'rebuild' }>, rebuild?: Rebuild): Promise<Response> {
   if (!rebuild || rebuild.kind !== outcome.objectKind) return inProgress();
-  const answer = await rebuild.answer(outcome.objectId);
+  const answer = await rebuild.answer(outcome.objectId, ctx);
   if (answer === null || answer === undefined) return inProgress();
   const body = JSON.stringify(answer);
   await deps.idempotencyKeys.complete(claim.scope, claim.key, rebuild.status, deps.keptAnswers.seal(body));
@@ -86,7 +86,7 @@ async function answerKnownKey(deps: IdempotencyDeps, ctx: Ctx, rebuild?: Rebuild
   const outcome = outcomeFor(existing, { route, digest });
   if (outcome.kind === 'reused') throw new IdempotencyKeyReusedError();
   if (outcome.kind === 'in_progress') return inProgress();
-  if (outcome.kind === 'rebuild') return rebuilt(deps, { scope, key }, outcome, rebuild);
+  if (outcome.kind === 'rebuild') return rebuilt(deps, ctx, { scope, key }, outcome, rebuild);
   return stored(outcome.status, deps.keptAnswers.unseal(outcome.body), true);
 }
 

@@ -5,28 +5,15 @@ import { listLicenses } from '../../../../app/licenses/list-licenses.ts';
 import { getLicense, revokeLicense, unbindLicense } from '../../../../app/licenses/manage-license.ts';
 import { RESENDS_PER_DAY, resendReceipt } from '../../../../app/licenses/resend-receipt.ts';
 import { changeLicense, listActivations, removeActivation } from '../../../../app/licenses/seller-activations.ts';
-import { viewLicense } from '../../../../domain/license.ts';
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withSecretKey, withSecretKeyOrCustomer } from '../../auth.ts';
 import { errorsOf, IdParams, LicenseView } from '../../schemas.ts';
 import { ActivationList, ActivationParams, EntitlementsBody, GrantBody, IssuedLicense, LicenseChangesBody, LicenseDetails, LicenseList, LicenseListQuery, ResendAnswer } from './schemas.ts';
-import { publicList } from './views.ts';
-import { idempotent, underKey, type Rebuild } from '../../idempotency.ts';
+import { issuedAgain, publicList } from './views.ts';
+import { idempotent, underKey } from '../../idempotency.ts';
 
 const tags = ['Licenses'];
 const security = SECURITY.secret;
-
-/** A grant's answer again, from the license its first request stored (it died before answering). */
-function grantedAgain(deps: Deps): Rebuild {
-  return {
-    kind: 'license',
-    status: 201,
-    async answer(id) {
-      const license = await deps.licenses.findById(id);
-      return license && { license: viewLicense(license, deps.clock.now()), licenseKey: license.licenseKey };
-    },
-  };
-}
 
 /** The seller's licenses: /developers/licenses and everything under /licenses/:id (secret key). */
 export function licenseSellerRoutes(deps: Deps) {
@@ -36,7 +23,7 @@ export function licenseSellerRoutes(deps: Deps) {
       return underKey(request, () => grantLicense(deps, caller.developerId, body));
     }, {
       body: GrantBody,
-      ...idempotent(deps, grantedAgain(deps)),
+      ...idempotent(deps, issuedAgain(deps, 201)),
       response: { 201: IssuedLicense, ...errorsOf(400, 401, 403, 404, 413) },
       detail: {
         tags, security, summary: 'Grant a license by hand',
