@@ -119,7 +119,7 @@ export const IDEMPOTENCY_PARAMETER = {
   in: 'header' as const,
   required: false,
   description:
-    'Makes a retry safe (as Stripe does): 1–255 printable ASCII characters, unique per request you mean. The same key with the same request within 24 hours answers the first answer again (header Idempotent-Replayed: true) with no second effect; with another body, path or route it is 422 idempotency_key_reused; while the first is still running, 409 conflict with Retry-After: 1. Failures on our side (5xx) and 409/429 refusals are not kept: retry with the same key. Keys are per caller: two sellers never collide.',
+    'Makes a retry safe (as Stripe does): 1–255 printable ASCII characters, unique per request you mean. The same key with the same request within 24 hours answers the first answer again (header Idempotent-Replayed: true) with no second effect; with another body, path or route it is 422 idempotency_key_reused; while the first is still running, 409 conflict with Retry-After: 1. Failures on our side (5xx) and 409/429 refusals are not kept: retry with the same key. After a crash of the server, a retry answers what the first request wrote (replayed), or runs once the lost request has been silent 10 seconds; never a second object. Keys are per caller: two sellers never collide; under a publishable key, per route and client address.',
   schema: { type: 'string' as const, minLength: 1, maxLength: IDEMPOTENCY_LIMITS.keyMaxLength, examples: ['3f1c9a2e-order-1042'] },
 };
 
