@@ -1,10 +1,11 @@
 import { describe, expect, test } from 'bun:test';
 import { startServer, type RunningServer } from '../support/server-process.ts';
+import { SANDBOX_CODE_PREFIX } from '../../src/adapters/sandbox/sandbox-processor.ts';
 import { randomHex } from './client.ts';
 import { postgresCrashStore, sqliteCrashStore, type CrashStore } from './stores.ts';
 
 /**
- * Keyed creates (grants and products, each key with its own e-mail or name) fired at the real server
+ * Keyed creates (grants, products and checkout inits, each key with its own e-mail, name or success URL) fired at the real server
  * at once; the process is killed with SIGKILL while they are in flight and restarted on the same
  * store; then every key is sent again. Whatever the kill cut off, each key ends with exactly one
  * object, and its retry answers 2xx with that object (the answer the first request gave, if it gave one).
@@ -15,7 +16,7 @@ const IN_FLIGHT = 12;
 
 interface Keyed {
   key: string;
-  path: '/developers/licenses' | '/developers/products';
+  path: '/developers/licenses' | '/developers/products' | '/checkout/init';
   body: Record<string, unknown>;
   sent?: boolean;
   /** What the first request answered, if the kill let it answer. */
@@ -41,12 +42,23 @@ async function retry(base: string, apiKey: string, item: Keyed) {
   }
 }
 
+/** Grants, products and checkouts in turn, each key naming its object (an e-mail, a name, a success URL) so the store can be counted per key. */
 function keyedItems(count: number, productId: string, run: string): Keyed[] {
-  return Array.from({ length: count }, (_, i) =>
-    i % 3 === 2
-      ? { key: `p-${run}-${i}`, path: '/developers/products', body: { name: `idem-${run}-${i}`, price: 100 + i, currency: 'usd' } }
-      : { key: `g-${run}-${i}`, path: '/developers/licenses', body: { productId, email: `idem-${run}-${i}@example.com` } },
-  );
+  const kinds = [
+    (i: number): Keyed => ({ key: `g-${run}-${i}`, path: '/developers/licenses', body: { productId, email: `idem-${run}-${i}@example.com` } }),
+    (i: number): Keyed => ({ key: `p-${run}-${i}`, path: '/developers/products', body: { name: `idem-${run}-${i}`, price: 100 + i, currency: 'usd' } }),
+    (i: number): Keyed => ({ key: `c-${run}-${i}`, path: '/checkout/init', body: { productId, successUrl: `https://shop.example.com/idem-${run}-${i}` } }),
+  ];
+  return Array.from({ length: count }, (_, i) => kinds[i % kinds.length]!(i));
+}
+
+/** Connects the seller's sandbox account, as checkouts need. */
+async function connect(base: string, apiKey: string) {
+  const start = (await (await fetch(`${base}/v1/connect/start`, { method: 'POST', headers: { 'x-api-key': apiKey } })).json()) as { url: string };
+  const state = new URL(start.url).searchParams.get('state')!;
+  const query = new URLSearchParams({ code: `${SANDBOX_CODE_PREFIX}${randomHex(12)}`, state });
+  const callback = await fetch(`${base}/v1/connect/callback?${query}`);
+  if (callback.status !== 200) throw new Error(`connect: ${callback.status}`);
 }
 
 /** Sends the items, IN_FLIGHT at a time, until the kill cuts them off; notes each answer it got. */
@@ -72,6 +84,7 @@ async function crashAndRetry(store: CrashStore) {
     const signup = await (await fetch(`${server.url}/v1/developers/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `idem-${randomHex(6)}@example.com`, name: 'Idem' }) })).json() as any;
     const apiKey = signup.apiKey as string;
     const product = await send(server.url, apiKey, { key: 'setup', path: '/developers/products', body: { name: 'Base', price: 1500, currency: 'usd' } });
+    await connect(server.url, apiKey);
     const run = randomHex(4);
     const items = keyedItems(3_000, product.body.id, run);
 
@@ -95,7 +108,9 @@ async function crashAndRetry(store: CrashStore) {
     server = undefined;
     const licenses = await store.rows(`SELECT c.email AS name, COUNT(*) AS n FROM licenses l JOIN customers c ON c.id = l.customer_id WHERE c.email LIKE 'idem-${run}-%' GROUP BY c.email`);
     const products = await store.rows(`SELECT name, COUNT(*) AS n FROM products WHERE name LIKE 'idem-${run}-%' GROUP BY name`);
-    const counts = new Map([...licenses, ...products].map((r) => [String(r.name), Number(r.n)]));
+    // A session whose process died before the processor's page existed was never answered nor linked: not counted.
+    const sessions = await store.rows(`SELECT success_url AS name, COUNT(*) AS n FROM checkout_sessions WHERE success_url LIKE 'https://shop.example.com/idem-${run}-%' AND checkout_url IS NOT NULL GROUP BY success_url`);
+    const counts = new Map([...licenses, ...products, ...sessions].map((r) => [String(r.name), Number(r.n)]));
     return { retries, counts, answered: items.filter((i) => i.first).length, cutOff };
   } finally {
     if (server) {
@@ -105,9 +120,9 @@ async function crashAndRetry(store: CrashStore) {
   }
 }
 
-const nameOf = (item: Keyed) => String(item.path === '/developers/licenses' ? item.body.email : item.body.name);
-/** The object an answer names: a license's id and key, or a product's id. */
-const objectOf = (body: any) => (body?.license ? `${body.license.id} ${body.licenseKey}` : body?.id);
+const nameOf = (item: Keyed) => String(item.body.email ?? item.body.name ?? item.body.successUrl);
+/** The object an answer names: a license's id and key, a session's id and URL, or a product's id. */
+const objectOf = (body: any) => (body?.license ? `${body.license.id} ${body.licenseKey}` : body?.sessionId ? `${body.sessionId} ${body.checkoutUrl}` : body?.id);
 
 describe.each([
   ['SQLite', sqliteCrashStore],
