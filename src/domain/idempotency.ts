@@ -8,11 +8,14 @@ export const IDEMPOTENCY_LIMITS = {
   /** How long a key answers its first answer again (as Stripe: 24 hours). */
   ttlMs: 86_400_000,
   keyMaxLength: 255,
+  /** How often the request holding a key tells the store it still runs. */
+  heartbeatMs: 3_000,
   /**
-   * A first request not finished after this long is taken as lost (its process stopped mid-way):
-   * the key may be claimed again. Far beyond any request's deadlines (store, processor, mail).
+   * A claim not refreshed for this long, with nothing written under it, was lost with its process
+   * (kill -9, power cut): the key may be claimed again. Three missed heartbeats, so a busy event
+   * loop does not give a live request's key away.
    */
-  abandonedAfterMs: 300_000,
+  lostAfterMs: 10_000,
   /** What a caller hears while the first request with its key still runs. */
   retryAfterSeconds: 1,
 } as const;
@@ -43,19 +46,33 @@ export interface IdempotencyRecord {
   status: IdempotencyStatus;
   responseStatus: number | null;
   responseBody: string | null;
+  /** What the guarded write created under this key, linked in that write's transaction. */
+  objectKind: string | null;
+  objectId: string | null;
+  heartbeatAt: number | null;
   createdAt: number;
   expiresAt: number;
 }
 
 export type IdempotencyClaim = Pick<IdempotencyRecord, 'scope' | 'key' | 'route' | 'digest' | 'createdAt' | 'expiresAt'>;
 
-/** What a request with a key already stored gets: the kept answer, a refusal, or "still running". */
-export type IdempotencyOutcome = { kind: 'replay'; status: number; body: string } | { kind: 'reused' } | { kind: 'in_progress' };
+/**
+ * What a request with a key already stored gets: the kept answer, a refusal, the object the first
+ * request wrote before its answer was kept (its process died, or it is finishing), or "still running".
+ */
+export type IdempotencyOutcome =
+  | { kind: 'replay'; status: number; body: string }
+  | { kind: 'reused' }
+  | { kind: 'rebuild'; objectKind: string; objectId: string }
+  | { kind: 'in_progress' };
 
 export function outcomeFor(existing: IdempotencyRecord, claim: Pick<IdempotencyClaim, 'route' | 'digest'>): IdempotencyOutcome {
   if (existing.route !== claim.route || existing.digest !== claim.digest) return { kind: 'reused' };
   if (existing.status === 'done' && existing.responseStatus !== null && existing.responseBody !== null) {
     return { kind: 'replay', status: existing.responseStatus, body: existing.responseBody };
+  }
+  if (existing.status === 'in_progress' && existing.objectKind !== null && existing.objectId !== null) {
+    return { kind: 'rebuild', objectKind: existing.objectKind, objectId: existing.objectId };
   }
   return { kind: 'in_progress' };
 }

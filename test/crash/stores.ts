@@ -25,6 +25,8 @@ export interface CrashStore {
   /** What the service is started with, the same before and after the crash. */
   env: Record<string, string>;
   facts(): Promise<StoreFacts>;
+  /** Any read of the store, once the service has stopped. */
+  rows(query: string): Promise<Record<string, unknown>[]>;
   /** SQLite: PRAGMA integrity_check and foreign_key_check of the file after the final stop (['ok'] when sound). */
   integrity?(): string[];
   /** SQLite: the same checks on a copy of the files exactly as the kill left them (the copy is recovered, not the original). */
@@ -78,9 +80,12 @@ export function sqliteCrashStore(): CrashStore {
       return integrityOf(copy);
     },
     async facts() {
+      return factsFrom(this.rows);
+    },
+    async rows(query) {
       const db = new Database(path, { readonly: true });
       try {
-        return await factsFrom(async (query) => db.query(query).all() as Record<string, unknown>[]);
+        return db.query(query).all() as Record<string, unknown>[];
       } finally {
         db.close();
       }
@@ -99,9 +104,12 @@ export function postgresCrashStore(): CrashStore {
     name: 'postgres',
     env: { DATABASE_URL: url.toString(), MASTER_KEY: MASTER_KEY(), PUBLIC_BASE_URL },
     async facts() {
+      return factsFrom(this.rows);
+    },
+    async rows(query) {
       const sql = connect();
       try {
-        return await factsFrom(async (query) => (await sql.unsafe(query)) as Record<string, unknown>[]);
+        return (await sql.unsafe(query)) as Record<string, unknown>[];
       } finally {
         await sql.close();
       }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, lte, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { IdempotencyClaim, IdempotencyRecord } from '../../domain/idempotency.ts';
 import type { IdempotencyRepository } from '../../ports/idempotency-repository.ts';
 import type { SqlStore } from './sql-store.ts';
@@ -6,14 +6,16 @@ import type { SqlStore } from './sql-store.ts';
 export class DrizzleIdempotencyRepository implements IdempotencyRepository {
   constructor(private readonly store: SqlStore) {}
 
-  async claim(claim: IdempotencyClaim, abandonedBefore: number): Promise<IdempotencyRecord | null> {
+  async claim(claim: IdempotencyClaim, lostBefore: number): Promise<IdempotencyRecord | null> {
     const { idempotencyKeys: keys } = this.store.tables;
-    const fresh = { ...claim, status: 'in_progress' as const, responseStatus: null, responseBody: null };
-    // The primary key decides: one insert (or take-over of an expired or abandoned record) returns a row, however many race.
+    const fresh = { ...claim, status: 'in_progress' as const, responseStatus: null, responseBody: null, objectKind: null, objectId: null, heartbeatAt: claim.createdAt };
+    // A record from before heartbeats has none: its claim time stands in.
+    const lost = and(eq(keys.status, 'in_progress'), isNull(keys.objectId), lte(sql`coalesce(${keys.heartbeatAt}, ${keys.createdAt})`, lostBefore));
+    // The primary key decides: one insert (or take-over of an expired or lost record) returns a row, however many race.
     const won = await this.store.db
       .insert(keys)
       .values(fresh)
-      .onConflictDoUpdate({ target: [keys.scope, keys.key], set: fresh, setWhere: or(lte(keys.expiresAt, claim.createdAt), and(eq(keys.status, 'in_progress'), lte(keys.createdAt, abandonedBefore))) })
+      .onConflictDoUpdate({ target: [keys.scope, keys.key], set: fresh, setWhere: or(lte(keys.expiresAt, claim.createdAt), lost) })
       .returning({ key: keys.key });
     if (won.length === 1) return null;
     const [held] = await this.store.db.select().from(keys).where(this.of(claim.scope, claim.key)).limit(1);
@@ -26,9 +28,14 @@ export class DrizzleIdempotencyRepository implements IdempotencyRepository {
     await this.store.db.update(keys).set({ status: 'done', responseStatus: status, responseBody: body }).where(and(this.of(scope, key), eq(keys.status, 'in_progress')));
   }
 
+  async heartbeat(scope: string, key: string, at: number): Promise<void> {
+    const { idempotencyKeys: keys } = this.store.tables;
+    await this.store.db.update(keys).set({ heartbeatAt: at }).where(and(this.of(scope, key), eq(keys.status, 'in_progress')));
+  }
+
   async release(scope: string, key: string): Promise<void> {
     const { idempotencyKeys: keys } = this.store.tables;
-    await this.store.db.delete(keys).where(and(this.of(scope, key), eq(keys.status, 'in_progress')));
+    await this.store.db.delete(keys).where(and(this.of(scope, key), eq(keys.status, 'in_progress'), isNull(keys.objectId)));
   }
 
   async deleteExpired(before: number, limit: number): Promise<number> {

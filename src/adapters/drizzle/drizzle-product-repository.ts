@@ -7,7 +7,7 @@ export class DrizzleProductRepository implements ProductRepository {
   constructor(private readonly store: SqlStore) {}
 
   async create(product: Product): Promise<void> {
-    await this.store.db.insert(this.store.tables.products).values(product);
+    await this.store.transactions.insertProduct(product);
   }
 
   async get(developerId: string, id: string): Promise<Product | null> {

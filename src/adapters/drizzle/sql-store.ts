@@ -1,6 +1,7 @@
 import { and, eq, gt, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
 import type { PaymentMismatch } from '../../domain/events.ts';
+import type { Product } from '../../domain/product.ts';
 import type { Subscription } from '../../domain/subscription.ts';
 import type { KeyRotation } from '../../ports/signing-key-repository.ts';
 import { firstMachine as postgresFirstMachine } from '../postgres/postgres-activations.ts';
@@ -61,6 +62,8 @@ export interface SqlTransactions extends SubscriptionWrites {
   changePhone(customerId: string, from: string, to: string, at: number): Promise<boolean>;
   /** SigningKeyRepository.rotate: only while `after` is the head; false when it no longer is. */
   rotateSigningKey(rotation: KeyRotation): Promise<boolean>;
+  /** ProductRepository.create, linking the request's Idempotency-Key (if any) to it in the same transaction. */
+  insertProduct(product: Product): Promise<void>;
 }
 
 /** A subscription's writes, each in one transaction with the events it announces (events.ts) and the console rollups it moves (stats-rollups.ts). */

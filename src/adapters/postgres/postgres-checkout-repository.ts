@@ -4,13 +4,22 @@ import { NotFoundError } from '../../domain/errors.ts';
 import { checkoutChanged, checkoutPatchAnnounces } from '../../domain/events.ts';
 import type { CheckoutPatch, CheckoutRepository } from '../../ports/checkout-repository.ts';
 import { columnPatch } from '../column-patch.ts';
+import { heldClaim, linkPostgresClaim } from '../idempotency-claim.ts';
 import { DrizzleCheckoutRepository, sessionOf } from '../drizzle/drizzle-checkout-repository.ts';
 import { postgresSqlStore } from '../drizzle/sql-store.ts';
 import { checkoutSessions } from './schema.ts';
-import { emitPostgresEvent } from './postgres-events.ts';
+import { emitPostgresEvent, type PostgresWriter } from './postgres-events.ts';
 import type { PostgresDb } from './postgres-store.ts';
 
 const sessionPatch = columnPatch(checkoutSessions, { storedStatus: 'status' });
+
+/** An update that announces nothing, in one statement: a racing update waits on the row lock, then checks `expect` against this one's values. */
+async function quietUpdate(db: PostgresWriter, id: string, patch: CheckoutPatch, expect?: CheckoutPatch): Promise<CheckoutSession | null> {
+  const set = sessionPatch.set(patch);
+  const where = and(eq(checkoutSessions.id, id), sessionPatch.where(expect));
+  const [row] = Object.keys(set).length === 0 ? await db.select().from(checkoutSessions).where(where) : await db.update(checkoutSessions).set(set).where(where).returning();
+  return sessionOf(row);
+}
 
 export class PostgresCheckoutRepository extends DrizzleCheckoutRepository implements CheckoutRepository {
   // Polled every 2 s by every waiting client: a named prepared statement.
@@ -28,11 +37,15 @@ export class PostgresCheckoutRepository extends DrizzleCheckoutRepository implem
 
   async update(id: string, patch: CheckoutPatch, expect?: CheckoutPatch): Promise<CheckoutSession | null> {
     if (!checkoutPatchAnnounces(patch)) {
-      // One statement: a racing update waits on the row lock, then checks `expect` against this one's values.
-      const set = sessionPatch.set(patch);
-      const where = and(eq(checkoutSessions.id, id), sessionPatch.where(expect));
-      const [row] = Object.keys(set).length === 0 ? await this.db.select().from(checkoutSessions).where(where) : await this.db.update(checkoutSessions).set(set).where(where).returning();
-      return sessionOf(row);
+      // The URL is checkout init's answer: the session it completes is what the request's key guards.
+      if (patch.checkoutUrl != null && heldClaim()) {
+        return this.db.transaction(async (tx) => {
+          const session = await quietUpdate(tx, id, patch, expect);
+          if (session) await linkPostgresClaim(tx, 'checkout', id);
+          return session;
+        });
+      }
+      return quietUpdate(this.db, id, patch, expect);
     }
     return this.db.transaction(async (tx) => {
       // The row lock serializes updates of one session: a racing one waits, then sees this one's values.

@@ -7,9 +7,10 @@ import { outboxMailRow } from '../drizzle/drizzle-mail-repositories.ts';
 import { listeningEndpoints } from '../drizzle/event-rows.ts';
 import { rollupStatement } from '../drizzle/rollup-statements.ts';
 import { POSTGRES_PARTS } from '../drizzle/sql-store.ts';
+import { claimLinkCte } from '../idempotency-claim.ts';
 import { stampEvent } from '../webhooks/outbox-stamps.ts';
 import type { PostgresDb } from './postgres-store.ts';
-import { customers, developerCustomers, mailOutbox, outgoingEvents, webhookDeliveries, webhookEndpoints } from './schema.ts';
+import { customers, developerCustomers, idempotencyKeys, mailOutbox, outgoingEvents, webhookDeliveries, webhookEndpoints } from './schema.ts';
 
 /** The transaction a change runs in (or the pool, for a single statement): events are written in the change's own. */
 export type PostgresTx = Parameters<Parameters<PostgresDb['transaction']>[0]>[0];
@@ -111,6 +112,7 @@ export async function insertPostgresLicense(tx: PostgresWriter, license: License
     inserted AS (${insert} RETURNING 1),
     ${rollupCtes(licenseRollups(null, { ...license, machines: 0 }), 'inserted')}
     ${mailed}
+    ${claimLinkCte(idempotencyKeys, 'license', license.id, 'inserted')}
     subject AS (SELECT ${customers.email} AS email FROM ${customers}, inserted WHERE ${customers.id} = ${customerId}),
     listed AS (
       INSERT INTO ${dc} (developer_id, customer_id, email, first_seen_at)

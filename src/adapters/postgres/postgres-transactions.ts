@@ -1,9 +1,11 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
+import type { Product } from '../../domain/product.ts';
+import { linkPostgresClaim } from '../idempotency-claim.ts';
 import type { KeyRotation } from '../../ports/signing-key-repository.ts';
 import type { SqlTransactions } from '../drizzle/sql-store.ts';
 import { postgresSubscriptionWrites } from './postgres-subscription-writes.ts';
 import type { PostgresDb } from './postgres-store.ts';
-import { customers, savedCards, signingKeys } from './schema.ts';
+import { customers, products, savedCards, signingKeys } from './schema.ts';
 
 /** The shared repositories' writes that need a transaction, on one pooled connection each. */
 export function postgresTransactions(db: PostgresDb): SqlTransactions {
@@ -20,6 +22,13 @@ export function postgresTransactions(db: PostgresDb): SqlTransactions {
         if (moved.length !== 1) return false;
         await tx.update(savedCards).set({ phone: to }).where(and(eq(savedCards.customerId, customerId), eq(savedCards.phone, from)));
         return true;
+      });
+    },
+
+    async insertProduct(product: Product): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx.insert(products).values(product);
+        await linkPostgresClaim(tx, 'product', product.id);
       });
     },
 

@@ -3,6 +3,7 @@ import type { WebhookEndpoint } from '../../domain/webhook-endpoint.ts';
 import type { EndpointChanges, EndpointPage, WebhookEndpointRepository } from '../../ports/webhook-endpoint-repository.ts';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from './schema.ts';
 import type { PostgresDb } from './postgres-store.ts';
+import { linkPostgresClaim } from '../idempotency-claim.ts';
 
 const byId = sql`${webhookEndpoints.id} COLLATE "C"`;
 
@@ -22,6 +23,7 @@ export class PostgresWebhookEndpointRepository implements WebhookEndpointReposit
       const [row] = await tx.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.developerId, endpoint.developerId));
       if ((row?.n ?? 0) >= max) return false;
       await tx.insert(webhookEndpoints).values({ ...endpoint, events: jsonbOf(endpoint.events) });
+      await linkPostgresClaim(tx, 'webhook_endpoint', endpoint.id);
       return true;
     });
   }

@@ -603,6 +603,14 @@ export const idempotencyKeys = sqliteTable(
     status: text('status', { enum: IDEMPOTENCY_STATUSES }).notNull(),
     responseStatus: integer('response_status'),
     responseBody: text('response_body'),
+    /**
+     * What the guarded write created (`license`, `product`, `checkout`…), set in that write's own
+     * transaction: a retry after a crash rebuilds the answer from it instead of writing again.
+     */
+    objectKind: text('object_kind'),
+    objectId: text('object_id'),
+    /** Refreshed while the first request runs: a claim left unrefreshed, with no object, was lost with its process. */
+    heartbeatAt: integer('heartbeat_at'),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
   },

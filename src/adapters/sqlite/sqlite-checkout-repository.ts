@@ -4,6 +4,7 @@ import { NotFoundError } from '../../domain/errors.ts';
 import { checkoutChanged, checkoutPatchAnnounces } from '../../domain/events.ts';
 import type { CheckoutPatch, CheckoutRepository } from '../../ports/checkout-repository.ts';
 import { columnPatch } from '../column-patch.ts';
+import { heldClaim, linkSqliteClaim } from '../idempotency-claim.ts';
 import { DrizzleCheckoutRepository, sessionOf } from '../drizzle/drizzle-checkout-repository.ts';
 import { sqliteSqlStore } from '../drizzle/sql-store.ts';
 import { checkoutSessions } from './schema.ts';
@@ -11,6 +12,14 @@ import { emitSqliteEvent } from './sqlite-events.ts';
 import type { SqliteDb } from './sqlite-store.ts';
 
 const sessionPatch = columnPatch(checkoutSessions, { storedStatus: 'status' });
+
+/** An update that announces nothing, in one statement (SQLite has one writer): `expect` is checked against the row as it is. */
+function quietUpdate(db: Pick<SqliteDb, 'select' | 'update'>, id: string, patch: CheckoutPatch, expect?: CheckoutPatch): CheckoutSession | null {
+  const set = sessionPatch.set(patch);
+  const where = and(eq(checkoutSessions.id, id), sessionPatch.where(expect));
+  const [row] = Object.keys(set).length === 0 ? db.select().from(checkoutSessions).where(where).all() : db.update(checkoutSessions).set(set).where(where).returning().all();
+  return sessionOf(row);
+}
 
 export class SqliteCheckoutRepository extends DrizzleCheckoutRepository implements CheckoutRepository {
   // Polled every 2 s by every waiting client: prepared once (drizzle re-prepares unprepared queries).
@@ -27,11 +36,15 @@ export class SqliteCheckoutRepository extends DrizzleCheckoutRepository implemen
 
   async update(id: string, patch: CheckoutPatch, expect?: CheckoutPatch): Promise<CheckoutSession | null> {
     if (!checkoutPatchAnnounces(patch)) {
-      // One statement (SQLite has one writer): `expect` is checked against the row as it is.
-      const set = sessionPatch.set(patch);
-      const where = and(eq(checkoutSessions.id, id), sessionPatch.where(expect));
-      const [row] = Object.keys(set).length === 0 ? this.db.select().from(checkoutSessions).where(where).all() : this.db.update(checkoutSessions).set(set).where(where).returning().all();
-      return sessionOf(row);
+      // The URL is checkout init's answer: the session it completes is what the request's key guards.
+      if (patch.checkoutUrl != null && heldClaim()) {
+        return this.db.transaction((tx) => {
+          const session = quietUpdate(tx, id, patch, expect);
+          if (session) linkSqliteClaim(tx, 'checkout', id);
+          return session;
+        });
+      }
+      return quietUpdate(this.db, id, patch, expect);
     }
     return this.db.transaction(
       (tx) => {

@@ -9,6 +9,7 @@ import { outboxMailRow } from '../drizzle/drizzle-mail-repositories.ts';
 import { DrizzleLicenseRepository } from '../drizzle/drizzle-license-repository.ts';
 import { licenseRow, licenseStatementParts, originConflict, type LicenseOrigin, reissueGuard, reissueSet, stateOf, withoutEmail } from '../drizzle/license-rows.ts';
 import { sqliteSqlStore } from '../drizzle/sql-store.ts';
+import { linkSqliteClaim } from '../idempotency-claim.ts';
 import { outboxNow } from '../webhooks/outbox-stamps.ts';
 import { activations, customers, licenses, mailOutbox, retiredLicenseKeys } from './schema.ts';
 import { activationsJson, firstMachine, SqliteActivations } from './sqlite-activations.ts';
@@ -42,6 +43,7 @@ export class SqliteLicenseRepository extends DrizzleLicenseRepository implements
         tx.insert(licenses).values(licenseRow(license, keyHash, origin)).run();
         recordNewSqliteLicense(tx, license);
         if (mail) tx.insert(mailOutbox).values(outboxMailRow(mail)).run();
+        linkSqliteClaim(tx, 'license', license.id);
       });
     } catch (error) {
       throw conflictOf(error) ?? error;

@@ -1,8 +1,10 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
+import type { Product } from '../../domain/product.ts';
+import { linkSqliteClaim } from '../idempotency-claim.ts';
 import type { KeyRotation } from '../../ports/signing-key-repository.ts';
 import type { SqlTransactions } from '../drizzle/sql-store.ts';
 import { sqliteSubscriptionWrites } from './sqlite-subscription-writes.ts';
-import { customers, savedCards, signingKeys } from './schema.ts';
+import { customers, products, savedCards, signingKeys } from './schema.ts';
 import type { SqliteDb } from './sqlite-store.ts';
 
 /**
@@ -24,6 +26,13 @@ export function sqliteTransactions(db: SqliteDb): SqlTransactions {
         if (moved.length !== 1) return false;
         tx.update(savedCards).set({ phone: to }).where(and(eq(savedCards.customerId, customerId), eq(savedCards.phone, from))).run();
         return true;
+      });
+    },
+
+    async insertProduct(product: Product): Promise<void> {
+      db.transaction((tx) => {
+        tx.insert(products).values(product).run();
+        linkSqliteClaim(tx, 'product', product.id);
       });
     },
 

@@ -4,12 +4,22 @@ import type { EndpointChanges, EndpointPage, WebhookEndpointRepository } from '.
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from './schema.ts';
 import type { Database } from 'bun:sqlite';
 import type { SqliteDb } from './sqlite-store.ts';
+import { linkSqliteClaim } from '../idempotency-claim.ts';
 
 export class SqliteWebhookEndpointRepository implements WebhookEndpointRepository {
   constructor(private readonly db: SqliteDb) {}
 
   async create(endpoint: WebhookEndpoint, max: number): Promise<boolean> {
     // One statement: SQLite has one writer, so the count and the insert cannot interleave with another's.
+    // In a transaction with the link of the request's Idempotency-Key to it (the one connection runs both).
+    return this.db.transaction((tx) => {
+      const inserted = this.insertBelow(endpoint, max);
+      if (inserted) linkSqliteClaim(tx, 'webhook_endpoint', endpoint.id);
+      return inserted;
+    });
+  }
+
+  private insertBelow(endpoint: WebhookEndpoint, max: number): boolean {
     const inserted = (this.db as unknown as { $client: Database }).$client
       .query(
         `INSERT INTO webhook_endpoints (id, developer_id, url, description, events, sealed_secret, enabled, disabled_reason, failing_since, created_at, updated_at)

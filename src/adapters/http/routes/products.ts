@@ -10,7 +10,7 @@ import { BILLING_INTERVALS, PRODUCT_LIMITS, PRODUCT_MESSAGES } from '../../../do
 import { LEASE_LIMITS, LEASE_MESSAGES } from '../../../domain/lease.ts';
 import { errorsOf, Features, IdParams, Input, Int, Millis, Page, PageQuery } from '../schemas.ts';
 import { literals } from '../vocabulary.ts';
-import { idempotent } from '../idempotency.ts';
+import { idempotent, underKey } from '../idempotency.ts';
 
 const Product = t.Object({
   id: t.String(),
@@ -123,13 +123,20 @@ export function productRoutes(deps: Deps) {
   return withSecretKey(deps)
     .post(
       '/developers/products',
-      async ({ caller, body, set }) => {
+      async ({ caller, body, set, request }) => {
         set.status = 201;
-        return publicProduct(await createProduct(deps, caller.developerId, body));
+        return publicProduct(await underKey(request, () => createProduct(deps, caller.developerId, body)));
       },
       {
         body: NewProductBody,
-        ...idempotent(deps),
+        ...idempotent(deps, {
+          kind: 'product',
+          status: 201,
+          answer: async (id) => {
+            const product = await deps.products.findById(id);
+            return product && publicProduct(product);
+          },
+        }),
         response: { 201: Product, ...errorsOf(400, 401, 403, 413) },
         detail: { tags, summary: 'Create a product', security: SECURITY.secret },
       },

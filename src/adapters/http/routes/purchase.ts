@@ -7,7 +7,8 @@ import { EXAMPLE } from '../examples.ts';
 import { errorsOf, Id, Input } from '../schemas.ts';
 import { CodeSent } from './customers/schemas.ts';
 import { IssuedLicense } from './licenses/schemas.ts';
-import { idempotent } from '../idempotency.ts';
+import { idempotent, underKey } from '../idempotency.ts';
+import { issuedAgain } from './licenses/views.ts';
 
 const PurchaseInitBody = Input({ productId: Id() }, { examples: [{ productId: EXAMPLE.productId }] });
 
@@ -55,9 +56,9 @@ export function purchaseRoutes(deps: Deps) {
         security: SECURITY.customer,
       },
     })
-    .post('/purchase/confirm', ({ customer, body }) => confirmPurchase(deps, customer.customerId, body), {
+    .post('/purchase/confirm', ({ customer, body, request }) => underKey(request, () => confirmPurchase(deps, customer.customerId, body)), {
       body: PurchaseConfirmBody,
-      ...idempotent(deps),
+      ...idempotent(deps, issuedAgain(deps, 200)),
       response: { 200: IssuedLicense, ...errorsOf(400, 401, 402, 404, 409, 410, 413, 422, 429, 502) },
       detail: {
         tags,

@@ -22,6 +22,7 @@ import m0018 from './0018_machine_files.sql' with { type: 'text' };
 import m0019 from './0019_floating_leases.sql' with { type: 'text' };
 import m0020 from './0020_mail_backlog_index.sql' with { type: 'text' };
 import m0021 from './0021_payment_reversals.sql' with { type: 'text' };
+import m0022 from './0022_idempotency_links.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -48,4 +49,5 @@ export const POSTGRES_MIGRATION_LIST = embeddedMigrations(journal, {
   '0019_floating_leases': m0019,
   '0020_mail_backlog_index': m0020,
   '0021_payment_reversals': m0021,
+  '0022_idempotency_links': m0022,
 });

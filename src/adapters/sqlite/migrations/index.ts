@@ -24,6 +24,7 @@ import m0020 from './0020_machine_files.sql' with { type: 'text' };
 import m0021 from './0021_floating_leases.sql' with { type: 'text' };
 import m0022 from './0022_mail_backlog_index.sql' with { type: 'text' };
 import m0023 from './0023_payment_reversals.sql' with { type: 'text' };
+import m0024 from './0024_idempotency_links.sql' with { type: 'text' };
 import journal from './meta/_journal.json' with { type: 'json' };
 import { embeddedMigrations } from '../../migrations/embedded-migrations.ts';
 
@@ -52,4 +53,5 @@ export const SQLITE_MIGRATIONS = embeddedMigrations(journal, {
   '0021_floating_leases': m0021,
   '0022_mail_backlog_index': m0022,
   '0023_payment_reversals': m0023,
+  '0024_idempotency_links': m0024,
 });

@@ -8,7 +8,7 @@ import { clientAddress } from '../../client-address.ts';
 import { EMAIL_MAX_LENGTH } from '../../../../domain/developer.ts';
 import { EXAMPLE } from '../../examples.ts';
 import { errorsOf, Id, Input, licenseFields, MillisOrNull } from '../../schemas.ts';
-import { idempotent } from '../../idempotency.ts';
+import { idempotent, underKey } from '../../idempotency.ts';
 
 const CheckoutInitBody = Input({
   productId: Id(),
@@ -62,11 +62,18 @@ export function checkoutRoutes(deps: Deps) {
           // A secret key is the seller's own server, which may start checkouts for all its buyers from one address.
           if (caller.scope === 'publishable') await countFromAddress(deps, 'checkout', clientAddress(request, deps.settings.trustedProxyHeader));
           set.status = 201;
-          return startCheckout(deps, caller.developerId, body);
+          return underKey(request, () => startCheckout(deps, caller.developerId, body));
         },
         {
           body: CheckoutInitBody,
-          ...idempotent(deps),
+          ...idempotent(deps, {
+            kind: 'checkout',
+            status: 201,
+            answer: async (id) => {
+              const session = await deps.checkouts.findById(id);
+              return session?.checkoutUrl ? { sessionId: session.id, checkoutUrl: session.checkoutUrl } : null;
+            },
+          }),
           response: { 201: CheckoutInitResponse, ...errorsOf(400, 401, 404, 409, 413, 429, 502) },
           detail: {
             tags,

@@ -9,8 +9,8 @@ import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withSecretKey, withSecretKeyOrCustomer } from '../../auth.ts';
 import { errorsOf, IdParams, LicenseView } from '../../schemas.ts';
 import { ActivationList, ActivationParams, EntitlementsBody, GrantBody, IssuedLicense, LicenseChangesBody, LicenseDetails, LicenseList, LicenseListQuery, ResendAnswer } from './schemas.ts';
-import { publicList } from './views.ts';
-import { idempotent } from '../../idempotency.ts';
+import { issuedAgain, publicList } from './views.ts';
+import { idempotent, underKey } from '../../idempotency.ts';
 
 const tags = ['Licenses'];
 const security = SECURITY.secret;
@@ -18,12 +18,12 @@ const security = SECURITY.secret;
 /** The seller's licenses: /developers/licenses and everything under /licenses/:id (secret key). */
 export function licenseSellerRoutes(deps: Deps) {
   const seller = withSecretKey(deps)
-    .post('/developers/licenses', async ({ caller, body, set }) => {
+    .post('/developers/licenses', async ({ caller, body, set, request }) => {
       set.status = 201;
-      return grantLicense(deps, caller.developerId, body);
+      return underKey(request, () => grantLicense(deps, caller.developerId, body));
     }, {
       body: GrantBody,
-      ...idempotent(deps),
+      ...idempotent(deps, issuedAgain(deps, 201)),
       response: { 201: IssuedLicense, ...errorsOf(400, 401, 403, 404, 413) },
       detail: {
         tags, security, summary: 'Grant a license by hand',

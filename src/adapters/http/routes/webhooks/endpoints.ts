@@ -10,7 +10,7 @@ import {
   BulkRedeliverBody, BulkRedelivery, EndpointParams, NewWebhookEndpointBody, WebhookDeliveryQuery, WebhookPageQuery, RotatedWebhookSecret, WebhookDelivery, WebhookDeliveryList, WebhookEndpointChangesBody,
   WebhookEndpointList, WebhookEndpointView, WebhookEndpointWithSecret,
 } from './schemas.ts';
-import { idempotent } from '../../idempotency.ts';
+import { idempotent, underKey } from '../../idempotency.ts';
 
 const tags = ['Webhooks'];
 const security = SECURITY.secret;
@@ -21,12 +21,20 @@ const security = SECURITY.secret;
  */
 export function webhookEndpointRoutes(deps: Deps) {
   return withSecretKey(deps)
-    .post('/developers/webhook-endpoints', async ({ caller, body, set }) => {
+    .post('/developers/webhook-endpoints', async ({ caller, body, set, request }) => {
       set.status = 201;
-      return createEndpoint(deps, caller.developerId, body);
+      return underKey(request, () => createEndpoint(deps, caller.developerId, body));
     }, {
       body: NewWebhookEndpointBody,
-      ...idempotent(deps),
+      ...idempotent(deps, {
+        kind: 'webhook_endpoint',
+        status: 201,
+        // The secret is kept sealed with the endpoint: the answer shows it again, as the first did.
+        answer: async (id, { caller }) => {
+          const endpoint = caller && (await deps.webhookEndpoints.get(caller.developerId, id));
+          return endpoint && { ...endpointView(endpoint), secret: deps.webhookSecrets.unseal(endpoint.sealedSecret).current };
+        },
+      }),
       response: { 201: WebhookEndpointWithSecret, ...errorsOf(400, 401, 403, 409, 413) },
       detail: {
         tags, security, summary: 'Register a webhook endpoint',
