@@ -48,7 +48,9 @@ describe('two instances on one database, terminal flow in sandbox mode', () => {
     expectError(fourthOnB, 429, 'rate_limited');
     expect(fourthOnB.headers.get('retry-after')).toMatch(/^\d+$/);
     const mail = await service.on(1)('GET', `/sandbox/mail?to=${encodeURIComponent(buyer.email)}`);
-    expect(mail.body.data).toHaveLength(3); // no confirmed phone: the codes went by e-mail
+    // No confirmed phone: the codes went by e-mail (the checkout's receipt may be there too, whenever its sender got to it).
+    const codes = (mail.body.data as { text: string }[]).filter((m) => /code is \d{6}/.test(m.text));
+    expect(codes).toHaveLength(3);
   });
 
   test('5 wrong codes spread across instances use up the challenge: the right code is then 429 otp_attempts_exceeded', async () => {
