@@ -17,7 +17,7 @@ export interface HeldClaim {
 }
 
 /** What a guarded write created, as the key's record names it; each idempotent route rebuilds its answer from one kind. */
-export const LINKED_KINDS = ['license', 'product', 'checkout', 'webhook_endpoint'] as const;
+export const LINKED_KINDS = ['license', 'product', 'checkout', 'webhook_endpoint', 'order'] as const;
 export type LinkedKind = (typeof LINKED_KINDS)[number];
 
 const current = new AsyncLocalStorage<HeldClaim>();

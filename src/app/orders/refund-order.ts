@@ -57,6 +57,12 @@ async function refundAtProcessor(deps: RefundDeps, order: Order, amount: number)
   });
 }
 
+/** The seller's order as the refund route answers it (null: not theirs, or gone): a keyed refund's answer rebuilt. */
+export async function orderAsItStands(deps: Pick<Deps, 'orders' | 'customers'>, developerId: string, id: string): Promise<OrderView | null> {
+  const order = await deps.orders.findById(id);
+  return order && order.developerId === developerId ? view(deps, order) : null;
+}
+
 async function view(deps: Pick<Deps, 'customers'>, order: Order): Promise<OrderView> {
   const { developerId: _d, ...rest } = order;
   const customer = await deps.customers.findById(order.customerId);
