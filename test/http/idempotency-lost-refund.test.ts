@@ -68,5 +68,24 @@ for (const factory of [sqliteMemoryStores, postgresStores]) {
       expect((await s.stored()).amountRefunded).toBe(500);
       expect(s.refunds()).toHaveLength(1);
     });
+
+    test('a refund in full whose taking back failed after the recording: the retry finishes it, the license is revoked', async () => {
+      const s = await sale();
+      const licenses = s.shop.api.deps.licenses;
+      const update = licenses.update;
+      licenses.update = async () => {
+        licenses.update = update;
+        throw new Error('store lost');
+      };
+      const first = await s.refund(s.order.amount);
+
+      const retry = await s.refund(s.order.amount);
+
+      expect(first.status).toBe(500);
+      expect(retry.status).toBe(200);
+      expect(retry.body).toMatchObject({ status: 'refunded', amountRefunded: s.order.amount });
+      expect((await licenses.findById(s.order.licenseId))!.storedStatus).toBe('revoked');
+      expect(s.refunds()).toHaveLength(1);
+    });
   });
 }

@@ -57,10 +57,16 @@ async function refundAtProcessor(deps: RefundDeps, order: Order, amount: number)
   });
 }
 
-/** The seller's order as the refund route answers it (null: not theirs, or gone): a keyed refund's answer rebuilt. */
-export async function orderAsItStands(deps: Pick<Deps, 'orders' | 'customers'>, developerId: string, id: string): Promise<OrderView | null> {
+/**
+ * A keyed refund's answer rebuilt: the seller's order as it stands (null: not theirs, or gone). A
+ * refund in full cut off after its recording finishes taking back what the order paid for, as a
+ * repeated refund does.
+ */
+export async function orderAsItStands(deps: RefundDeps, developerId: string, id: string): Promise<OrderView | null> {
   const order = await deps.orders.findById(id);
-  return order && order.developerId === developerId ? view(deps, order) : null;
+  if (!order || order.developerId !== developerId) return null;
+  if (order.status === 'refunded') await takeBack(deps, order);
+  return view(deps, order);
 }
 
 async function view(deps: Pick<Deps, 'customers'>, order: Order): Promise<OrderView> {
