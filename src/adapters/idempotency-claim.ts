@@ -14,10 +14,15 @@ import { idempotencyKeys as liteKeys } from './sqlite/schema.ts';
 export interface HeldClaim {
   scope: string;
   key: string;
+  /**
+   * The answer, sealed, when the route knows it before its write and the write leaves nothing to
+   * rebuild it from (a new API key, stored only as its digest): kept with the write instead.
+   */
+  answer?: { status: number; body: string };
 }
 
 /** What a guarded write created, as the key's record names it; each idempotent route rebuilds its answer from one kind. */
-export const LINKED_KINDS = ['license', 'product', 'checkout', 'webhook_endpoint'] as const;
+export const LINKED_KINDS = ['license', 'product', 'checkout', 'webhook_endpoint', 'order'] as const;
 export type LinkedKind = (typeof LINKED_KINDS)[number];
 
 const current = new AsyncLocalStorage<HeldClaim>();
@@ -63,4 +68,24 @@ export async function linkPostgresClaim(tx: Pick<PostgresWriter, 'update'>, kind
   if (!claim) return;
   const link = claimLink(pgKeys, claim, kind, id);
   await tx.update(pgKeys).set(link.set).where(link.where);
+}
+
+/** The held claim's answer to keep with the write, as the store sets it: done, with the answer. */
+function keptAnswer(table: SharedTables['idempotencyKeys']) {
+  const claim = heldClaim();
+  if (!claim?.answer) return null;
+  const set = { status: 'done' as const, responseStatus: claim.answer.status, responseBody: claim.answer.body };
+  return { set, where: and(eq(table.scope, claim.scope), eq(table.key, claim.key), eq(table.status, 'in_progress'))! };
+}
+
+/** Inside a SQLite transaction: keeps the held claim's answer (if the route gave one) with the write. */
+export function keepSqliteAnswer(tx: Pick<SqliteWriter, 'update'>): void {
+  const kept = keptAnswer(SQLITE_PARTS.tables.idempotencyKeys);
+  if (kept) tx.update(liteKeys).set(kept.set).where(kept.where).run();
+}
+
+/** Inside a PostgreSQL transaction: keeps the held claim's answer (if the route gave one) with the write. */
+export async function keepPostgresAnswer(tx: Pick<PostgresWriter, 'update'>): Promise<void> {
+  const kept = keptAnswer(pgKeys);
+  if (kept) await tx.update(pgKeys).set(kept.set).where(kept.where);
 }

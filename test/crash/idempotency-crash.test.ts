@@ -5,7 +5,8 @@ import { randomHex } from './client.ts';
 import { postgresCrashStore, sqliteCrashStore, type CrashStore } from './stores.ts';
 
 /**
- * Keyed creates (grants, products and checkout inits, each key with its own e-mail, name or success URL) fired at the real server
+ * Keyed creates (grants, products and checkout inits, each key with its own e-mail, name or success
+ * URL; API keys, counted by the id their answer names) fired at the real server
  * at once; the process is killed with SIGKILL while they are in flight and restarted on the same
  * store; then every key is sent again. Whatever the kill cut off, each key ends with exactly one
  * object, and its retry answers 2xx with that object (the answer the first request gave, if it gave one).
@@ -16,7 +17,7 @@ const IN_FLIGHT = 12;
 
 interface Keyed {
   key: string;
-  path: '/developers/licenses' | '/developers/products' | '/checkout/init';
+  path: '/developers/licenses' | '/developers/products' | '/checkout/init' | '/developers/api-keys';
   body: Record<string, unknown>;
   sent?: boolean;
   /** What the first request answered, if the kill let it answer. */
@@ -48,6 +49,7 @@ function keyedItems(count: number, productId: string, run: string): Keyed[] {
     (i: number): Keyed => ({ key: `g-${run}-${i}`, path: '/developers/licenses', body: { productId, email: `idem-${run}-${i}@example.com` } }),
     (i: number): Keyed => ({ key: `p-${run}-${i}`, path: '/developers/products', body: { name: `idem-${run}-${i}`, price: 100 + i, currency: 'usd' } }),
     (i: number): Keyed => ({ key: `c-${run}-${i}`, path: '/checkout/init', body: { productId, successUrl: `https://shop.example.com/idem-${run}-${i}` } }),
+    (i: number): Keyed => ({ key: `k-${run}-${i}`, path: '/developers/api-keys', body: { scope: 'secret' } }),
   ];
   return Array.from({ length: count }, (_, i) => kinds[i % kinds.length]!(i));
 }
@@ -88,6 +90,7 @@ async function crashAndRetry(store: CrashStore) {
     const run = randomHex(4);
     const items = keyedItems(3_000, product.body.id, run);
 
+    const firedAt = Date.now();
     const firing = fire(server.url, apiKey, items);
     while (items.filter((i) => i.first).length < 60) await Bun.sleep(10);
     await Bun.sleep(Math.floor(Math.random() * 300));
@@ -110,8 +113,11 @@ async function crashAndRetry(store: CrashStore) {
     const products = await store.rows(`SELECT name, COUNT(*) AS n FROM products WHERE name LIKE 'idem-${run}-%' GROUP BY name`);
     // A session whose process died before the processor's page existed was never answered nor linked: not counted.
     const sessions = await store.rows(`SELECT success_url AS name, COUNT(*) AS n FROM checkout_sessions WHERE success_url LIKE 'https://shop.example.com/idem-${run}-%' AND checkout_url IS NOT NULL GROUP BY success_url`);
-    const counts = new Map([...licenses, ...products, ...sessions].map((r) => [String(r.name), Number(r.n)]));
-    return { retries, counts, answered: items.filter((i) => i.first).length, cutOff };
+    // An API key has no name of its own: the retry's answer names it; every secret key made since the firing began is one of ours.
+    const apiKeys = await store.rows(`SELECT id AS name, 1 AS n FROM api_keys WHERE developer_id = '${signup.id}' AND scope = 'secret' AND created_at >= ${firedAt}`);
+    const counts = new Map([...licenses, ...products, ...sessions, ...apiKeys].map((r) => [String(r.name), Number(r.n)]));
+    const keysMade = apiKeys.length - sent.filter((i) => i.path === '/developers/api-keys').length;
+    return { retries, counts, keysMade, answered: items.filter((i) => i.first).length, cutOff };
   } finally {
     if (server) {
       server.kill('SIGKILL');
@@ -120,9 +126,9 @@ async function crashAndRetry(store: CrashStore) {
   }
 }
 
-const nameOf = (item: Keyed) => String(item.body.email ?? item.body.name ?? item.body.successUrl);
+const nameOf = (item: Keyed, reply: { body: any }) => String(item.body.email ?? item.body.name ?? item.body.successUrl ?? reply.body?.id);
 /** The object an answer names: a license's id and key, a session's id and URL, or a product's id. */
-const objectOf = (body: any) => (body?.license ? `${body.license.id} ${body.licenseKey}` : body?.sessionId ? `${body.sessionId} ${body.checkoutUrl}` : body?.id);
+const objectOf = (body: any) => (body?.license ? `${body.license.id} ${body.licenseKey}` : body?.sessionId ? `${body.sessionId} ${body.checkoutUrl}` : body?.key ? `${body.id} ${body.key}` : body?.id);
 
 describe.each([
   ['SQLite', sqliteCrashStore],
@@ -131,17 +137,18 @@ describe.each([
   test('every key retried after the crash answers 2xx with its one object: the first answer when there was one', async () => {
     const store = openStore();
     try {
-      const { retries, counts, answered, cutOff } = await crashAndRetry(store);
+      const { retries, counts, keysMade, answered, cutOff } = await crashAndRetry(store);
       const wrong = retries.flatMap(({ item, reply }) => {
         const problems: string[] = [];
         if (reply.status !== 201) problems.push(`${item.key}: retry ${reply.status} ${JSON.stringify(reply.body).slice(0, 200)}`);
         if (item.first?.status === 201 && objectOf(reply.body) !== objectOf(item.first.body)) problems.push(`${item.key}: retry answered another object`);
-        if ((counts.get(nameOf(item)) ?? 0) !== 1) problems.push(`${item.key}: ${counts.get(nameOf(item)) ?? 0} objects`);
+        if ((counts.get(nameOf(item, reply)) ?? 0) !== 1) problems.push(`${item.key}: ${counts.get(nameOf(item, reply)) ?? 0} objects`);
         return problems;
       });
       expect(answered).toBeGreaterThan(0);
       expect(cutOff).toBeGreaterThan(0);
       expect(wrong).toEqual([]);
+      expect(keysMade).toBe(0); // one secret API key per keyed request, none more
       const rebuilt = retries.filter(({ item, reply }) => !item.first && reply.replayed === 'true').length;
       console.info(`${store.name}: ${answered} answered before the kill, ${cutOff} cut off (${rebuilt} of them had committed and were replayed)`);
     } finally {

@@ -123,8 +123,8 @@ export async function openTerminal(options: ShopOptions = {}) {
   const purchaseInit = (token: string, productId = shop.dev.product.id) =>
     api.call('POST', '/purchase/init', { headers: bearer(token), body: { productId } });
   const purchaseOtp = (token: string, purchaseId: string) => api.call('POST', '/purchase/otp', { headers: bearer(token), body: { purchaseId } });
-  const purchaseConfirm = (token: string, body: { purchaseId: string; otpId: string; otp: string; cardId: string }) =>
-    api.call('POST', '/purchase/confirm', { headers: bearer(token), body });
+  const purchaseConfirm = (token: string, body: { purchaseId: string; otpId: string; otp: string; cardId: string }, headers: Record<string, string> = {}) =>
+    api.call('POST', '/purchase/confirm', { headers: bearer(token, headers), body });
   /** init and otp: a purchase ready to confirm with `code` and one of `cards`. */
   const purchase = async (token: string, productId = shop.dev.product.id, phone = PHONE) => {
     const init = await purchaseInit(token, productId);

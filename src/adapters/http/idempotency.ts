@@ -1,6 +1,6 @@
 import { checkIdempotencyKey, IDEMPOTENCY_HEADER, IDEMPOTENCY_LIMITS, IdempotencyKeyReusedError, outcomeFor, type IdempotencyOutcome } from '../../domain/idempotency.ts';
 import type { Deps } from '../../ports/deps.ts';
-import { withClaim, type HeldClaim, type LinkedKind } from '../idempotency-claim.ts';
+import { heldClaim, withClaim, type HeldClaim, type LinkedKind } from '../idempotency-claim.ts';
 import { errorResponse } from './errors.ts';
 import { requestDigest, scopeOf, type ScopeCtx } from './idempotency-scope.ts';
 
@@ -97,6 +97,15 @@ async function answerKnownKey(deps: IdempotencyDeps, ctx: Ctx, rebuild?: Rebuild
 export function underKey<T>(request: Request, run: () => T): T {
   const claim = held.get(request);
   return withClaim(claim && { scope: claim.scope, key: claim.key }, run);
+}
+
+/**
+ * For a handler under underKey whose write leaves nothing to rebuild its answer from: the answer,
+ * sealed, goes with the claim, and the store keeps it in that write's own transaction.
+ */
+export function keepAnswerWithWrite(deps: Pick<Deps, 'keptAnswers'>, status: number, answer: unknown): void {
+  const claim = heldClaim();
+  if (claim) claim.answer = { status, body: deps.keptAnswers.seal(JSON.stringify(answer)) };
 }
 
 const HOOKS = new WeakSet<object>();

@@ -6,6 +6,7 @@ import type { DeveloperRepository, NewAccount } from '../../ports/developer-repo
 import { apiKeys, developers, signingKeys } from './schema.ts';
 import { lastUsedStatement } from '../drizzle/api-key-rows.ts';
 import { isUniqueViolation, type PostgresDb } from './postgres-store.ts';
+import { keepPostgresAnswer } from '../idempotency-claim.ts';
 
 export class PostgresDeveloperRepository implements DeveloperRepository {
   // Every authenticated request reads its key by digest: built once.
@@ -57,7 +58,10 @@ export class PostgresDeveloperRepository implements DeveloperRepository {
   }
 
   async addApiKey(record: ApiKeyRecord): Promise<void> {
-    await this.db.insert(apiKeys).values(record);
+    await this.db.transaction(async (tx) => {
+      await tx.insert(apiKeys).values(record);
+      await keepPostgresAnswer(tx);
+    });
   }
 
   async revokeApiKey(developerId: string, id: string, at: number): Promise<ApiKeyRecord | null> {

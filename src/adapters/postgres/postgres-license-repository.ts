@@ -7,6 +7,7 @@ import type { LicensePatch, LicenseReissue, LicenseRepository, LicenseState } fr
 import type { OutboxMail } from '../../ports/mail-repository.ts';
 import { outboxMailRow } from '../drizzle/drizzle-mail-repositories.ts';
 import { DrizzleLicenseRepository } from '../drizzle/drizzle-license-repository.ts';
+import { linkPostgresClaim } from '../idempotency-claim.ts';
 import { licenseRow, licenseStatementParts, originConflict, type LicenseOrigin, reissueGuard, reissueSet, stateOf, withoutEmail } from '../drizzle/license-rows.ts';
 import { postgresSqlStore } from '../drizzle/sql-store.ts';
 import { outboxNow } from '../webhooks/outbox-stamps.ts';
@@ -70,6 +71,8 @@ export class PostgresLicenseRepository extends DrizzleLicenseRepository implemen
           await tx.insert(retiredLicenseKeys).values({ keyHash: change.expectKeyHash, licenseId, retiredAt: change.at }).onConflictDoNothing();
         }
         if (change.mail) await tx.insert(mailOutbox).values(outboxMailRow(change.mail));
+        // A keyed purchase that converted (or took over) a trial names that license, as a new one would.
+        if (change.convert || change.adopt) await linkPostgresClaim(tx, 'license', licenseId);
       });
     } catch (error) {
       throw conflictOf(error) ?? error;

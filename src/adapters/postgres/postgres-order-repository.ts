@@ -5,6 +5,7 @@ import { orderRollups } from '../../domain/stats-rollups.ts';
 import type { OrderRepository } from '../../ports/order-repository.ts';
 import { DrizzleOrderRepository, refundStatement } from '../drizzle/drizzle-order-repository.ts';
 import { postgresSqlStore } from '../drizzle/sql-store.ts';
+import { linkPostgresClaim } from '../idempotency-claim.ts';
 import { addPostgresRollups, changeWithPostgresEvent, emitPostgresEvent, postgresCustomerEmail, rollupCtes } from './postgres-events.ts';
 import type { PostgresDb } from './postgres-store.ts';
 import { customers, orders } from './schema.ts';
@@ -36,6 +37,8 @@ export class PostgresOrderRepository extends DrizzleOrderRepository implements O
       const [before] = await tx.select().from(orders).where(eq(orders.id, id)).for('update');
       const [changed] = await tx.update(orders).set(set).where(where).returning();
       if (!before || !changed) return null;
+      // A keyed refund (POST …/refund) names the order it recorded, with the record.
+      await linkPostgresClaim(tx, 'order', id);
       await addPostgresRollups(tx, orderRollups(before, changed));
       const customerEmail = await postgresCustomerEmail(tx, changed.customerId);
       if (customerEmail !== null) await emitPostgresEvent(tx, orderChanged(before, { ...changed, customerEmail }));

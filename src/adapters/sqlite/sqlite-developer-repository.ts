@@ -6,6 +6,7 @@ import type { DeveloperRepository, NewAccount } from '../../ports/developer-repo
 import { apiKeys, developers, signingKeys } from './schema.ts';
 import { isUniqueViolation, type SqliteDb } from './sqlite-store.ts';
 import { lastUsedStatement } from '../drizzle/api-key-rows.ts';
+import { keepSqliteAnswer } from '../idempotency-claim.ts';
 
 export class SqliteDeveloperRepository implements DeveloperRepository {
   private readonly byHash;
@@ -49,7 +50,10 @@ export class SqliteDeveloperRepository implements DeveloperRepository {
   }
 
   async addApiKey(record: ApiKeyRecord): Promise<void> {
-    this.db.insert(apiKeys).values(record).run();
+    this.db.transaction((tx) => {
+      tx.insert(apiKeys).values(record).run();
+      keepSqliteAnswer(tx);
+    });
   }
 
   async revokeApiKey(developerId: string, id: string, at: number): Promise<ApiKeyRecord | null> {

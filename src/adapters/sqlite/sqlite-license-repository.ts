@@ -72,6 +72,8 @@ export class SqliteLicenseRepository extends DrizzleLicenseRepository implements
           tx.insert(retiredLicenseKeys).values({ keyHash: change.expectKeyHash, licenseId, retiredAt: change.at }).onConflictDoNothing().run();
         }
         if (change.mail) tx.insert(mailOutbox).values(outboxMailRow(change.mail)).run();
+        // A keyed purchase that converted (or took over) a trial names that license, as a new one would.
+        if (change.convert || change.adopt) linkSqliteClaim(tx, 'license', licenseId);
       });
     } catch (error) {
       throw conflictOf(error) ?? error;

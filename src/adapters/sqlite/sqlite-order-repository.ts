@@ -5,6 +5,7 @@ import { orderRollups } from '../../domain/stats-rollups.ts';
 import type { OrderRepository } from '../../ports/order-repository.ts';
 import { DrizzleOrderRepository, refundStatement } from '../drizzle/drizzle-order-repository.ts';
 import { sqliteSqlStore } from '../drizzle/sql-store.ts';
+import { linkSqliteClaim } from '../idempotency-claim.ts';
 import { orders } from './schema.ts';
 import { addSqliteRollups, emitSqliteEvent, sqliteCustomerEmail } from './sqlite-events.ts';
 import type { SqliteDb } from './sqlite-store.ts';
@@ -35,6 +36,8 @@ export class SqliteOrderRepository extends DrizzleOrderRepository implements Ord
         const before = tx.select().from(orders).where(eq(orders.id, id)).get();
         const [changed] = tx.update(orders).set(set).where(where).returning().all();
         if (!before || !changed) return null;
+        // A keyed refund (POST …/refund) names the order it recorded, with the record.
+        linkSqliteClaim(tx, 'order', id);
         addSqliteRollups(tx, orderRollups(before, changed));
         const customerEmail = sqliteCustomerEmail(tx, changed.customerId);
         if (customerEmail !== null) emitSqliteEvent(tx, orderChanged(before, { ...changed, customerEmail }));

@@ -6,6 +6,7 @@ import type { NewTrial, TrialOutcome, TrialRepository } from '../../ports/trial-
 import { licenseRow } from '../drizzle/license-rows.ts';
 import { ClaimTaken, firstActivation, startOrClaimed } from '../drizzle/trial-rows.ts';
 import { outboxMailRow } from '../drizzle/drizzle-mail-repositories.ts';
+import { linkSqliteClaim } from '../idempotency-claim.ts';
 import { activations, customers, licenses, mailOutbox, trialClaims } from './schema.ts';
 import { addSqliteRollups, emitSqliteEvent, recordNewSqliteLicense, type SqliteWriter } from './sqlite-events.ts';
 import type { SqliteDb } from './sqlite-store.ts';
@@ -39,6 +40,8 @@ export class SqliteTrialRepository implements TrialRepository {
     addSqliteRollups(tx, machineRollups(license, 1));
     emitSqliteEvent(tx, activationCreated(activation, license));
     if (trial.mail) tx.insert(mailOutbox).values(outboxMailRow(trial.mail)).run();
+    // A keyed POST /trials or /trials/confirm names its trial (PostgreSQL: with the license's insert).
+    linkSqliteClaim(tx, 'license', licenseId);
     return { kind: 'started', license: { ...license, machineFingerprint: activation.machineFingerprint }, activation };
   }
 }

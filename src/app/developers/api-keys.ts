@@ -21,10 +21,15 @@ export interface CreatedApiKey {
 
 const view = ({ id, scope, createdAt, revokedAt, lastUsedAt }: ApiKeyRecord): ApiKeyView => ({ id, scope, createdAt, revokedAt, lastUsedAt });
 
+/**
+ * `beforeWrite` sees the answer before the key is stored: a keyed request keeps it with the key's
+ * insert, since the stored digest cannot show the key again.
+ */
 export async function createApiKey(
   deps: Pick<Deps, 'clock' | 'ids' | 'hashing' | 'developers'>,
   developerId: string,
   input: { scope: ApiKeyScope },
+  beforeWrite?: (created: CreatedApiKey) => void,
 ): Promise<CreatedApiKey> {
   const key = deps.ids.secret(API_KEY_PREFIX[input.scope]);
   const record: ApiKeyRecord = {
@@ -36,8 +41,10 @@ export async function createApiKey(
     revokedAt: null,
     lastUsedAt: null,
   };
+  const created = { id: record.id, scope: record.scope, key, createdAt: record.createdAt };
+  beforeWrite?.(created);
   await deps.developers.addApiKey(record);
-  return { id: record.id, scope: record.scope, key, createdAt: record.createdAt };
+  return created;
 }
 
 export async function listApiKeys(deps: Pick<Deps, 'developers'>, developerId: string): Promise<ApiKeyView[]> {

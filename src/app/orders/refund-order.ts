@@ -57,6 +57,18 @@ async function refundAtProcessor(deps: RefundDeps, order: Order, amount: number)
   });
 }
 
+/**
+ * A keyed refund's answer rebuilt: the seller's order as it stands (null: not theirs, or gone). A
+ * refund in full cut off after its recording finishes taking back what the order paid for, as a
+ * repeated refund does.
+ */
+export async function orderAsItStands(deps: RefundDeps, developerId: string, id: string): Promise<OrderView | null> {
+  const order = await deps.orders.findById(id);
+  if (!order || order.developerId !== developerId) return null;
+  if (order.status === 'refunded') await takeBack(deps, order);
+  return view(deps, order);
+}
+
 async function view(deps: Pick<Deps, 'customers'>, order: Order): Promise<OrderView> {
   const { developerId: _d, ...rest } = order;
   const customer = await deps.customers.findById(order.customerId);

@@ -12,7 +12,7 @@ import { EXAMPLE } from '../examples.ts';
 import { errorsOf, IdParams, Input, Int, Millis, MillisOrNull } from '../schemas.ts';
 import { KEY_STATUSES } from '../../../domain/key-statements.ts';
 import { literalUnion } from '../vocabulary.ts';
-import { idempotent } from '../idempotency.ts';
+import { idempotent, keepAnswerWithWrite, underKey } from '../idempotency.ts';
 
 const SignupBody = Input({
   email: t.String({ maxLength: EMAIL_MAX_LENGTH, description: 'Unique across developers.' }),
@@ -158,9 +158,10 @@ function keyRoutes(deps: Deps) {
         description: 'Every key of the caller, newest first, revoked ones with their revocation time. Never the key itself nor its digest.',
       },
     })
-    .post('/developers/api-keys', async ({ caller, body, set }) => {
+    .post('/developers/api-keys', async ({ caller, body, set, request }) => {
       set.status = 201;
-      return createApiKey(deps, caller.developerId, { scope: body.scope });
+      // Only the key's digest is stored: a keyed request's answer is kept with the key's insert.
+      return underKey(request, () => createApiKey(deps, caller.developerId, { scope: body.scope }, (created) => keepAnswerWithWrite(deps, 201, created)));
     }, {
       body: NewApiKeyBody,
       ...idempotent(deps),

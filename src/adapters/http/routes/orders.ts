@@ -1,6 +1,6 @@
 import { t } from 'elysia';
 import { listOrders, ORDER_LIST_LIMIT } from '../../../app/orders/list-orders.ts';
-import { refundOrder } from '../../../app/orders/refund-order.ts';
+import { orderAsItStands, refundOrder } from '../../../app/orders/refund-order.ts';
 import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../auth.ts';
 import { PROCESSOR_KINDS } from '../../../domain/checkout-session.ts';
@@ -8,7 +8,7 @@ import { ORDER_SOURCES, ORDER_STATUSES } from '../../../domain/order.ts';
 import { EXAMPLE } from '../examples.ts';
 import { CreatedAfter, CreatedBefore, Cursor, ExactEmail, errorsOf, Id, Input, Int, Limit, Millis, MillisOrNull, Page, ProductFilter } from '../schemas.ts';
 import { literalUnion } from '../vocabulary.ts';
-import { idempotent } from '../idempotency.ts';
+import { idempotent, underKey } from '../idempotency.ts';
 
 const OrderListQuery = Input({
   limit: Limit(ORDER_LIST_LIMIT),
@@ -103,10 +103,11 @@ export function orderListRoutes(deps: Deps) {
       security: SECURITY.secret,
     },
   })
-  .post('/developers/orders/:id/refund', ({ caller, params, body }) => refundOrder(deps, caller.developerId, params.id, body?.amount), {
+  .post('/developers/orders/:id/refund', ({ caller, params, body, request }) => underKey(request, () => refundOrder(deps, caller.developerId, params.id, body?.amount)), {
     params: OrderParams,
     body: RefundBody,
-    ...idempotent(deps),
+    // The refund's record names the order: a retry after a crash answers the order as it stands.
+    ...idempotent(deps, { kind: 'order', status: 200, answer: (id, { caller }) => (caller ? orderAsItStands(deps, caller.developerId, id) : Promise.resolve(null)) }),
     response: { 200: RefundedOrder, ...errorsOf(400, 401, 403, 404, 409, 413, 502) },
     detail: {
       tags: ['Orders'],

@@ -9,7 +9,7 @@ import { clientAddress } from '../client-address.ts';
 import { EXAMPLE, LICENSE_EXAMPLE } from '../examples.ts';
 import { errorsOf, Id, Input, LicenseView } from '../schemas.ts';
 import { ActivateBody, Activation, ACTIVATION_EXAMPLE, ValidateBody } from './licenses/schemas.ts';
-import { idempotent } from '../idempotency.ts';
+import { idempotent, underKey, type Rebuild } from '../idempotency.ts';
 
 const TrialBody = Input({
   productId: Id({ 'x-error': 'productId must be a product id (prod_…).' }),
@@ -64,6 +64,23 @@ function viewStarted(deps: Deps, { license, activation }: Started) {
 }
 
 /**
+ * A started trial's answer again, from the license a keyed request stored before its process died:
+ * the trial's first machine is the one it started on.
+ */
+function trialAgain(deps: Deps): Rebuild {
+  return {
+    kind: 'license',
+    status: 201,
+    async answer(id, { caller }) {
+      const license = await deps.licenses.findById(id);
+      const [activation] = await deps.licenses.listActivations(id);
+      if (!license || !activation || license.developerId !== caller?.developerId) return null;
+      return viewStarted(deps, { license: { ...license, machineFingerprint: activation.machineFingerprint }, activation });
+    },
+  };
+}
+
+/**
  * POST /trials: called by the seller's application on the buyer's machine (publishable key: the
  * code is e-mailed first) or by the seller's server (secret key: the trial starts at once).
  * POST /trials/confirm: the code starts the requested trial.
@@ -80,13 +97,13 @@ export function trialRoutes(deps: Deps) {
           return { trialRequestId: asked.id, expiresIn };
         }
         // A secret key is the seller's own server, which may start trials for all its users from one address.
-        const started = await startTrial(deps, caller.developerId, { ...body, clientAddress: null });
+        const started = await underKey(request, () => startTrial(deps, caller.developerId, { ...body, clientAddress: null }));
         set.status = 201;
         return viewStarted(deps, started);
       },
       {
         body: TrialBody,
-        ...idempotent(deps),
+        ...idempotent(deps, trialAgain(deps)),
         response: { 201: StartedTrial, 202: TrialRequested, ...errorsOf(400, 401, 404, 409, 413, 429, 502) },
         detail: {
           tags,
@@ -102,13 +119,14 @@ export function trialRoutes(deps: Deps) {
     .post(
       '/trials/confirm',
       async ({ caller, body, set, request }) => {
-        const started = await confirmTrial(deps, caller.developerId, { ...body, clientAddress: clientAddress(request, deps.settings.trustedProxyHeader) });
+        const address = clientAddress(request, deps.settings.trustedProxyHeader);
+        const started = await underKey(request, () => confirmTrial(deps, caller.developerId, { ...body, clientAddress: address }));
         set.status = 201;
         return viewStarted(deps, started);
       },
       {
         body: ConfirmBody,
-        ...idempotent(deps),
+        ...idempotent(deps, trialAgain(deps)),
         response: { 201: StartedTrial, ...errorsOf(400, 401, 404, 409, 410, 413, 422, 429) },
         detail: {
           tags,
