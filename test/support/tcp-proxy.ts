@@ -126,7 +126,10 @@ function connectUpstream(link: Link, target: { hostname: string; port: number },
     data: link,
     socket: {
       open(upstream) {
-        if (link.closed) return upstream.end();
+        if (link.closed) {
+          upstream.end();
+          return;
+        }
         counted();
         link.upstream = upstream;
         for (const bytes of link.early.splice(0)) send(upstream, link.toUpstream, bytes);
