@@ -184,6 +184,7 @@ async function serve(config: Config, log: Logger) {
       log,
       webhooks,
       metrics,
+      storeHealth,
     )
     : null;
 
@@ -194,7 +195,7 @@ async function serve(config: Config, log: Logger) {
     : null;
 
   // Every instance sends mail: each round claims what it sends.
-  const mailSender = startMailSender(deps, log, 1_000, deps.settings.mailLeaseMs);
+  const mailSender = startMailSender(deps, log, 1_000, deps.settings.mailLeaseMs, storeHealth);
 
   // Each step of stopping runs whatever the one before it ended in: a full disk or a lost database
   // leaves a line in the log, never a stack trace and an exit code 1.

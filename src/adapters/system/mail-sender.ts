@@ -1,6 +1,7 @@
 import { sendDueMail } from '../../app/mail/send-mail.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { Logger } from './logger.ts';
+import type { StoreHealth } from './store-health.ts';
 
 export interface MailSender {
   /** No new round starts; resolves once the round under way has finished. */
@@ -10,9 +11,10 @@ export interface MailSender {
 /**
  * Sends the outbox's mail in every instance: each round claims what it sends, so instances never
  * send the same mail together. Rounds follow each other at once while mail is waiting, then every
- * `everyMs`. A failed round (the store down) is logged and retried. A claim lasts `leaseMs`.
+ * `everyMs`. A failed round is retried; the store being down is logged once per outage by `health`,
+ * any other failure each time. A claim lasts `leaseMs`.
  */
-export function startMailSender(deps: Pick<Deps, 'clock' | 'mailOutbox' | 'mailer'>, log: Logger, everyMs = 1_000, leaseMs?: number): MailSender {
+export function startMailSender(deps: Pick<Deps, 'clock' | 'mailOutbox' | 'mailer'>, log: Logger, everyMs = 1_000, leaseMs?: number, health?: StoreHealth): MailSender {
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<void> = Promise.resolve();
@@ -23,6 +25,7 @@ export function startMailSender(deps: Pick<Deps, 'clock' | 'mailOutbox' | 'maile
       if (result.failed > 0) log.warn('mail not sent; retried later', { failed: result.failed, sent: result.sent });
       return result.full;
     } catch (error) {
+      if (health?.tookStoreFailure(error)) return false;
       log.warn('mail round failed; retried', { error: String((error as Error)?.message ?? error).split('\n')[0]!.slice(0, 200) });
       return false;
     }

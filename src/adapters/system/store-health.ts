@@ -117,6 +117,17 @@ export class StoreHealth {
     }
   }
 
+  /**
+   * For the background rounds (mail, webhooks): a failure the store is to blame for joins the
+   * episode (one line for the whole outage, not one per round) and answers true; anything else is
+   * the caller's to log, and answers false.
+   */
+  tookStoreFailure(error: unknown): boolean {
+    if (!isStoreUnavailable(error)) return false;
+    this.failed(error);
+    return true;
+  }
+
   /** A recent write or read failed on a store-wide fault (unreachable, full, I/O) within the quiet period. */
   failingRecently(): boolean {
     return this.lastStoreWideFailureAt !== null && this.now() - this.lastStoreWideFailureAt <= this.quietMs;
