@@ -68,7 +68,7 @@ describe('the real service when PostgreSQL goes away', () => {
     expect(status).toBe(200);
   }, 60_000);
 
-  test('behind LOCK TABLE licenses, at the default deadlines: the first 503 within 3 s, liveness unaffected', async () => {
+  test('behind LOCK TABLE licenses, at the default deadlines: every answer a 503 within 3 s (not 10), liveness unaffected', async () => {
     expect((await validate()).status).toBe(200);
     const holder = new SQL({ url: TEST_POSTGRES_URL, max: 1 });
     let release!: () => void;
@@ -95,7 +95,10 @@ describe('the real service when PostgreSQL goes away', () => {
       const first = Math.min(...answers.map((a) => a.ms));
       const last = Math.max(...answers.map((a) => a.ms));
       console.log(`behind the lock: first 503 after ${Math.round(first)} ms, last after ${Math.round(last)} ms`);
+      // One lock wait (DB_LOCK_TIMEOUT_MS, 2 s) or one pool wait (DB_POOL_WAIT_MS, 2 s) each: never
+      // several in turn behind the statements pipelined before it on its connection (it was 10 s).
       expect(first).toBeLessThan(3_000);
+      expect(last).toBeLessThan(3_000);
     } finally {
       release();
       await done;

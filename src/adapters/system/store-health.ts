@@ -21,9 +21,10 @@ const PG_UNAVAILABLE = new Set(['55P03']);
 const DRIVER_UNAVAILABLE =
   /^ERR_(POSTGRES|MYSQL|SQLITE)_(CONNECTION_|TLS_|CHANNEL_BINDING_|AUTHENTICATION_|SASL_|UNKNOWN_AUTHENTICATION|UNSUPPORTED_AUTHENTICATION|IDLE_TIMEOUT|LIFETIME_TIMEOUT|QUERY_CANCELLED)/;
 
-/** The pool gate's own refusal, and the socket, name-lookup and TLS failures the runtime reports. */
+/** The pool gate's own refusals (no turn in time; a read stuck behind a lock), and the socket, name-lookup and TLS failures the runtime reports. */
 const SYSTEM_UNAVAILABLE = new Set([
   'ERR_POOL_WAIT_TIMEOUT',
+  'ERR_STUCK_BEHIND_LOCK',
   'ECONNREFUSED',
   'ECONNRESET',
   'ECONNABORTED',
@@ -79,7 +80,7 @@ function unavailableCode(value: string): boolean {
  * busy SQLite, a full pool. They answer 503 but leave the instance ready: one hot row must not
  * take every instance out of rotation at once. The rest (unreachable, full disk, I/O) are store-wide.
  */
-const LOCAL = /^(55P03|57014|SQLITE_BUSY|SQLITE_LOCKED|ERR_POOL_WAIT_TIMEOUT)/;
+const LOCAL = /^(55P03|57014|SQLITE_BUSY|SQLITE_LOCKED|ERR_POOL_WAIT_TIMEOUT|ERR_STUCK_BEHIND_LOCK)/;
 
 /** Seconds a 503 asks the caller to wait before trying again. */
 export const RETRY_AFTER_SECONDS = 2;
