@@ -184,6 +184,7 @@ async function serve(config: Config, log: Logger) {
       log,
       webhooks,
       metrics,
+      storeHealth,
     )
     : null;
 
@@ -194,7 +195,7 @@ async function serve(config: Config, log: Logger) {
     : null;
 
   // Every instance sends mail: each round claims what it sends.
-  const mailSender = startMailSender(deps, log, { leaseMs: deps.settings.mailLeaseMs, probeMs: deps.settings.mailRelayProbeMs });
+  const mailSender = startMailSender(deps, log, { leaseMs: deps.settings.mailLeaseMs, probeMs: deps.settings.mailRelayProbeMs, health: storeHealth });
   metrics.readFrom({ mailBacklog: () => store.mailOutbox.backlog(), mailRelayDown: () => mailSender.relayDown() });
 
   // Each step of stopping runs whatever the one before it ended in: a full disk or a lost database

@@ -1,6 +1,9 @@
 import { expect, test } from 'bun:test';
+import { SQL } from 'bun';
 import { jsonLogger } from '../../src/adapters/system/logger.ts';
 import { EPISODE_QUIET_MS, isStoreUnavailable, StoreHealth } from '../../src/adapters/system/store-health.ts';
+import { TEST_POSTGRES_URL } from '../support/postgres-url.ts';
+import { freePort } from '../support/server-process.ts';
 
 const pg = (errno: string) => Object.assign(new Error('query failed'), { cause: Object.assign(new Error('x'), { code: 'ERR_POSTGRES_SERVER_ERROR', errno }) });
 const sqlite = (code: string) => Object.assign(new Error('x'), { code });
@@ -13,6 +16,43 @@ test('what counts as the store being unavailable, wrapped or not', () => {
     expect(isStoreUnavailable(error)).toBe(false);
   }
 });
+
+test('every connection-level failure by class, so a code not listed yet is no 500; bugs stay bugs', () => {
+  const driver = (code: string) => Object.assign(new Error('x'), { name: 'PostgresError', code });
+  const unavailable = [
+    ...['08001', '08004', '08P01', '53300', '53400', '57P01', '57P02', '57P03', '57P05', '58030', '28P01', '28000'].map(pg),
+    ...['ERR_POSTGRES_CONNECTION_REFUSED', 'ERR_POSTGRES_CONNECTION_FAILED', 'ERR_POSTGRES_TLS_NOT_AVAILABLE', 'ERR_POSTGRES_TLS_UPGRADE_FAILED', 'ERR_POSTGRES_AUTHENTICATION_FAILED_PBKDF2', 'ERR_POSTGRES_IDLE_TIMEOUT'].map(driver),
+    ...['ENOTFOUND', 'EAI_AGAIN', 'EPROTO', 'EPIPE', 'ECONNRESET', 'ECONNABORTED'].map((code) => ({ code })),
+  ];
+  for (const error of unavailable) expect({ error, unavailable: isStoreUnavailable(error) }).toEqual({ error, unavailable: true });
+  const bugs = [pg('42601'), pg('42P01'), pg('22P02'), pg('XX000'), driver('ERR_POSTGRES_SYNTAX_ERROR'), driver('ERR_POSTGRES_TOO_MANY_PARAMETERS'), driver('ERR_POSTGRES_SERVER_ERROR'), { code: 'ENOENT' }];
+  for (const error of bugs) expect({ error, unavailable: isStoreUnavailable(error) }).toEqual({ error, unavailable: false });
+});
+
+test('the errors the Bun driver really throws for a refused port, an unknown host and a server without TLS', async () => {
+  const errorOf = async (url: string) => {
+    const sql = new SQL({ url, max: 1, connectionTimeout: 2 });
+    try {
+      await sql`SELECT 1`;
+      return null;
+    } catch (error) {
+      return error;
+    } finally {
+      await sql.close().catch(() => {});
+    }
+  };
+  const refused = await errorOf(`postgres://postgres@127.0.0.1:${await freePort()}/test`);
+  const unknownHost = await errorOf('postgres://postgres@pg.database.invalid:5432/test');
+  const noTls = await errorOf(withSslRequired(TEST_POSTGRES_URL));
+  for (const error of [refused, unknownHost, noTls]) expect(isStoreUnavailable(error)).toBe(true);
+});
+
+/** The test server speaks no TLS: requiring it fails the connection. */
+function withSslRequired(base: string): string {
+  const url = new URL(base);
+  url.searchParams.set('sslmode', 'require');
+  return url.href;
+}
 
 test('one warning per episode, one line when it ends; locks leave the instance ready, a full disk does not', () => {
   let now = 0;

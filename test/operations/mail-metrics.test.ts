@@ -79,3 +79,23 @@ for (const factory of [sqliteStores, postgresStores]) {
     });
   });
 }
+
+test('a store that does not answer leaves the outbox gauges at their last value: the metrics page still answers', async () => {
+  const metrics = new ServiceMetrics();
+  let reachable = true;
+  metrics.readFrom({
+    mailBacklog: async () => {
+      if (!reachable) throw Object.assign(new Error('connection refused'), { code: 'ERR_POSTGRES_CONNECTION_REFUSED' });
+      return { unsent: 4, oldestCreatedAt: Date.now() - 60_000 };
+    },
+  });
+  const app = metricsRoutes(metrics, TOKEN);
+  const scrape = () => app.handle(new Request('http://localhost/metrics', { headers: { authorization: `Bearer ${TOKEN}` } }));
+
+  expect(sample(await (await scrape()).text(), 'mail_outbox_unsent')).toBe(4);
+  reachable = false;
+  const during = await scrape();
+
+  expect(during.status).toBe(200);
+  expect(sample(await during.text(), 'mail_outbox_unsent')).toBe(4);
+});

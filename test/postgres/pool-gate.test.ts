@@ -1,4 +1,5 @@
-import { expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
+import { LockEpisode, StuckBehindLockError } from '../../src/adapters/postgres/lock-episode.ts';
 import { PoolGate, PoolWaitTimeoutError } from '../../src/adapters/postgres/pool-gate.ts';
 
 /** Work that finishes when the test says so. */
@@ -71,4 +72,64 @@ test('a thousand callers behind one held slot: all refused in time, none left wa
   blocker.finish();
   await running;
   expect(await gate.run(async () => 'free')).toBe('free');
+});
+
+describe('behind a lock (a LockEpisode on the gate)', () => {
+  const lockTimeout = () => Object.assign(new Error('canceling statement due to lock timeout'), { code: 'ERR_POSTGRES_SERVER_ERROR', errno: '55P03' });
+
+  test('once a statement fails on its lock deadline, a read asked longer ago than one wait is answered at once; its slot stays held until it ends', async () => {
+    const gate = new PoolGate(4, 5_000, new LockEpisode(60));
+    const first = held('first');
+    const queued = held('queued');
+    const firstRun = gate.run(first.work, true);
+    const read = gate.run(queued.work, true).catch((error: unknown) => error);
+    await Bun.sleep(80);
+    first.fail(lockTimeout());
+    await expect(firstRun).rejects.toThrow('lock timeout');
+    expect(await read).toBeInstanceOf(StuckBehindLockError);
+    expect(gate.usage()).toEqual({ inUse: 1, waiting: 0 });
+    queued.finish();
+    await Bun.sleep(0);
+    expect(gate.usage()).toEqual({ inUse: 0, waiting: 0 });
+  });
+
+  test('a read asked during the episode is answered one wait after it was asked, while statements keep failing on the lock', async () => {
+    const gate = new PoolGate(4, 5_000, new LockEpisode(60));
+    const first = held('first');
+    const firstRun = gate.run(first.work, true).catch(() => null);
+    first.fail(lockTimeout());
+    await firstRun;
+    const stuck = held('stuck');
+    const other = held('other');
+    const asked = performance.now();
+    const read = gate.run(stuck.work, true).catch((error: unknown) => error);
+    const otherRun = gate.run(other.work).catch(() => null);
+    // Another statement reaching its lock deadline meanwhile prolongs the episode, as on a real pool.
+    await Bun.sleep(30);
+    other.fail(lockTimeout());
+    await otherRun;
+    expect(await read).toBeInstanceOf(StuckBehindLockError);
+    expect(performance.now() - asked).toBeGreaterThanOrEqual(50);
+    stuck.finish();
+  });
+
+  test('a write is never answered early, and without an episode a slow read runs to its end', async () => {
+    const gate = new PoolGate(4, 5_000, new LockEpisode(30));
+    const slow = held('slow read');
+    const slowRun = gate.run(slow.work, true);
+    await Bun.sleep(80);
+    slow.finish();
+    expect(await slowRun).toBe('slow read');
+
+    const first = held('first');
+    const write = held('write');
+    const firstRun = gate.run(first.work, true);
+    const writeRun = gate.run(write.work);
+    await Bun.sleep(50);
+    first.fail(lockTimeout());
+    await expect(firstRun).rejects.toThrow('lock timeout');
+    await Bun.sleep(50);
+    write.finish();
+    expect(await writeRun).toBe('write');
+  });
 });

@@ -1,4 +1,5 @@
 import type { SQL } from 'bun';
+import type { InFlightRead, LockEpisode } from './lock-episode.ts';
 
 /** Thrown when no connection frees up in time; the HTTP adapter answers it 503 unavailable. */
 export class PoolWaitTimeoutError extends Error {
@@ -37,6 +38,8 @@ export class PoolGate {
   constructor(
     private readonly capacity: number,
     private readonly waitMs: number,
+    /** Reads answered early while statements are stuck behind a lock (lock-episode.ts); none without it. */
+    private readonly episode?: LockEpisode,
   ) {}
 
   /** Statements and transactions holding a slot now, and those waiting in line for one (the metrics' gauges). */
@@ -44,16 +47,22 @@ export class PoolGate {
     return { inUse: this.inFlight, waiting: this.waiting.length };
   }
 
-  run<T>(work: () => PromiseLike<T>): Promise<T> {
+  /** `read`: the work only reads, so it may be answered early behind a lock (lock-episode.ts). */
+  run<T>(work: () => PromiseLike<T>, read = false): Promise<T> {
+    const askedAt = read && this.episode ? performance.now() : 0;
     if (this.inFlight < this.capacity) {
       this.inFlight++;
-      return this.hold(work);
+      return this.hold(work, askedAt);
     }
-    return this.wait().then(() => this.hold(work));
+    return this.wait().then(() => this.hold(work, askedAt));
   }
 
-  /** Runs `work` on a slot already taken, and gives the slot up however it ends (one promise, no more: this is every statement's path). */
-  private hold<T>(work: () => PromiseLike<T>): Promise<T> {
+  /**
+   * Runs `work` on a slot already taken, and gives the slot up however it ends (one promise, no more:
+   * this is every statement's path). A read (askedAt > 0) may be answered before it ends; its slot is
+   * still given up only when it does.
+   */
+  private hold<T>(work: () => PromiseLike<T>, askedAt: number): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       let running: PromiseLike<T>;
       try {
@@ -63,13 +72,19 @@ export class PoolGate {
         reject(error);
         return;
       }
+      const episode = this.episode;
+      const read: InFlightRead | null = episode && askedAt > 0 ? { deadline: askedAt + episode.budgetMs, abandon: reject } : null;
+      if (read) episode!.watch(read);
       running.then(
         (value) => {
           this.leave();
+          if (read) episode!.settled(read);
           resolve(value);
         },
         (error: unknown) => {
           this.leave();
+          if (read) episode!.settled(read);
+          episode?.failed(error);
           reject(error);
         },
       );
@@ -121,6 +136,9 @@ export function gated(sql: SQL, gate: PoolGate): SQL {
   });
 }
 
+/** A statement outside a transaction that only reads (drizzle writes its SELECTs so; a CTE may write, so it is not one). */
+const READ = /^\s*select\s/i;
+
 /** `sql.unsafe(query, params)` and its `.values()`, sent once the gate admits it. */
 class GatedQuery {
   constructor(
@@ -136,7 +154,7 @@ class GatedQuery {
   }
 
   then<A, B>(ok?: (value: unknown) => A | PromiseLike<A>, fail?: (error: unknown) => B | PromiseLike<B>): Promise<A | B> {
-    return this.gate.run(() => this.send()).then(ok, fail);
+    return this.gate.run(() => this.send(), READ.test(this.query)).then(ok, fail);
   }
 
   private send(): PromiseLike<unknown> {

@@ -5,6 +5,7 @@ import { pingWith, sharedRepositories } from '../drizzle/drizzle-repositories.ts
 import { postgresSqlStore } from '../drizzle/sql-store.ts';
 import { assertSchemaName, migratePostgres } from './postgres-migrate.ts';
 import { gated, PoolGate, type PoolUsage } from './pool-gate.ts';
+import { LockEpisode } from './lock-episode.ts';
 import { PostgresCheckoutRepository } from './postgres-checkout-repository.ts';
 import { PostgresCustomerDirectory } from './postgres-customer-directory.ts';
 import { CachedDeveloperRepository } from '../cache/cached-developer-repository.ts';
@@ -63,11 +64,12 @@ export const API_KEY_TTL_MS = 5_000;
 
 export async function openPostgresStore(url: string, options: PostgresOptions = {}): Promise<PostgresStore> {
   const schemaName = options.schema ?? 'public';
+  const lockTimeoutMs = options.lockTimeoutMs ?? 2_000;
   assertSchemaName(schemaName);
   const connection = {
     search_path: schemaName,
     statement_timeout: options.statementTimeoutMs ?? 5_000,
-    lock_timeout: options.lockTimeoutMs ?? 2_000,
+    lock_timeout: lockTimeoutMs,
   };
   const connectionTimeout = Math.ceil((options.connectTimeoutMs ?? 5_000) / 1000);
   // Migrations may rewrite big tables and wait for other instances' locks: their connection has no deadlines.
@@ -79,8 +81,9 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
   }
   const max = options.max ?? DEFAULT_POOL_SIZE;
   const client = new SQL({ url, max, connectionTimeout, connection });
-  // Bun's SQL pipelines several statements per connection, so the gate admits a few per connection.
-  const gate = new PoolGate(max * IN_FLIGHT_PER_CONNECTION, options.poolWaitMs ?? 2_000);
+  // Bun's SQL pipelines several statements per connection, so the gate admits a few per connection;
+  // behind a lock, a read queued behind stuck statements answers after one lock wait, not several.
+  const gate = new PoolGate(max * IN_FLIGHT_PER_CONNECTION, options.poolWaitMs ?? 2_000, new LockEpisode(lockTimeoutMs));
   const pool = gated(client, gate);
   const db = drizzle({ client: pool, schema });
   return {

@@ -39,13 +39,14 @@ export function mailCounters(registry: Registry): (outcome: MailOutcome) => void
  * one's age, read at scrape time from the claim's index; and whether this process holds the relay for down.
  */
 export function mailGauges(registry: Registry, sources: () => ScrapeSources): void {
+  const backlog = backlogReader(() => sources().mailBacklog);
   new Gauge({
     name: 'mail_outbox_unsent',
     help: 'Mails in the outbox not yet sent nor given up (read from the store at scrape time).',
     registers: [registry],
     async collect() {
-      const read = sources().mailBacklog;
-      if (read) this.set((await read()).unsent);
+      const read = await backlog();
+      if (read) this.set(read.unsent);
     },
   });
   new Gauge({
@@ -53,10 +54,8 @@ export function mailGauges(registry: Registry, sources: () => ScrapeSources): vo
     help: 'Seconds since the oldest mail not yet sent nor given up was queued; 0 when none waits.',
     registers: [registry],
     async collect() {
-      const read = sources().mailBacklog;
-      if (!read) return;
-      const { oldestCreatedAt } = await read();
-      this.set(oldestCreatedAt === null ? 0 : Math.max(0, (Date.now() - oldestCreatedAt) / 1000));
+      const read = await backlog();
+      if (read) this.set(read.oldestCreatedAt === null ? 0 : Math.max(0, (Date.now() - read.oldestCreatedAt) / 1000));
     },
   });
   new Gauge({
@@ -67,4 +66,18 @@ export function mailGauges(registry: Registry, sources: () => ScrapeSources): vo
       this.set(sources().mailRelayDown?.() ? 1 : 0);
     },
   });
+}
+
+type Backlog = Awaited<ReturnType<NonNullable<ScrapeSources['mailBacklog']>>>;
+
+/**
+ * A store that does not answer leaves the gauges at their last value: the page of metrics must still
+ * answer during an outage, when it is needed most (the store's own failures show in the request and
+ * pool metrics).
+ */
+function backlogReader(source: () => ScrapeSources['mailBacklog']): () => Promise<Backlog | null> {
+  return async () => {
+    const read = source();
+    return read ? read().catch(() => null) : null;
+  };
 }

@@ -2,6 +2,7 @@ import { sendDueMail, type MailRound } from '../../app/mail/send-mail.ts';
 import { RelayCircuit } from '../../app/mail/relay-circuit.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { Logger } from './logger.ts';
+import type { StoreHealth } from './store-health.ts';
 
 export interface MailSender {
   /** No new round starts; resolves once the round under way has finished. */
@@ -17,16 +18,18 @@ export interface MailSenderOptions {
   leaseMs?: number;
   /** While the relay is down, one mail is tried this often (settings.mailRelayProbeMs). */
   probeMs?: number;
+  /** Reports a round that failed on the store to the outage already logged once (not once a round). */
+  health?: StoreHealth;
 }
 
 /**
  * Sends the outbox's mail in every instance: each round claims what it sends, so instances never
  * send the same mail together. Rounds follow each other at once while mail is waiting, then every
- * `everyMs`. A failed round (the store down) is logged and retried. A claim lasts `leaseMs`. The
- * relay going down and coming back is logged once each, not at every probe.
+ * `everyMs`. A failed round is retried; the store being down is logged once per outage by `health`,
+ * any other failure each time. A claim lasts `leaseMs`. The relay going down and coming back is logged once each, not at every probe.
  */
 export function startMailSender(deps: Pick<Deps, 'clock' | 'mailOutbox' | 'mailer'> & Partial<Pick<Deps, 'metrics'>>, log: Logger, options: MailSenderOptions = {}): MailSender {
-  const { everyMs = 1_000, leaseMs, probeMs } = options;
+  const { everyMs = 1_000, leaseMs, probeMs, health } = options;
   const relay = new RelayCircuit(probeMs);
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -38,6 +41,7 @@ export function startMailSender(deps: Pick<Deps, 'clock' | 'mailOutbox' | 'maile
       report(log, result, wasDown, relay.down);
       return result.full;
     } catch (error) {
+      if (health?.tookStoreFailure(error)) return false;
       log.warn('mail round failed; retried', { error: String((error as Error)?.message ?? error).split('\n')[0]!.slice(0, 200) });
       return false;
     }

@@ -1,5 +1,6 @@
 import { deliverOne, type DeliverDeps } from '../../app/outgoing-webhooks/deliver.ts';
 import type { Logger } from '../system/logger.ts';
+import type { StoreHealth } from '../system/store-health.ts';
 import type { DeliveryOutcome, DueDelivery } from '../../ports/outbox-repository.ts';
 import { ENDPOINT_DISABLED_FAILING } from '../../domain/webhook-endpoint.ts';
 
@@ -30,7 +31,7 @@ export interface Dispatcher {
  * flight, and looks again as soon as one finishes or, when nothing was due, after `pollMs`.
  * Instances need no coordination: the store hands each delivery to one claimant at a time.
  */
-export function startWebhookDispatcher(given: DeliverDeps, log: Logger, options: DispatcherOptions, metrics?: DispatcherMetrics): Dispatcher {
+export function startWebhookDispatcher(given: DeliverDeps, log: Logger, options: DispatcherOptions, metrics?: DispatcherMetrics, health?: StoreHealth): Dispatcher {
   // A delivery that fails for good and an endpoint disabled are each logged once and counted.
   const settled = (delivery: DueDelivery, outcome: DeliveryOutcome, endpointDisabled: boolean) => {
     metrics?.webhookDelivery(outcome.status === 'pending' ? 'retrying' : outcome.status);
@@ -78,7 +79,8 @@ export function startWebhookDispatcher(given: DeliverDeps, log: Logger, options:
           claimed = due.length;
           for (const delivery of due) attempt(delivery);
         } catch (error) {
-          log.warn('webhook outbox unreachable; trying again', { error: firstLine(error) });
+          // The store down is one line per outage (StoreHealth), not one per poll.
+          if (!health?.tookStoreFailure(error)) log.warn('webhook outbox unreachable; trying again', { error: firstLine(error) });
         }
       }
       if (!stopped && (claimed === 0 || inFlight.size >= options.concurrency)) await sleep(options.pollMs);
