@@ -47,6 +47,33 @@ test('the errors the Bun driver really throws for a refused port, an unknown hos
   for (const error of [refused, unknownHost, noTls]) expect(isStoreUnavailable(error)).toBe(true);
 });
 
+test('a transaction PostgreSQL rolls back to break a real deadlock is unavailable (retry), not a bug', async () => {
+  const table = `deadlock_${process.pid}_${Date.now()}`;
+  const admin = new SQL({ url: TEST_POSTGRES_URL, max: 1 });
+  const one = new SQL({ url: TEST_POSTGRES_URL, max: 1 });
+  const two = new SQL({ url: TEST_POSTGRES_URL, max: 1 });
+  try {
+    await admin.unsafe(`CREATE TABLE ${table} (id int PRIMARY KEY, n int); INSERT INTO ${table} VALUES (1, 0), (2, 0)`);
+    const both = Promise.withResolvers<void>();
+    let locked = 0;
+    const crossing = (sql: SQL, first: number, second: number) =>
+      sql.begin(async (tx) => {
+        await tx.unsafe(`UPDATE ${table} SET n = n + 1 WHERE id = ${first}`);
+        if (++locked === 2) both.resolve();
+        await both.promise;
+        await tx.unsafe(`UPDATE ${table} SET n = n + 1 WHERE id = ${second}`);
+      });
+    const outcomes = await Promise.allSettled([crossing(one, 1, 2), crossing(two, 2, 1)]);
+    const failures = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected').map((o) => o.reason);
+
+    expect(failures).toHaveLength(1);
+    expect(isStoreUnavailable(failures[0])).toBe(true);
+  } finally {
+    await admin.unsafe(`DROP TABLE IF EXISTS ${table}`);
+    await Promise.all([admin.close(), one.close(), two.close()]);
+  }
+});
+
 /** The test server speaks no TLS: requiring it fails the connection. */
 function withSslRequired(base: string): string {
   const url = new URL(base);

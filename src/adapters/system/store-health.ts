@@ -7,10 +7,11 @@ import type { Logger } from './logger.ts';
  * or connections (53, 53300 too many clients), a statement cancelled or a server shutting down,
  * starting or terminating this session (57: 57014, 57P01-57P05), a failure outside PostgreSQL such
  * as an I/O error (58), a login refused (28: a rotated password is an outage, not a bad request),
- * and a lock past its deadline (55P03).
+ * a lock past its deadline (55P03), and a transaction PostgreSQL rolled back to break a deadlock or
+ * a serialization conflict (40P01, 40001): nothing of it was kept, and the same request may pass.
  */
 const PG_UNAVAILABLE_CLASSES = new Set(['08', '28', '53', '57', '58']);
-const PG_UNAVAILABLE = new Set(['55P03']);
+const PG_UNAVAILABLE = new Set(['55P03', '40P01', '40001']);
 
 /**
  * Bun SQL's own codes for a connection that cannot be made, is refused (Bun reports a name that
@@ -77,10 +78,10 @@ function unavailableCode(value: string): boolean {
 
 /**
  * Failures local to some rows or to this moment's load: a lock or statement past its deadline, a
- * busy SQLite, a full pool. They answer 503 but leave the instance ready: one hot row must not
+ * deadlock or serialization conflict, a busy SQLite, a full pool. They answer 503 but leave the instance ready: one hot row must not
  * take every instance out of rotation at once. The rest (unreachable, full disk, I/O) are store-wide.
  */
-const LOCAL = /^(55P03|57014|SQLITE_BUSY|SQLITE_LOCKED|ERR_POOL_WAIT_TIMEOUT|ERR_STUCK_BEHIND_LOCK)/;
+const LOCAL = /^(55P03|57014|40P01|40001|SQLITE_BUSY|SQLITE_LOCKED|ERR_POOL_WAIT_TIMEOUT|ERR_STUCK_BEHIND_LOCK)/;
 
 /** Seconds a 503 asks the caller to wait before trying again. */
 export const RETRY_AFTER_SECONDS = 2;
