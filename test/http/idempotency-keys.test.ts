@@ -4,6 +4,7 @@ import { SANDBOX_CODE, shopOn } from '../checkout/shop.ts';
 import { depsFor } from '../support/deps.ts';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe.ts';
 import { seller, testApi, type Reply, type TestApi } from '../support/http.ts';
+import { BOTH_STORES, sellerWorld, type OpenApi, type World } from './idempotency-support.ts';
 import { openPurchaseShop, type PurchaseShop } from '../terminal/purchase-modes.ts';
 import { wrongCode } from '../terminal/terminal.ts';
 import { mailedCode, trialShop } from '../trials/trial-shop.ts';
@@ -12,7 +13,6 @@ const HOUR = 3_600_000;
 let n = 0;
 const newKey = () => `key-${++n}-${Math.random().toString(36).slice(2)}`;
 
-type World = { api: TestApi; s: Awaited<ReturnType<typeof seller>> };
 
 function createProduct(w: World, key: string | null, body: Record<string, unknown> = { name: 'Team', price: 4999, currency: 'usd' }, apiKey = w.s.apiKey) {
   return w.api.call('POST', '/developers/products', { key: apiKey, body, headers: key === null ? {} : { 'Idempotency-Key': key } });
@@ -37,16 +37,9 @@ function expectOneRan(replies: Reply[], status: number) {
 }
 
 /** The rules every store must keep; one world (one seller, one store) per dialect. */
-function idempotencyRules(name: string, open: () => Promise<{ api: TestApi; close?: () => Promise<void> }>) {
+function idempotencyRules(name: string, open: OpenApi) {
   describe(`Idempotency-Key (${name})`, () => {
-    let w: World;
-    let close: (() => Promise<void>) | undefined;
-    beforeAll(async () => {
-      const opened = await open();
-      close = opened.close;
-      w = { api: opened.api, s: await seller(opened.api) };
-    });
-    afterAll(async () => close?.());
+    const w = sellerWorld(open);
 
     test('the same key and body twice create one product and answer the first answer again, marked as replayed', async () => {
       const key = newKey();
@@ -173,13 +166,7 @@ function idempotencyRules(name: string, open: () => Promise<{ api: TestApi; clos
   });
 }
 
-idempotencyRules('sqlite', async () => ({ api: testApi() }));
-
-let pg: TestStore | undefined;
-idempotencyRules('postgres', async () => {
-  pg = await openPostgresTestStore();
-  return { api: testApi({ deps: depsFor(pg.store) }), close: () => pg!.dispose() };
-});
+for (const [name, open] of BOTH_STORES) idempotencyRules(name, open);
 
 describe('Idempotency-Key under concurrency (postgres)', () => {
   let store: TestStore;

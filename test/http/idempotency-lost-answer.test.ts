@@ -1,8 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { openPostgresTestStore, type TestStore } from '../contracts/stores.ts';
-import { depsFor } from '../support/deps.ts';
-import { seller, testApi, type TestApi } from '../support/http.ts';
-import { dieAfterWrite, type World } from './idempotency-support.ts';
+import { describe, expect, test } from 'bun:test';
+import { BOTH_STORES, dieAfterWrite, sellerWorld, type OpenApi, type World } from './idempotency-support.ts';
 
 /**
  * A request killed after its write committed but before its answer was kept: simulated by a store
@@ -17,16 +14,9 @@ async function licensesOf(w: World, email: string) {
   return page.body.data as { id: string }[];
 }
 
-function lostAnswerRules(name: string, open: () => Promise<{ api: TestApi; close?: () => Promise<void> }>) {
+function lostAnswerRules(name: string, open: OpenApi) {
   describe(`Idempotency-Key after a crash (${name})`, () => {
-    let w: World;
-    let close: (() => Promise<void>) | undefined;
-    beforeAll(async () => {
-      const opened = await open();
-      close = opened.close;
-      w = { api: opened.api, s: await seller(opened.api) };
-    });
-    afterAll(async () => close?.());
+    const w = sellerWorld(open);
 
     const grant = (key: string, email: string) =>
       w.api.call('POST', '/developers/licenses', { key: w.s.apiKey, headers: { 'Idempotency-Key': key }, body: { productId: w.s.product.id, email } });
@@ -149,10 +139,4 @@ function lostAnswerRules(name: string, open: () => Promise<{ api: TestApi; close
   });
 }
 
-lostAnswerRules('sqlite', async () => ({ api: testApi() }));
-
-let pg: TestStore | undefined;
-lostAnswerRules('postgres', async () => {
-  pg = await openPostgresTestStore();
-  return { api: testApi({ deps: depsFor(pg.store) }), close: () => pg!.dispose() };
-});
+for (const [name, open] of BOTH_STORES) lostAnswerRules(name, open);

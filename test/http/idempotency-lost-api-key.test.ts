@@ -1,8 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { openPostgresTestStore, type TestStore } from '../contracts/stores.ts';
-import { depsFor } from '../support/deps.ts';
-import { seller, testApi, type TestApi } from '../support/http.ts';
-import { dieAfterWrite, type World } from './idempotency-support.ts';
+import { describe, expect, test } from 'bun:test';
+import { BOTH_STORES, dieAfterWrite, sellerWorld, type OpenApi } from './idempotency-support.ts';
 
 /**
  * A keyed POST /developers/api-keys whose process died after the key was stored (a store that skips
@@ -11,16 +8,9 @@ import { dieAfterWrite, type World } from './idempotency-support.ts';
  */
 const HOUR = 3_600_000;
 
-function lostApiKeyRules(name: string, open: () => Promise<{ api: TestApi; close?: () => Promise<void> }>) {
+function lostApiKeyRules(name: string, open: OpenApi) {
   describe(`a keyed API key after a crash (${name})`, () => {
-    let w: World;
-    let close: (() => Promise<void>) | undefined;
-    beforeAll(async () => {
-      const opened = await open();
-      close = opened.close;
-      w = { api: opened.api, s: await seller(opened.api) };
-    });
-    afterAll(async () => close?.());
+    const w = sellerWorld(open);
 
     const keys = async () => (await w.api.call('GET', '/developers/api-keys', { key: w.s.apiKey })).body.data as { id: string }[];
 
@@ -46,10 +36,4 @@ function lostApiKeyRules(name: string, open: () => Promise<{ api: TestApi; close
   });
 }
 
-lostApiKeyRules('sqlite', async () => ({ api: testApi() }));
-
-let pg: TestStore | undefined;
-lostApiKeyRules('postgres', async () => {
-  pg = await openPostgresTestStore();
-  return { api: testApi({ deps: depsFor(pg.store) }), close: () => pg!.dispose() };
-});
+for (const [name, open] of BOTH_STORES) lostApiKeyRules(name, open);
