@@ -1,3 +1,4 @@
+import { expect } from 'bun:test';
 import { SANDBOX_CODE_PREFIX } from '../../src/adapters/sandbox/sandbox-processor.ts';
 import { StripeProcessor } from '../../src/adapters/stripe/stripe-processor.ts';
 import type { Completion } from '../../src/domain/checkout-session.ts';
@@ -154,3 +155,16 @@ export async function deliver(api: TestApi, body: string, secret = WEBHOOK_SECRE
 /** The fake's GETs of one Stripe session: how often the service asked Stripe about it. */
 export const retrievalsOf = (fake: FakeStripe, stripeSessionId: string) =>
   fake.requests.filter((r) => r.method === 'GET' && r.path === `/v1/checkout/sessions/${stripeSessionId}`).length;
+
+/**
+ * A monthly product ($9) bought at (fake) Stripe: connected, checked out and paid there, no event
+ * delivered yet. What the subscription tests of webhooks start from.
+ */
+export async function monthlyPaidAtStripe(shop: Awaited<ReturnType<typeof shopOn>>, fake: FakeStripe) {
+  expect((await shop.connect()).status).toBe(200);
+  const product = (await shop.api.call('POST', '/developers/products', { key: shop.dev.apiKey, body: { name: 'Pro monthly', price: 900, currency: 'usd', interval: 'month' } })).body;
+  const { sessionId } = await shop.checkout({ productId: product.id, email: 'buyer@example.com' });
+  const stripeId = await shop.stripeId(sessionId);
+  fake.markPaid(stripeId, aPayment());
+  return { product, sessionId, stripeId, subscriptionId: fake.subscriptionOf(stripeId) };
+}

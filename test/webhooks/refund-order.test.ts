@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { aPayment, deliver, shopOn } from '../checkout/shop.ts';
+import { aPayment, deliver, monthlyPaidAtStripe, shopOn } from '../checkout/shop.ts';
 import { freshStorePerTest, postgresStores, sqliteMemoryStores } from '../contracts/stores.ts';
 import { depsFor } from '../support/deps.ts';
 import { FixedClock } from '../support/clock.ts';
@@ -111,12 +111,7 @@ for (const factory of [sqliteMemoryStores, postgresStores]) {
       const deps = depsFor(opened().store);
       clock = deps.clock;
       const shop = await shopOn(deps, { fake });
-      expect((await shop.connect()).status).toBe(200);
-      const product = (await shop.api.call('POST', '/developers/products', { key: shop.dev.apiKey, body: { name: 'Pro monthly', price: 900, currency: 'usd', interval: 'month' } })).body;
-      const { sessionId } = await shop.checkout({ productId: product.id, email: 'buyer@example.com' });
-      const stripeId = await shop.stripeId(sessionId);
-      fake.markPaid(stripeId, aPayment());
-      const subscriptionId = fake.subscriptionOf(stripeId);
+      const { sessionId, stripeId, subscriptionId } = await monthlyPaidAtStripe(shop, fake);
       await deliverTwice(shop, fake.completedEvent(stripeId));
       const licenseId = (await shop.status(sessionId)).body.license.id as string;
       const firstEnd = fake.subscription(subscriptionId).items.data[0].current_period_end * 1000;
