@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
-import { screenshot, SLOW, useChromium } from './browser.ts';
+import { axeViolations } from './axe.ts';
+import { PHONE, screenshot, SLOW, useChromium } from './browser.ts';
 import { connectInBrowser, payWith } from './flows.ts';
 import { initCheckout, newSeller, useSandboxService, type Seller } from './service.ts';
 
@@ -43,6 +44,31 @@ describe('the default success page after paying', () => {
     expect(clipboard).toBe(status.body.licenseKey);
     expect(await page.textContent('main')).toContain('How to activate it');
     expect(csp).toEqual([]);
+  }, SLOW);
+
+  test('on a 375 px phone: no sideways scroll, no axe violation, and the keyboard reaches Copy and copies the key', async () => {
+    const { sessionId, checkoutUrl } = await initCheckout(service.call, seller);
+    const page = await chrome.page(PHONE);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: service.url });
+
+    await page.goto(checkoutUrl);
+    await payWith(page, { email: 'phone@example.com' });
+    await page.waitForURL(`${service.url}/v1/checkout/success?session_id=${sessionId}`);
+    await screenshot(page, 'checkout-success-phone');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const violations = await axeViolations(page);
+    let focused = '';
+    for (let tabs = 0; tabs < 10 && focused !== 'Copy license key'; tabs++) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate(() => (document.activeElement as HTMLElement | null)?.textContent?.trim() ?? '');
+    }
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Copied' }).waitFor({ state: 'visible', timeout: 15_000 });
+
+    expect(overflow).toBe(0);
+    expect(violations).toEqual([]);
+    expect(focused).toBe('Copy license key');
+    expect(await page.textContent('main')).toContain('then paste the key when it asks');
   }, SLOW);
 
   test('an unknown checkout link shows a page, not JSON', async () => {
