@@ -2,7 +2,7 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONSOLE_SCRIPT } from '../../src/adapters/http/console/generated/assets.ts';
+import { CONSOLE_SCRIPT } from '../../src/adapters/http/routes/console-app.ts';
 import { freePort } from '../support/server-process.ts';
 
 const ROOT = join(import.meta.dir, '..', '..');

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { CONSOLE_SCRIPT, CONSOLE_STYLE } from '../../src/adapters/http/console/generated/assets.ts';
+import { CONSOLE_SCRIPT, CONSOLE_STYLE } from '../../src/adapters/http/routes/console-app.ts';
 import { createHttpApp } from '../../src/adapters/http/server.ts';
 import { jsonLogger } from '../../src/adapters/system/logger.ts';
 import { sqliteDeps } from '../support/deps.ts';

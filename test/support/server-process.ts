@@ -27,6 +27,8 @@ export interface SpawnOptions {
   inheritEnv?: boolean;
   /** Another entry point than src/main.ts (relative to the project root). */
   entry?: string;
+  /** Another copy of the project than this one (the default working directory too). */
+  root?: string;
 }
 
 /**
@@ -45,8 +47,9 @@ export const LIFTED_ADDRESS_LIMITS: Record<string, string> = {
 export async function spawnService(env: Record<string, string>, options: SpawnOptions = {}): Promise<Spawned> {
   const port = await freePort();
   const base = options.inheritEnv === false ? { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } : process.env;
-  const proc = spawn(['bun', 'run', join(ROOT, options.entry ?? 'src/main.ts')], {
-    cwd: options.cwd ?? ROOT,
+  const root = options.root ?? ROOT;
+  const proc = spawn(['bun', 'run', join(root, options.entry ?? 'src/main.ts')], {
+    cwd: options.cwd ?? root,
     // No drain period on SIGTERM unless a test sets one: tests stop servers by the hundred.
     env: { ...base, PORT: String(port), HOST: '127.0.0.1', SHUTDOWN_DRAIN_SECONDS: '0', ...LIFTED_ADDRESS_LIMITS, ...env },
     stdout: 'pipe',

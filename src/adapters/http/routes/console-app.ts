@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
 import { errorResponse } from '../errors.ts';
-import { CONSOLE_SCRIPT, CONSOLE_STYLE, type ConsoleAsset } from '../console/generated/assets.ts';
+import { consoleBundle, type ConsoleAsset } from '../console/bundle.ts' with { type: 'macro' };
 
 /**
  * The seller console's policy: its own bundled script and stylesheet, calls to its own origin only,
@@ -25,6 +25,9 @@ const SHELL_HEADERS = {
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
 };
+
+/** The console as src/console is now, inlined when Bun transpiles this file (console/bundle.ts). */
+export const { script: CONSOLE_SCRIPT, style: CONSOLE_STYLE } = consoleBundle();
 
 const ASSETS = new Map<string, ConsoleAsset>([CONSOLE_SCRIPT, CONSOLE_STYLE].map((asset) => [asset.name, asset]));
 
