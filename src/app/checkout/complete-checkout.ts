@@ -11,7 +11,7 @@ import { paidThrough } from '../../domain/subscription.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { LicenseTerms } from '../licenses/issue-license.ts';
 import { receiptContext, receiptFor, type ReceiptFor } from '../mail/receipt.ts';
-import { applyReversals } from '../orders/take-back.ts';
+import { applyReversals } from '../orders/settle-refund.ts';
 import { issueOrConvert } from '../trials/convert-trial.ts';
 
 export type CompleteDeps = Pick<

@@ -2,9 +2,9 @@ import { ConflictError, DomainError, InvalidRequestError, NotFoundError } from '
 import { refundableAmount, refundAmountProblem, type Order } from '../../domain/order.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { OrderView } from './list-orders.ts';
-import { settleRefund, takeBack, type TakeBackDeps } from './take-back.ts';
+import { settleRefund, takeBack, type SettleRefundDeps } from './settle-refund.ts';
 
-export type RefundDeps = TakeBackDeps & Pick<Deps, 'customers' | 'connections' | 'processor'>;
+export type RefundDeps = SettleRefundDeps & Pick<Deps, 'customers' | 'connections' | 'processor'>;
 
 /**
  * The seller gives money back on one of their orders: all that is left of it (no amount), or part.

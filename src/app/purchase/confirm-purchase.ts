@@ -6,7 +6,7 @@ import { CHARGE_TAKEOVER_MS, type Purchase } from '../../domain/purchase.ts';
 import type { Deps } from '../../ports/deps.ts';
 import { checkCode } from '../auth/check-code.ts';
 import { receiptContext, receiptFor } from '../mail/receipt.ts';
-import { applyReversals } from '../orders/take-back.ts';
+import { applyReversals } from '../orders/settle-refund.ts';
 import { issueOrConvert } from '../trials/convert-trial.ts';
 import { ownPurchase, purchaseLockKey } from './purchase.ts';
 

@@ -4,10 +4,10 @@ import { paidThrough, type Subscription } from '../../domain/subscription.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { PaidInvoice } from '../../ports/payment-processor.ts';
 import { renewLicense } from '../licenses/reissue-license.ts';
-import { applyReversals, takeBack, type TakeBackDeps } from '../orders/take-back.ts';
+import { applyReversals, takeBack, type SettleRefundDeps } from '../orders/settle-refund.ts';
 import { receiptContext, receiptFor, type ReceiptDeps, type ReceiptFor } from '../mail/receipt.ts';
 
-export type PayPeriodDeps = TakeBackDeps & ReceiptDeps & Pick<Deps, 'ids' | 'products' | 'subscriptions' | 'orders' | 'customers'>;
+export type PayPeriodDeps = SettleRefundDeps & ReceiptDeps & Pick<Deps, 'ids' | 'products' | 'subscriptions' | 'orders' | 'customers'>;
 
 /**
  * A paid invoice of a subscription, from Stripe's invoice.paid or the sandbox's clock: the

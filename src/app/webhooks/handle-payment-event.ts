@@ -1,10 +1,10 @@
 import type { Deps } from '../../ports/deps.ts';
 import type { PaymentEvent } from '../../ports/payment-processor.ts';
 import { completeCheckout, type CompleteDeps } from '../checkout/complete-checkout.ts';
-import { reversePayment, type TakeBackDeps } from '../orders/take-back.ts';
+import { reversePayment, type SettleRefundDeps } from '../orders/settle-refund.ts';
 import { applySubscriptionEvent, type SubscriptionEvent } from '../subscriptions/subscription-events.ts';
 
-type WebhookDeps = CompleteDeps & TakeBackDeps & Pick<Deps, 'processor' | 'connections' | 'webhookEvents'>;
+type WebhookDeps = CompleteDeps & SettleRefundDeps & Pick<Deps, 'processor' | 'connections' | 'webhookEvents'>;
 
 /**
  * A processor's event, verified against the raw body, acted on once per event id whatever the

@@ -5,7 +5,7 @@ import type { Deps } from '../../ports/deps.ts';
 import type { PaymentReversal } from '../../ports/payment-processor.ts';
 import { reissueLicense, type ReissueDeps } from '../licenses/reissue-license.ts';
 
-export type TakeBackDeps = ReissueDeps & Pick<Deps, 'orders' | 'products' | 'connections' | 'subscriptions'>;
+export type SettleRefundDeps = ReissueDeps & Pick<Deps, 'orders' | 'products' | 'connections' | 'subscriptions'>;
 
 /**
  * Records that money of an order went back (the refunded total rises to `total`; with
@@ -13,7 +13,7 @@ export type TakeBackDeps = ReissueDeps & Pick<Deps, 'orders' | 'products' | 'con
  * Returns the order as it stands and whether this call recorded the change. Every step is
  * conditional and idempotent: a repeat, or a run after an interrupted one, finishes what is left.
  */
-export async function settleRefund(deps: TakeBackDeps, order: Order, total: number, expectRefunded?: number): Promise<{ order: Order; recorded: boolean }> {
+export async function settleRefund(deps: SettleRefundDeps, order: Order, total: number, expectRefunded?: number): Promise<{ order: Order; recorded: boolean }> {
   const changed = await deps.orders.refund(order.id, total, deps.clock.now(), expectRefunded);
   const current = changed ?? (await deps.orders.findById(order.id)) ?? order;
   if (current.status === 'refunded') await takeBack(deps, current);
@@ -26,7 +26,7 @@ export async function settleRefund(deps: TakeBackDeps, order: Order, total: numb
  * period still paid for, plus grace (for the latest renewal: what was paid before its invoice), in a
  * compare-and-swap re-sign that never lengthens it. A renewal recorded without its period changes nothing.
  */
-export async function takeBack(deps: TakeBackDeps, order: Order): Promise<void> {
+export async function takeBack(deps: SettleRefundDeps, order: Order): Promise<void> {
   if (order.source !== 'renewal' || (await firstChargeAfterTrial(deps, order))) {
     await deps.licenses.update(order.licenseId, { storedStatus: 'revoked' }, { storedStatus: 'active' });
     return;
@@ -42,7 +42,7 @@ export async function takeBack(deps: TakeBackDeps, order: Order): Promise<void> 
 }
 
 /** The charge at the end of a subscription's free trial: its first payment, though a renewal by source. */
-async function firstChargeAfterTrial(deps: TakeBackDeps, order: Order): Promise<boolean> {
+async function firstChargeAfterTrial(deps: SettleRefundDeps, order: Order): Promise<boolean> {
   const subscription = await deps.subscriptions.findByLicense(order.licenseId);
   return subscription?.trialEnd != null && order.periodStart === subscription.trialEnd;
 }
@@ -55,7 +55,7 @@ async function firstChargeAfterTrial(deps: TakeBackDeps, order: Order): Promise<
  * renewal recorded without its payment). A payment of none of ours (a seller's own sale on their
  * account), or an event from an account that is not the order's seller's, changes nothing.
  */
-export async function reversePayment(deps: TakeBackDeps & Pick<Deps, 'processor'>, reversal: PaymentReversal): Promise<void> {
+export async function reversePayment(deps: SettleRefundDeps & Pick<Deps, 'processor'>, reversal: PaymentReversal): Promise<void> {
   await deps.orders.recordReversal(reversal, deps.clock.now());
   let orders = await deps.orders.findByPayment(reversal.paymentId);
   if (orders.length === 0) {
@@ -72,7 +72,7 @@ export async function reversePayment(deps: TakeBackDeps & Pick<Deps, 'processor'
  * before its checkout's or invoice's event): it records that now and gives back what it paid for.
  * The order as it stands.
  */
-export async function applyReversals(deps: TakeBackDeps, order: Order): Promise<Order> {
+export async function applyReversals(deps: SettleRefundDeps, order: Order): Promise<Order> {
   const reversals = await deps.orders.reversalsOf(order.paymentId, order.source === 'renewal' ? order.sourceId : null);
   let current = order;
   for (const reversal of reversals) current = (await settleReversal(deps, current, reversal)) ?? current;
@@ -80,7 +80,7 @@ export async function applyReversals(deps: TakeBackDeps, order: Order): Promise<
 }
 
 /** One reversal on one order, only from the account of the order's seller; null when it is not theirs. */
-async function settleReversal(deps: TakeBackDeps, order: Order, reversal: PaymentReversal): Promise<Order | null> {
+async function settleReversal(deps: SettleRefundDeps, order: Order, reversal: PaymentReversal): Promise<Order | null> {
   // An event from one seller's account never touches another seller's order.
   if (reversal.accountId !== null && (await deps.connections.accountOf(order.developerId))?.accountId !== reversal.accountId) return null;
   return (await settleRefund(deps, order, reversal.refunded === 'all' ? order.amount : reversal.refunded)).order;
