@@ -33,10 +33,11 @@ export async function removeActivation(deps: SellerDeps, developerId: string, li
 }
 
 /**
- * The seller's changes to one license, each field as given. A machine limit below the current
- * count keeps every machine already there; none is added until enough are removed.
+ * The seller's changes to one license, each field as given, then the license's machines: what
+ * PATCH /licenses/:id answers (not the license). A machine limit below the current count keeps
+ * every machine already there; none is added until enough are removed.
  */
-export async function changeLicense(deps: SellerDeps, developerId: string, licenseId: string, request: Partial<LicenseChanges>): Promise<ActivationList> {
+export async function changeLicenseThenListActivations(deps: SellerDeps, developerId: string, licenseId: string, request: Partial<LicenseChanges>): Promise<ActivationList> {
   const changes = licenseChangesOf(request);
   const problem = licenseChangesProblem(changes);
   if (problem) throw new InvalidRequestError(problem.message, problem.field);

@@ -7,7 +7,7 @@ import { accountPage } from '../../pages/account-page.ts';
 import { htmlResponse, scriptNonce } from '../../pages/html.ts';
 import { errorsOf, htmlPage } from '../../schemas.ts';
 import { ActivationList } from '../licenses/schemas.ts';
-import { publicActivation, publicList } from '../licenses/views.ts';
+import { publicActivation, publicActivationList } from '../licenses/views.ts';
 import { buyerPageRoutes } from './buyer-pages.ts';
 import { customerSubscriptionRoutes } from './subscriptions.ts';
 import { CodeSent, CustomerActivationParams, CustomerLicenseList, PhoneChangeBody, PhoneChanged, PhoneChangeVerifyBody } from './schemas.ts';
@@ -34,7 +34,7 @@ export function customerAccountRoutes(deps: Deps) {
     })
     .delete(
       '/customer/licenses/:id/activations/:activationId',
-      async ({ customer, params }) => publicList(await removeCustomerActivation(deps, customer.customerId, params.id, params.activationId)),
+      async ({ customer, params }) => publicActivationList(await removeCustomerActivation(deps, customer.customerId, params.id, params.activationId)),
       {
         params: CustomerActivationParams,
         response: { 200: ActivationList, ...errorsOf(400, 401, 403, 404, 413, 429) },

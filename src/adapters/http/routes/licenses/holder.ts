@@ -9,7 +9,7 @@ import { errorsOf } from '../../schemas.ts';
 import { readNonce, signedAnswer, SIGNED_ANSWER_DOC, SIGNED_ANSWER_PARAMETERS } from '../../signed-answer.ts';
 import { ActivateBody, ActivationList, askedEntitlements, ActivationReply, DeactivateBody, HeldActivationsBody, scopeOf, ValidateBody, ValidationResult } from './schemas.ts';
 import { holderCall } from './holder-call.ts';
-import { publicActivation, publicList } from './views.ts';
+import { publicActivation, publicActivationList } from './views.ts';
 
 /**
  * What a license key holder calls (publishable or secret key, plus the license key as proof). The
@@ -76,7 +76,7 @@ export function licenseHolderRoutes(deps: Deps) {
     .post('/licenses/activations', async ({ caller, body, request }) => {
       const nonce = readNonce(request);
       const list = await listHeldActivations(deps, holderCall(deps, caller.developerId, request, body.productId), { licenseKey: body.licenseKey });
-      return signedAnswer(sign, request, caller.developerId, publicList(list), { op: 'activations', nonce });
+      return signedAnswer(sign, request, caller.developerId, publicActivationList(list), { op: 'activations', nonce });
     }, {
       body: HeldActivationsBody,
       response: { 200: ActivationList, ...errorsOf(400, 401, 404, 413, 429) },

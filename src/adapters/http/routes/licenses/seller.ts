@@ -4,12 +4,12 @@ import { setLicenseEntitlements } from '../../../../app/licenses/license-entitle
 import { listLicenses } from '../../../../app/licenses/list-licenses.ts';
 import { getLicense, revokeLicense, unbindLicense } from '../../../../app/licenses/manage-license.ts';
 import { RESENDS_PER_DAY, resendReceipt } from '../../../../app/licenses/resend-receipt.ts';
-import { changeLicense, listActivations, removeActivation } from '../../../../app/licenses/seller-activations.ts';
+import { changeLicenseThenListActivations, listActivations, removeActivation } from '../../../../app/licenses/seller-activations.ts';
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withSecretKey, withSecretKeyOrCustomer } from '../../auth.ts';
 import { errorsOf, IdParams, LicenseView } from '../../schemas.ts';
 import { ActivationList, ActivationParams, EntitlementsBody, GrantBody, IssuedLicense, LicenseChangesBody, LicenseDetails, LicenseList, LicenseListQuery, ResendAnswer } from './schemas.ts';
-import { issuedAgain, publicList } from './views.ts';
+import { issuedAgain, publicActivationList } from './views.ts';
 import { idempotent, underKey } from '../../idempotency.ts';
 
 const tags = ['Licenses'];
@@ -56,7 +56,7 @@ export function licenseSellerRoutes(deps: Deps) {
         description: `Queues the receipt again (the key, the activation command and the account link) to the customer’s e-mail: 202 once queued. At most ${RESENDS_PER_DAY} per license per day (UTC), then 429 rate_limited with Retry-After. A revoked license may be resent: the mail says it is revoked. Another seller’s license: 404.`,
       },
     })
-    .patch('/licenses/:id', async ({ caller, params, body }) => publicList(await changeLicense(deps, caller.developerId, params.id, body)), {
+    .patch('/licenses/:id', async ({ caller, params, body }) => publicActivationList(await changeLicenseThenListActivations(deps, caller.developerId, params.id, body)), {
       params: IdParams,
       body: LicenseChangesBody,
       response: { 200: ActivationList, ...errorsOf(400, 401, 403, 404, 413) },
@@ -75,12 +75,12 @@ export function licenseSellerRoutes(deps: Deps) {
           'The license then holds its product’s current entitlements plus these (codes compared case-insensitively, the first spelling kept; at most 100 in all, each 1 to 100 characters without control characters), and gets a new key re-signed with them (same id, term and machines, as a renewal): 200 with the license and its licenseKey, and the license.updated event. The replaced key still validates, and its validation answer hands the new key over (docs/renewals.md). The same set again changes nothing: the same key, no event. Concurrent changes end in one of them, each answered 200. A revoked license or a free trial: 409 conflict. Another seller’s license: 404. docs/entitlements.md.',
       },
     })
-    .get('/licenses/:id/activations', async ({ caller, params }) => publicList(await listActivations(deps, caller.developerId, params.id)), {
+    .get('/licenses/:id/activations', async ({ caller, params }) => publicActivationList(await listActivations(deps, caller.developerId, params.id)), {
       params: IdParams,
       response: { 200: ActivationList, ...errorsOf(400, 401, 403, 404) },
       detail: { tags: ['Activations'], security, summary: 'A license’s machines', description: 'Oldest first, with the license’s maxMachines. Another seller’s license: 404.' },
     })
-    .delete('/licenses/:id/activations/:activationId', async ({ caller, params }) => publicList(await removeActivation(deps, caller.developerId, params.id, params.activationId)), {
+    .delete('/licenses/:id/activations/:activationId', async ({ caller, params }) => publicActivationList(await removeActivation(deps, caller.developerId, params.id, params.activationId)), {
       params: ActivationParams,
       response: { 200: ActivationList, ...errorsOf(400, 401, 403, 404, 413) },
       detail: { tags: ['Activations'], security, summary: 'Remove a machine', description: 'Frees its slot at once; not counted against the holder’s deactivation quota. Answers the machines left.' },

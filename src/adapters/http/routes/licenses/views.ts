@@ -6,7 +6,7 @@ import type { Rebuild } from '../../idempotency.ts';
 
 /** What an answer shows of an activation: never the store's own fields (license id, developer id). */
 export const publicActivation = ({ id, name, machineFingerprint, createdAt, lastSeenAt }: Activation) => ({ id, name, machineFingerprint, createdAt, lastSeenAt });
-export const publicList = (list: ActivationList) => ({ licenseId: list.licenseId, maxMachines: list.maxMachines, data: list.data.map(publicActivation) });
+export const publicActivationList = (list: ActivationList) => ({ licenseId: list.licenseId, maxMachines: list.maxMachines, data: list.data.map(publicActivation) });
 
 /**
  * An issued license's answer again ({license, licenseKey}), from the license a keyed request stored
