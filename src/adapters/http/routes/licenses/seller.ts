@@ -7,7 +7,7 @@ import { RESENDS_PER_DAY, resendReceipt } from '../../../../app/licenses/resend-
 import { changeLicense, listActivations, removeActivation } from '../../../../app/licenses/seller-activations.ts';
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withSecretKey, withSecretKeyOrCustomer } from '../../auth.ts';
-import { errorsOf, IdParams, LicenseView } from '../../schemas.ts';
+import { errorsOf, IdParams, LicenseView, sellerRead } from '../../schemas.ts';
 import { ActivationList, ActivationParams, EntitlementsBody, GrantBody, IssuedLicense, LicenseChangesBody, LicenseDetails, LicenseList, LicenseListQuery, ResendAnswer } from './schemas.ts';
 import { issuedAgain, publicList } from './views.ts';
 import { idempotent, underKey } from '../../idempotency.ts';
@@ -30,15 +30,11 @@ export function licenseSellerRoutes(deps: Deps) {
         description: 'For beta testers or support: the same key format as a sold license. The license holds the product’s features plus any given in features (case-insensitively distinct; docs/entitlements.md); the term defaults to the product’s. The customer is e-mailed a receipt with the key and the activation command unless notify is false.',
       },
     })
-    .get('/developers/licenses', ({ caller, query }) => listLicenses(deps, caller.developerId, query), {
-      query: LicenseListQuery,
-      response: { 200: LicenseList, ...errorsOf(400, 401, 403) },
-      detail: {
-        tags, security, summary: 'List your licenses, newest first',
-        description:
-          'Every license of the caller (never another developer’s), newest first, each with its customer’s e-mail. Filters combine: productId, email (exact, case-insensitive), status (active, expired or revoked, as of now), trial, and the issue time [createdAfter, createdBefore). status=expired lists by expiry, most recently expired first. Cursor pagination: pass the last id as startingAfter while hasMore; pages neither skip nor repeat when licenses are issued meanwhile.',
-      },
-    })
+    .get('/developers/licenses', ({ caller, query }) => listLicenses(deps, caller.developerId, query), sellerRead(LicenseListQuery, LicenseList, {
+      tags, summary: 'List your licenses, newest first',
+      description:
+        'Every license of the caller (never another developer’s), newest first, each with its customer’s e-mail. Filters combine: productId, email (exact, case-insensitive), status (active, expired or revoked, as of now), trial, and the issue time [createdAfter, createdBefore). status=expired lists by expiry, most recently expired first. Cursor pagination: pass the last id as startingAfter while hasMore; pages neither skip nor repeat when licenses are issued meanwhile.',
+    }))
     .post('/licenses/:id/revoke', ({ caller, params }) => revokeLicense(deps, caller.developerId, params.id), {
       params: IdParams,
       response: { 200: LicenseView, ...errorsOf(400, 401, 403, 404, 413) },

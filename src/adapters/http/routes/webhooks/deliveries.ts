@@ -1,7 +1,7 @@
 import { getDelivery, listEvents, redeliver } from '../../../../app/outgoing-webhooks/deliveries.ts';
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../../auth.ts';
-import { errorsOf } from '../../schemas.ts';
+import { errorsOf, sellerRead } from '../../schemas.ts';
 import { DeliveryParams, EventListQuery, OutgoingEventList, WebhookDelivery, WebhookDeliveryDetail } from './schemas.ts';
 
 const tags = ['Webhooks'];
@@ -23,12 +23,8 @@ export function webhookDeliveryRoutes(deps: Deps) {
         description: 'Back to pending and due now, even after it failed for good (the same webhook-id: receivers deduplicate by it). 409 conflict while the endpoint is disabled.',
       },
     })
-    .get('/developers/events', async ({ caller, query }) => listEvents(deps, caller.developerId, query), {
-      query: EventListQuery,
-      response: { 200: OutgoingEventList, ...errorsOf(400, 401, 403) },
-      detail: {
-        tags, security, summary: 'Your events, newest first',
-        description: 'Every event written for you (kept 30 days), whether or not an endpoint received it. licenseId: only the events about that license (its history: created, renewed, revoked, machines, orders and refunds); another seller’s license finds nothing. Cursor pagination: pass the last id as startingAfter while hasMore.',
-      },
-    });
+    .get('/developers/events', async ({ caller, query }) => listEvents(deps, caller.developerId, query), sellerRead(EventListQuery, OutgoingEventList, {
+      tags, summary: 'Your events, newest first',
+      description: 'Every event written for you (kept 30 days), whether or not an endpoint received it. licenseId: only the events about that license (its history: created, renewed, revoked, machines, orders and refunds); another seller’s license finds nothing. Cursor pagination: pass the last id as startingAfter while hasMore.',
+    }));
 }
