@@ -97,6 +97,12 @@ export const sellerRead = <Q extends TSchema, A extends TSchema>(query: Q, answe
   detail: { ...detail, security: SECURITY.secret },
 });
 
+/** The options of a signed-in customer's read (their licenses, subscriptions, orders): an identity token on its device. */
+export const customerRead = <A extends TSchema>(answer: A, detail: { tags: string[]; summary: string; description: string }) => ({
+  response: { 200: answer, ...errorsOf(400, 401) },
+  detail: { ...detail, security: SECURITY.customer },
+});
+
 /** An HTML answer's OpenAPI entry, for pages (documented by hand, like jsonErrors). */
 export const htmlPage = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' as const } } } });
 
