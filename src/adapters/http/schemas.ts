@@ -97,6 +97,13 @@ export const sellerRead = <Q extends TSchema, A extends TSchema>(query: Q, answe
   detail: { ...detail, security: SECURITY.secret },
 });
 
+/** The options of a seller's read of one object by id: 404 for an unknown id or another seller's object. */
+export const sellerGet = <P extends TSchema, A extends TSchema>(params: P, answer: A, detail: { tags: string[]; summary: string; description?: string }) => ({
+  params,
+  response: { 200: answer, ...errorsOf(400, 401, 403, 404) },
+  detail: { ...detail, security: SECURITY.secret },
+});
+
 /** The options of a signed-in customer's read (their licenses, subscriptions, orders): an identity token on its device. */
 export const customerRead = <A extends TSchema>(answer: A, detail: { tags: string[]; summary: string; description: string }) => ({
   response: { 200: answer, ...errorsOf(400, 401) },

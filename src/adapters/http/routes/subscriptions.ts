@@ -7,7 +7,7 @@ import { SUBSCRIPTION_STATUSES } from '../../../domain/subscription.ts';
 import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../auth.ts';
 import { EXAMPLE } from '../examples.ts';
-import { Cursor, errorsOf, Id, Input, Limit, Millis, MillisOrNull, Page, ProductFilter, sellerRead } from '../schemas.ts';
+import { Cursor, errorsOf, Id, Input, Limit, Millis, MillisOrNull, Page, ProductFilter, sellerGet, sellerRead } from '../schemas.ts';
 import { literalUnion } from '../vocabulary.ts';
 
 // Unknown request fields are ignored, as elsewhere; bounds the use case checks (limit) are refused there, naming the field.
@@ -76,11 +76,7 @@ export function subscriptionRoutes(deps: Deps) {
       tags, summary: 'List your subscriptions, newest first',
       description: 'Every subscription of your recurring products, with the customer’s e-mail and the license it renews. Filters combine: productId, status. Cursor pagination: pass the last id as startingAfter while hasMore.',
     }))
-    .get('/developers/subscriptions/:id', ({ caller, params }) => getSubscription(deps, caller.developerId, params.id), {
-      params: SubscriptionParams,
-      response: { 200: Subscription, ...errorsOf(400, 401, 403, 404) },
-      detail: { tags, security, summary: 'A subscription' },
-    })
+    .get('/developers/subscriptions/:id', ({ caller, params }) => getSubscription(deps, caller.developerId, params.id), sellerGet(SubscriptionParams, Subscription, { tags, summary: 'A subscription' }))
     .post('/developers/subscriptions/:id/cancel', ({ caller, params }) => cancelSubscription(deps, caller.developerId, params.id), {
       params: SubscriptionParams,
       response: { 200: CanceledSubscription, ...errorsOf(400, 401, 403, 404, 409, 413, 502) },

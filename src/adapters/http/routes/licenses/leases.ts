@@ -6,7 +6,7 @@ import { LEASE_ID_PATTERN, LEASE_LIMITS, LEASE_MESSAGES, type Lease } from '../.
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withAnyApiKey, withSecretKey } from '../../auth.ts';
 import { EXAMPLE } from '../../examples.ts';
-import { errorsOf, IdParams, Input, Int, Millis } from '../../schemas.ts';
+import { errorsOf, IdParams, Input, Int, Millis, sellerGet } from '../../schemas.ts';
 import { readNonce, signedAnswer, signedAnswerDetail } from '../../signed-answer.ts';
 import { ActivateBody } from './schemas.ts';
 import { holderCall } from './holder-call.ts';
@@ -111,11 +111,7 @@ export function leaseRoutes(deps: Deps) {
       }),
     });
   const seller = withSecretKey(deps)
-    .get('/licenses/:id/leases', async ({ caller, params }) => viewLeases(await licenseLeases(deps, caller.developerId, params.id)), {
-      params: IdParams,
-      response: { 200: LicenseLeasesView, ...errorsOf(400, 401, 403, 404) },
-      detail: { tags: ['Leases'], security: SECURITY.secret, summary: 'A license’s lease terms and live leases', description: 'Another seller’s license: 404.' },
-    })
+    .get('/licenses/:id/leases', async ({ caller, params }) => viewLeases(await licenseLeases(deps, caller.developerId, params.id)), sellerGet(IdParams, LicenseLeasesView, { tags: ['Leases'], summary: 'A license’s lease terms and live leases', description: 'Another seller’s license: 404.' }))
     .put('/licenses/:id/lease-terms', async ({ caller, params, body }) => viewLeases(await setLicenseLeaseTerms(deps, caller.developerId, params.id, body)), {
       params: IdParams,
       body: LeaseTermsBody,

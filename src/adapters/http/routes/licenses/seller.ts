@@ -7,7 +7,7 @@ import { RESENDS_PER_DAY, resendReceipt } from '../../../../app/licenses/resend-
 import { changeLicense, listActivations, removeActivation } from '../../../../app/licenses/seller-activations.ts';
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withSecretKey, withSecretKeyOrCustomer } from '../../auth.ts';
-import { errorsOf, IdParams, LicenseView, sellerRead } from '../../schemas.ts';
+import { errorsOf, IdParams, LicenseView, sellerGet, sellerRead } from '../../schemas.ts';
 import { ActivationList, ActivationParams, EntitlementsBody, GrantBody, IssuedLicense, LicenseChangesBody, LicenseDetails, LicenseList, LicenseListQuery, ResendAnswer } from './schemas.ts';
 import { issuedAgain, publicList } from './views.ts';
 import { idempotent, underKey } from '../../idempotency.ts';
@@ -71,11 +71,7 @@ export function licenseSellerRoutes(deps: Deps) {
           'The license then holds its product’s current entitlements plus these (codes compared case-insensitively, the first spelling kept; at most 100 in all, each 1 to 100 characters without control characters), and gets a new key re-signed with them (same id, term and machines, as a renewal): 200 with the license and its licenseKey, and the license.updated event. The replaced key still validates, and its validation answer hands the new key over (docs/renewals.md). The same set again changes nothing: the same key, no event. Concurrent changes end in one of them, each answered 200. A revoked license or a free trial: 409 conflict. Another seller’s license: 404. docs/entitlements.md.',
       },
     })
-    .get('/licenses/:id/activations', async ({ caller, params }) => publicList(await listActivations(deps, caller.developerId, params.id)), {
-      params: IdParams,
-      response: { 200: ActivationList, ...errorsOf(400, 401, 403, 404) },
-      detail: { tags: ['Activations'], security, summary: 'A license’s machines', description: 'Oldest first, with the license’s maxMachines. Another seller’s license: 404.' },
-    })
+    .get('/licenses/:id/activations', async ({ caller, params }) => publicList(await listActivations(deps, caller.developerId, params.id)), sellerGet(IdParams, ActivationList, { tags: ['Activations'], summary: 'A license’s machines', description: 'Oldest first, with the license’s maxMachines. Another seller’s license: 404.' }))
     .delete('/licenses/:id/activations/:activationId', async ({ caller, params }) => publicList(await removeActivation(deps, caller.developerId, params.id, params.activationId)), {
       params: ActivationParams,
       response: { 200: ActivationList, ...errorsOf(400, 401, 403, 404, 413) },

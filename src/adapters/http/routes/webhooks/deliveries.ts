@@ -1,7 +1,7 @@
 import { getDelivery, listEvents, redeliver } from '../../../../app/outgoing-webhooks/deliveries.ts';
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../../auth.ts';
-import { errorsOf, sellerRead } from '../../schemas.ts';
+import { errorsOf, sellerGet, sellerRead } from '../../schemas.ts';
 import { DeliveryParams, EventListQuery, OutgoingEventList, WebhookDelivery, WebhookDeliveryDetail } from './schemas.ts';
 
 const tags = ['Webhooks'];
@@ -10,11 +10,7 @@ const security = SECURITY.secret;
 /** A delivery with its attempts, manual redelivery, and the event list (docs/webhooks.md). */
 export function webhookDeliveryRoutes(deps: Deps) {
   return withSecretKey(deps)
-    .get('/developers/webhook-deliveries/:id', ({ caller, params }) => getDelivery(deps, caller.developerId, params.id), {
-      params: DeliveryParams,
-      response: { 200: WebhookDeliveryDetail, ...errorsOf(400, 401, 403, 404) },
-      detail: { tags, security, summary: 'A delivery with every attempt' },
-    })
+    .get('/developers/webhook-deliveries/:id', ({ caller, params }) => getDelivery(deps, caller.developerId, params.id), sellerGet(DeliveryParams, WebhookDeliveryDetail, { tags, summary: 'A delivery with every attempt' }))
     .post('/developers/webhook-deliveries/:id/redeliver', ({ caller, params }) => redeliver(deps, caller.developerId, params.id), {
       params: DeliveryParams,
       response: { 200: WebhookDelivery, ...errorsOf(400, 401, 403, 404, 409, 413) },
