@@ -1,6 +1,6 @@
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
-import { render } from 'preact';
+import { render, type JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, onUnauthorized, setCsrfToken } from './api.ts';
 import { CustomersPage } from './pages/customers.tsx';
@@ -16,48 +16,32 @@ import { navigate, usePath } from './router.ts';
 import type { Developer, SessionAnswer } from './types.ts';
 import { Link } from './ui.tsx';
 
-const NAV: [string, string][] = [
-  ['/', 'Overview'],
-  ['/products', 'Products'],
-  ['/licenses', 'Licenses'],
-  ['/customers', 'Customers'],
-  ['/orders', 'Orders'],
-  ['/subscriptions', 'Subscriptions'],
-  ['/webhooks', 'Webhooks'],
-  ['/developers', 'Developers'],
+/** The console's sections in the nav's order: each one's path, its label and its page. */
+const SECTIONS: { to: string; text: string; page: (developer: Developer | null) => JSX.Element }[] = [
+  { to: '/', text: 'Overview', page: () => <OverviewPage /> },
+  { to: '/products', text: 'Products', page: () => <ProductsPage /> },
+  { to: '/licenses', text: 'Licenses', page: () => <LicensesPage /> },
+  { to: '/customers', text: 'Customers', page: () => <CustomersPage /> },
+  { to: '/orders', text: 'Orders', page: () => <OrdersPage /> },
+  { to: '/subscriptions', text: 'Subscriptions', page: () => <SubscriptionsPage /> },
+  { to: '/webhooks', text: 'Webhooks', page: () => <WebhooksPage /> },
+  { to: '/developers', text: 'Developers', page: (developer) => <DevelopersPage developer={developer} /> },
 ];
 
 function route(path: string, developer: Developer | null) {
   const [, first, second] = path.split('/');
   if (first === 'licenses' && second) return <LicensePage id={decodeURIComponent(second)} />;
   if (first === 'webhooks' && second) return <EndpointPage id={decodeURIComponent(second)} />;
-  switch (first) {
-    case '':
-      return <OverviewPage />;
-    case 'products':
-      return <ProductsPage />;
-    case 'licenses':
-      return <LicensesPage />;
-    case 'customers':
-      return <CustomersPage />;
-    case 'orders':
-      return <OrdersPage />;
-    case 'subscriptions':
-      return <SubscriptionsPage />;
-    case 'webhooks':
-      return <WebhooksPage />;
-    case 'developers':
-      return <DevelopersPage developer={developer} />;
-    default:
-      return (
-        <>
-          <h1 tabIndex={-1}>Not found</h1>
-          <p>
-            There is no such page in the console. <Link to="/">Go to the overview</Link>.
-          </p>
-        </>
-      );
-  }
+  const section = SECTIONS.find(({ to }) => to === `/${first}`);
+  if (section) return section.page(developer);
+  return (
+    <>
+      <h1 tabIndex={-1}>Not found</h1>
+      <p>
+        There is no such page in the console. <Link to="/">Go to the overview</Link>.
+      </p>
+    </>
+  );
 }
 
 /**
@@ -108,7 +92,7 @@ function App() {
         <span class="brand">Seller console</span>
         <nav aria-label="Console">
           <ul>
-            {NAV.map(([to, text]) => (
+            {SECTIONS.map(({ to, text }) => (
               <li>
                 <Link to={to} aria-current={section === to ? 'page' : undefined}>
                   {text}

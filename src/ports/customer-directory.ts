@@ -1,4 +1,5 @@
 import type { StoredLicenseStatus } from '../domain/license.ts';
+import type { Page } from './page.ts';
 
 /** One of a seller's customers, as the directory orders them. */
 export interface DirectoryEntry {
@@ -37,10 +38,7 @@ export interface CustomerListQuery {
   after?: DirectoryEntry;
 }
 
-export interface CustomerPage {
-  data: SellerCustomer[];
-  hasMore: boolean;
-}
+export type CustomerPage = Page<SellerCustomer>;
 
 /** A seller's customers: one entry per seller and customer, so a shared buyer appears to each seller apart. */
 export interface CustomerDirectory {

@@ -1,6 +1,7 @@
 import type { Activation, ActivationSeen } from '../domain/activation.ts';
 import type { License, LicenseStatus, StoredLicenseStatus } from '../domain/license.ts';
 import type { OutboxMail } from './mail-repository.ts';
+import type { Page } from './page.ts';
 
 /** What online validation needs, read by the digest of the key: the hot path. */
 export interface LicenseState {
@@ -165,7 +166,4 @@ export interface LicenseListQuery {
   trial?: boolean;
 }
 
-export interface LicensePage {
-  data: DeveloperLicense[];
-  hasMore: boolean;
-}
+export type LicensePage = Page<DeveloperLicense>;

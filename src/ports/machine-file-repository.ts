@@ -1,4 +1,5 @@
 import type { MachineFileRecord } from '../domain/machine-file.ts';
+import type { Page } from './page.ts';
 
 /** The per-license issuing limit, counted by the store in the same transaction as the insert. */
 export interface IssueQuota {
@@ -12,10 +13,7 @@ export type RecordOutcome =
   | { kind: 'limited'; retryAt: number }
   | { kind: 'missing' };
 
-export interface MachineFilePage {
-  data: MachineFileRecord[];
-  hasMore: boolean;
-}
+export type MachineFilePage = Page<MachineFileRecord>;
 
 /** Every machine file issued (docs/machine-files.md). */
 export interface MachineFileRepository {

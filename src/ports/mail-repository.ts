@@ -1,4 +1,5 @@
 import type { MailMessage } from './mailer.ts';
+import type { KeptMessageRepository } from './sms-outbox-repository.ts';
 
 /** The sandbox's kept mail: what sandbox mode would have sent. */
 export interface KeptMail {
@@ -9,13 +10,7 @@ export interface KeptMail {
   sentAt: number;
 }
 
-export interface SandboxMailRepository {
-  add(mail: KeptMail): Promise<void>;
-  /** Newest first. */
-  listFor(to: string, limit: number): Promise<KeptMail[]>;
-  /** Retention: deletes up to `limit` messages kept before `before`; returns how many. */
-  deleteSentBefore(before: number, limit: number): Promise<number>;
-}
+export type SandboxMailRepository = KeptMessageRepository<KeptMail>;
 
 /** A mail in the durable outbox. */
 export interface QueuedMail extends Required<MailMessage> {

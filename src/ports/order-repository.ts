@@ -1,5 +1,6 @@
 import type { Order, OrderStatus } from '../domain/order.ts';
 import type { PaymentReversal } from './payment-processor.ts';
+import type { NewestFirstQuery, Page } from './page.ts';
 
 export interface OrderRepository {
   /**
@@ -44,21 +45,13 @@ export interface OrderRepository {
 /** An order as its seller lists it: with the e-mail of the customer who paid. */
 export type DeveloperOrder = Order & { customerEmail: string };
 
-export interface OrderListQuery {
-  limit: number;
-  /** Where the previous page ended (its last order): this page starts right after it. */
-  after?: { createdAt: number; id: string };
-  productId?: string;
+export interface OrderListQuery extends NewestFirstQuery<OrderStatus> {
   /** Normalized (trimmed, lower case): an exact match. */
   customerEmail?: string;
-  status?: OrderStatus;
   /** Created at or after this millisecond. */
   createdFrom?: number;
   /** Created strictly before this millisecond. */
   createdBefore?: number;
 }
 
-export interface OrderPage {
-  data: DeveloperOrder[];
-  hasMore: boolean;
-}
+export type OrderPage = Page<DeveloperOrder>;

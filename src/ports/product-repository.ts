@@ -1,9 +1,7 @@
 import type { Product } from '../domain/product.ts';
+import type { Page } from './page.ts';
 
-export interface ProductPage {
-  data: Product[];
-  hasMore: boolean;
-}
+export type ProductPage = Page<Product>;
 
 export interface ProductRepository {
   create(product: Product): Promise<void>;

@@ -5,10 +5,13 @@ export interface OutboxMessage {
   sentAt: number;
 }
 
-export interface SmsOutboxRepository {
-  add(message: OutboxMessage): Promise<void>;
+/** The sandbox's store of messages kept instead of sent (texts, or mail), by recipient. */
+export interface KeptMessageRepository<T extends { to: string; sentAt: number }> {
+  add(message: T): Promise<void>;
   /** Newest first. */
-  listFor(to: string, limit: number): Promise<OutboxMessage[]>;
+  listFor(to: string, limit: number): Promise<T[]>;
   /** Retention: deletes up to `limit` messages sent before `before`; returns how many. */
   deleteSentBefore(before: number, limit: number): Promise<number>;
 }
+
+export type SmsOutboxRepository = KeptMessageRepository<OutboxMessage>;

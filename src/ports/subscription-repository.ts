@@ -1,21 +1,13 @@
 import type { PaymentMismatch } from '../domain/events.ts';
 import type { Subscription, SubscriptionChange, SubscriptionStatus } from '../domain/subscription.ts';
+import type { NewestFirstQuery, Page } from './page.ts';
 
 /** A subscription as its seller lists it: with the e-mail of the customer who pays for it. */
 export type DeveloperSubscription = Subscription & { customerEmail: string };
 
-export interface SubscriptionListQuery {
-  limit: number;
-  /** Where the previous page ended (its last subscription): this page starts right after it. */
-  after?: { createdAt: number; id: string };
-  productId?: string;
-  status?: SubscriptionStatus;
-}
+export type SubscriptionListQuery = NewestFirstQuery<SubscriptionStatus>;
 
-export interface SubscriptionPage {
-  data: DeveloperSubscription[];
-  hasMore: boolean;
-}
+export type SubscriptionPage = Page<DeveloperSubscription>;
 
 export interface SubscriptionRepository {
   /**

@@ -1,9 +1,7 @@
 import type { WebhookEndpoint } from '../domain/webhook-endpoint.ts';
+import type { Page } from './page.ts';
 
-export interface EndpointPage {
-  data: WebhookEndpoint[];
-  hasMore: boolean;
-}
+export type EndpointPage = Page<WebhookEndpoint>;
 
 /** What a change may set; `updatedAt` always. */
 export type EndpointChanges = Partial<Pick<WebhookEndpoint, 'url' | 'description' | 'events' | 'enabled' | 'disabledReason' | 'failingSince' | 'sealedSecret'>> & {

@@ -1,7 +1,8 @@
-import { t } from 'elysia';
+import { t, type TSchema } from 'elysia';
 import { EMAIL_MAX_LENGTH } from '../../domain/developer.ts';
 import { LICENSE_STATUSES } from '../../domain/license.ts';
 import { ENTITLEMENT_CODE_PATTERN, ENTITLEMENT_LIMITS, entitlementsMessage } from '../../domain/entitlements.ts';
+import { SECURITY } from './auth.ts';
 import { EXAMPLE } from './examples.ts';
 import { literalUnion } from './vocabulary.ts';
 
@@ -85,6 +86,29 @@ const ERROR_MEANING: Record<number, string> = {
 export function errorsOf<const S extends readonly number[]>(...statuses: S): { [K in S[number]]: typeof ErrorBody } {
   return Object.fromEntries(statuses.map((s) => [s, { ...ErrorBody, description: ERROR_MEANING[s] }])) as never;
 }
+
+/**
+ * The options of a seller's read with a query string (a list, the figures): a secret key or a
+ * console session; 400 for a query it refuses, 401 and 403 as on every seller route.
+ */
+export const sellerRead = <Q extends TSchema, A extends TSchema>(query: Q, answer: A, detail: { tags: string[]; summary: string; description: string }) => ({
+  query,
+  response: { 200: answer, ...errorsOf(400, 401, 403) },
+  detail: { ...detail, security: SECURITY.secret },
+});
+
+/** The options of a seller's read of one object by id: 404 for an unknown id or another seller's object. */
+export const sellerGet = <P extends TSchema, A extends TSchema>(params: P, answer: A, detail: { tags: string[]; summary: string; description?: string }) => ({
+  params,
+  response: { 200: answer, ...errorsOf(400, 401, 403, 404) },
+  detail: { ...detail, security: SECURITY.secret },
+});
+
+/** The options of a signed-in customer's read (their licenses, subscriptions, orders): an identity token on its device. */
+export const customerRead = <A extends TSchema>(answer: A, detail: { tags: string[]; summary: string; description: string }) => ({
+  response: { 200: answer, ...errorsOf(400, 401) },
+  detail: { ...detail, security: SECURITY.customer },
+});
 
 /** An HTML answer's OpenAPI entry, for pages (documented by hand, like jsonErrors). */
 export const htmlPage = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' as const } } } });

@@ -1,6 +1,7 @@
 import type { AnswerSigner, SignedAnswer } from '../../app/licenses/sign-answer.ts';
 import { InvalidRequestError } from '../../domain/errors.ts';
 import { NONCE_PATTERN, type AnswerContext } from '../../domain/signed-answer.ts';
+import { SECURITY } from './auth.ts';
 
 /** docs/signed-answers.md: the request's nonce in, the detached JWS out. */
 export const NONCE_HEADER = 'Licensing-Nonce';
@@ -71,6 +72,14 @@ export const SIGNED_ANSWER_PARAMETERS = [
     schema: { type: 'string' as const, pattern: NONCE_PATTERN.source, example: 'k3Jd9f0sQm2Lx8vT4pZa1w' },
   },
 ];
+
+/** A signed route's `detail`: its description with the paragraph on signing, the nonce header, any API key. */
+export const signedAnswerDetail = (detail: { tags: string[]; summary: string; description: string }) => ({
+  ...detail,
+  description: detail.description + SIGNED_ANSWER_DOC,
+  parameters: SIGNED_ANSWER_PARAMETERS,
+  security: SECURITY.any,
+});
 
 type Operation = { parameters?: { name?: string; in?: string }[]; responses?: Record<string, unknown> };
 type Response200 = { description?: string; headers?: Record<string, unknown>; content?: Record<string, unknown> };

@@ -3,6 +3,7 @@ import { InvalidRequestError } from '../../domain/errors.ts';
 import { viewLicense, type LicenseStatus, type LicenseView } from '../../domain/license.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { LicenseListQuery } from '../../ports/license-repository.ts';
+import type { NewestFirstQuery, Page } from '../../ports/page.ts';
 
 export const LICENSE_LIST_LIMIT = { default: 20, max: 100 };
 
@@ -22,10 +23,7 @@ export interface ListLicensesInput {
 
 export type DeveloperLicenseView = LicenseView & { customerEmail: string; trial: boolean; subscriptionId: string | null };
 
-export interface DeveloperLicenseList {
-  data: DeveloperLicenseView[];
-  hasMore: boolean;
-}
+export type DeveloperLicenseList = Page<DeveloperLicenseView>;
 
 /** A developer's licenses, newest first, filtered by product, customer, status, trial and issue time. */
 export async function listLicenses(
@@ -63,6 +61,31 @@ export function pageLimit(limit: number | undefined, bounds: { default: number; 
 export function resumeAfter(row: { createdAt: number; id: string } | null, what: string): { createdAt: number; id: string } {
   if (!row) throw new InvalidRequestError(`startingAfter is not one of your ${what}.`, 'startingAfter', 'query');
   return { createdAt: row.createdAt, id: row.id };
+}
+
+/** What a seller's newest-first list (orders, subscriptions) is asked: a page window, a product and a status. */
+export interface NewestFirstInput<Status extends string> {
+  limit?: number;
+  startingAfter?: string;
+  productId?: string;
+  status?: Status;
+}
+
+/**
+ * The page window and the filters every newest-first list shares; `find` reads the startingAfter
+ * entry, null when it is not the caller's (`what` names the list in the refusal).
+ */
+export async function newestFirstQuery<Status extends string>(
+  input: NewestFirstInput<Status>,
+  bounds: { default: number; max: number },
+  what: string,
+  find: (id: string) => Promise<{ createdAt: number; id: string } | null>,
+): Promise<NewestFirstQuery<Status>> {
+  const query: NewestFirstQuery<Status> = { limit: pageLimit(input.limit, bounds) };
+  if (input.startingAfter !== undefined) query.after = resumeAfter(await find(input.startingAfter), what);
+  if (input.productId !== undefined) query.productId = input.productId;
+  if (input.status !== undefined) query.status = input.status;
+  return query;
 }
 
 /** A time bound in Unix milliseconds, or a 400 naming the field. */

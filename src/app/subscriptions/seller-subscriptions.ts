@@ -1,17 +1,13 @@
 import { NotFoundError } from '../../domain/errors.ts';
 import type { Subscription, SubscriptionStatus } from '../../domain/subscription.ts';
 import type { Deps } from '../../ports/deps.ts';
-import type { DeveloperSubscription, SubscriptionListQuery } from '../../ports/subscription-repository.ts';
-import { pageLimit, resumeAfter } from '../licenses/list-licenses.ts';
+import type { Page } from '../../ports/page.ts';
+import type { DeveloperSubscription } from '../../ports/subscription-repository.ts';
+import { newestFirstQuery, type NewestFirstInput } from '../licenses/list-licenses.ts';
 
 export const SUBSCRIPTION_LIST_LIMIT = { default: 20, max: 100 };
 
-export interface ListSubscriptionsInput {
-  limit?: number;
-  startingAfter?: string;
-  productId?: string;
-  status?: SubscriptionStatus;
-}
+export type ListSubscriptionsInput = NewestFirstInput<SubscriptionStatus>;
 
 /**
  * A subscription as its seller sees it. `updatedAt` stays inside: it is the processor's time of the
@@ -28,13 +24,8 @@ export async function listSubscriptions(
   deps: Pick<Deps, 'subscriptions'>,
   developerId: string,
   input: ListSubscriptionsInput,
-): Promise<{ data: SubscriptionView[]; hasMore: boolean }> {
-  const query: SubscriptionListQuery = { limit: pageLimit(input.limit, SUBSCRIPTION_LIST_LIMIT) };
-  if (input.startingAfter !== undefined) {
-    query.after = resumeAfter(await deps.subscriptions.findById(developerId, input.startingAfter), 'subscriptions');
-  }
-  if (input.productId !== undefined) query.productId = input.productId;
-  if (input.status !== undefined) query.status = input.status;
+): Promise<Page<SubscriptionView>> {
+  const query = await newestFirstQuery(input, SUBSCRIPTION_LIST_LIMIT, 'subscriptions', (id) => deps.subscriptions.findById(developerId, id));
   const page = await deps.subscriptions.listByDeveloper(developerId, query);
   return { data: page.data.map(subscriptionView), hasMore: page.hasMore };
 }

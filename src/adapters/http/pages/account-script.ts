@@ -231,100 +231,77 @@ ${PORTAL_SCRIPT}
     show('licenses');
   }
 
-  $('email-form').addEventListener('submit', async (event) => {
-    event.preventDefault();
-    clearMessages();
+  // Every form: no page load, earlier messages cleared, a failed call said in the error line.
+  function onSubmit(form, handle) {
+    $(form).addEventListener('submit', async (event) => {
+      event.preventDefault();
+      clearMessages();
+      try {
+        await handle();
+      } catch (error) {
+        fail(error);
+      }
+    });
+  }
+
+  onSubmit('email-form', async () => {
     email = $('email').value.trim();
     if (!email) {
       say('error', 'Enter the e-mail address you bought with.');
       return $('email').focus();
     }
-    try {
-      const sent = await api('POST', 'auth/login/init', { email });
-      otpId = sent.otpId;
-      $('code-sent').textContent = 'We sent a 6-digit code to ' + email + ', or by text to your confirmed phone (' + sent.phoneMasked + ') if you have one.';
-      $('code').value = '';
-      show('code-form');
-      $('code').focus();
-    } catch (error) {
-      fail(error);
-    }
+    const sent = await api('POST', 'auth/login/init', { email });
+    otpId = sent.otpId;
+    $('code-sent').textContent = 'We sent a 6-digit code to ' + email + ', or by text to your confirmed phone (' + sent.phoneMasked + ') if you have one.';
+    $('code').value = '';
+    show('code-form');
+    $('code').focus();
   });
 
-  $('code-form').addEventListener('submit', async (event) => {
-    event.preventDefault();
-    clearMessages();
-    try {
-      const verified = await api('POST', 'auth/login/verify', { email, otpId, otp: $('code').value.trim(), deviceFingerprint: device() });
-      store.setItem(TOKEN, verified.identityToken);
-      await loadLicenses();
-    } catch (error) {
-      fail(error);
-    }
+  onSubmit('code-form', async () => {
+    const verified = await api('POST', 'auth/login/verify', { email, otpId, otp: $('code').value.trim(), deviceFingerprint: device() });
+    store.setItem(TOKEN, verified.identityToken);
+    await loadLicenses();
   });
 
   let phone = '';
   let phoneOtpId = '';
-  $('phone-form').addEventListener('submit', async (event) => {
-    event.preventDefault();
-    clearMessages();
+  onSubmit('phone-form', async () => {
     phone = $('phone').value.trim();
     if (!phone) {
       say('error', 'Enter the phone number, with its country code.');
       return $('phone').focus();
     }
-    try {
-      const sent = await api('POST', 'customer/phone', { phone }, true);
-      phoneOtpId = sent.otpId;
-      $('phone-code-sent').textContent = 'We texted a code to ' + sent.phoneMasked + '.';
-      $('phone-code').value = '';
-      $('phone-code-form').hidden = false;
-      $('phone-code').focus();
-    } catch (error) {
-      fail(error);
-    }
+    const sent = await api('POST', 'customer/phone', { phone }, true);
+    phoneOtpId = sent.otpId;
+    $('phone-code-sent').textContent = 'We texted a code to ' + sent.phoneMasked + '.';
+    $('phone-code').value = '';
+    $('phone-code-form').hidden = false;
+    $('phone-code').focus();
   });
 
-  $('phone-code-form').addEventListener('submit', async (event) => {
-    event.preventDefault();
-    clearMessages();
-    try {
-      const done = await api('POST', 'customer/phone/verify', { phone, otpId: phoneOtpId, otp: $('phone-code').value.trim() }, true);
-      $('phone-code-form').hidden = true;
-      $('phone').value = '';
-      say('notice', 'Your sign-in phone is now ' + done.phoneMasked + '.');
-    } catch (error) {
-      fail(error);
-    }
+  onSubmit('phone-code-form', async () => {
+    const done = await api('POST', 'customer/phone/verify', { phone, otpId: phoneOtpId, otp: $('phone-code').value.trim() }, true);
+    $('phone-code-form').hidden = true;
+    $('phone').value = '';
+    say('notice', 'Your sign-in phone is now ' + done.phoneMasked + '.');
   });
 
-  $('link-form').addEventListener('submit', async (event) => {
-    event.preventDefault();
-    clearMessages();
-    try {
-      const sent = await api('POST', 'auth/phone-link', { token: linkToken });
-      linkOtpId = sent.otpId;
-      $('link-code-sent').textContent = 'We texted a 6-digit code to ' + sent.phoneMasked + '.';
-      $('link-code').value = '';
-      show('link-code-form');
-      $('link-code').focus();
-    } catch (error) {
-      fail(error);
-    }
+  onSubmit('link-form', async () => {
+    const sent = await api('POST', 'auth/phone-link', { token: linkToken });
+    linkOtpId = sent.otpId;
+    $('link-code-sent').textContent = 'We texted a 6-digit code to ' + sent.phoneMasked + '.';
+    $('link-code').value = '';
+    show('link-code-form');
+    $('link-code').focus();
   });
 
-  $('link-code-form').addEventListener('submit', async (event) => {
-    event.preventDefault();
-    clearMessages();
-    try {
-      const done = await api('POST', 'auth/phone-link/verify', { token: linkToken, otpId: linkOtpId, otp: $('link-code').value.trim(), deviceFingerprint: device() });
-      store.setItem(TOKEN, done.identityToken);
-      linkToken = '';
-      await loadLicenses();
-      say('notice', 'Your sign-in phone is now ' + done.phoneMasked + '.');
-    } catch (error) {
-      fail(error);
-    }
+  onSubmit('link-code-form', async () => {
+    const done = await api('POST', 'auth/phone-link/verify', { token: linkToken, otpId: linkOtpId, otp: $('link-code').value.trim(), deviceFingerprint: device() });
+    store.setItem(TOKEN, done.identityToken);
+    linkToken = '';
+    await loadLicenses();
+    say('notice', 'Your sign-in phone is now ' + done.phoneMasked + '.');
   });
 
   $('link-cancel').addEventListener('click', () => {

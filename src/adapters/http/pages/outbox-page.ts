@@ -25,34 +25,60 @@ export function utc(millis: number): string {
   return `${new Date(millis).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
+/**
+ * A sandbox page of kept messages (texts or mail) to one address, newest first, each with its time,
+ * followed by the lookup of another address.
+ */
+export function keptMessagesPage<T extends { sentAt: number }>(page: {
+  title: string;
+  heading: string;
+  intro: SafeHtml;
+  none: string;
+  messages: T[];
+  content: (message: T) => SafeHtml;
+  lookup: SafeHtml;
+}): string {
+  const list = page.messages.length
+    ? html`<ol class="messages">${page.messages.map(
+        (m) => html`<li><time datetime="${new Date(m.sentAt).toISOString()}">${utc(m.sentAt)}</time>${page.content(m)}</li>`,
+      )}</ol>`
+    : html`<p class="alert" role="status">${page.none}</p>`;
+  return layout({
+    title: page.title,
+    sandbox: true,
+    body: html`${PAGE_STYLE}<h1>${page.heading}</h1>
+<p class="muted">${page.intro}</p>
+${list}
+${page.lookup}`,
+  });
+}
+
+/** Looks up another address: a GET to the page itself (relative action: ?to=…). */
+export function lookupForm(to: string, field: { label: string; type: string; maxlength: number; placeholder: string }): SafeHtml {
+  return html`<form class="lookup" method="get">
+<label for="to" class="muted" style="margin:0;font-weight:400">${field.label}</label>
+<input id="to" name="to" type="${field.type}" value="${to}" maxlength="${field.maxlength}" autocomplete="off" placeholder="${field.placeholder}">
+<button class="button secondary" type="submit">Show</button>
+</form>`;
+}
+
+const PHONE_FIELD = { label: 'Phone', type: 'tel', maxlength: 64, placeholder: '+15551234567' };
+
 /** The sandbox outbox for one phone: the messages that would have been texted to it, newest first. */
 export function outboxPage(options: { to: string; messages: OutboxMessage[] }): string {
   const { to, messages } = options;
-  const list = messages.length
-    ? html`<ol class="messages">${messages.map(
-        (m) => html`<li><time datetime="${new Date(m.sentAt).toISOString()}">${utc(m.sentAt)}</time><p class="sms">${withCodes(m.body)}</p></li>`,
-      )}</ol>`
-    : html`<p class="alert" role="status">No messages to this number yet.</p>`;
-  return layout({
+  return keptMessagesPage({
     title: `SMS outbox: ${to}`,
-    sandbox: true,
-    body: html`${PAGE_STYLE}<h1>SMS outbox</h1>
-<p class="muted">Text messages to <strong>${to}</strong>, newest first. In sandbox mode they are kept here instead of being sent.</p>
-${list}
-${lookupForm(to)}`,
+    heading: 'SMS outbox',
+    intro: html`Text messages to <strong>${to}</strong>, newest first. In sandbox mode they are kept here instead of being sent.`,
+    none: 'No messages to this number yet.',
+    messages,
+    content: (m) => html`<p class="sms">${withCodes(m.body)}</p>`,
+    lookup: lookupForm(to, PHONE_FIELD),
   });
 }
 
 /** The lookup alone, for a visit without a phone to show. */
 export function askForPhone(): SafeHtml {
-  return html`${PAGE_STYLE}${lookupForm('')}`;
-}
-
-/** Looks up another phone: a GET to the page itself (relative action: ?to=…). */
-function lookupForm(to: string): SafeHtml {
-  return html`<form class="lookup" method="get">
-<label for="to" class="muted" style="margin:0;font-weight:400">Phone</label>
-<input id="to" name="to" type="tel" value="${to}" maxlength="64" autocomplete="off" placeholder="+15551234567">
-<button class="button secondary" type="submit">Show</button>
-</form>`;
+  return html`${PAGE_STYLE}${lookupForm('', PHONE_FIELD)}`;
 }

@@ -121,6 +121,17 @@ export function consoleRoutes(deps: Deps) {
 /** Behind withSecretKey: a console session or a secret key. */
 function sessionRoutes(deps: Deps) {
   const security = SECURITY.secret;
+  /** Revoking one of the seller's sessions or passkeys by id: 204, and 404 for another seller's or an unknown one. */
+  const revoking = (revoke: (deps: Deps, developerId: string, id: string) => Promise<void>) =>
+    async ({ caller, params, set }: { caller: { developerId: string }; params: { id: string }; set: Set }) => {
+      await revoke(deps, caller.developerId, params.id);
+      noContent(set);
+    };
+  const revokeRoute = (summary: string, description: string) => ({
+    params: IdParams,
+    response: { 204: ConsoleNoContent, ...errorsOf(400, 401, 403, 404) },
+    detail: { tags, security, summary, description },
+  });
   return withSecretKey(deps)
     .post('/developers/logout', async ({ caller, set }) => {
       if (caller.sessionId) await revokeSession(deps, caller.developerId, caller.sessionId);
@@ -141,14 +152,7 @@ function sessionRoutes(deps: Deps) {
       response: { 204: ConsoleNoContent, ...errorsOf(401, 403) },
       detail: { tags, security, summary: 'Sign out everywhere', description: 'Revokes every console session of the seller, the caller’s own included.' },
     })
-    .post('/developers/console/sessions/:id/revoke', async ({ caller, params, set }) => {
-      await revokeSession(deps, caller.developerId, params.id);
-      noContent(set);
-    }, {
-      params: IdParams,
-      response: { 204: ConsoleNoContent, ...errorsOf(400, 401, 403, 404) },
-      detail: { tags, security, summary: 'Revoke one console session', description: 'Another seller’s session, or an unknown id, is 404.' },
-    })
+    .post('/developers/console/sessions/:id/revoke', revoking(revokeSession), revokeRoute('Revoke one console session', 'Another seller’s session, or an unknown id, is 404.'))
     .post('/developers/passkeys/registration/options', ({ caller }) => passkeyRegistrationOptions(deps, caller), {
       response: { 200: WebAuthnOptions, ...errorsOf(401, 403, 409, 429) },
       detail: {
@@ -173,12 +177,5 @@ function sessionRoutes(deps: Deps) {
       response: { 200: PasskeyList, ...errorsOf(401, 403) },
       detail: { tags, security, summary: 'The seller’s passkeys', description: 'Oldest first, revoked ones left out.' },
     })
-    .post('/developers/passkeys/:id/revoke', async ({ caller, params, set }) => {
-      await revokePasskey(deps, caller.developerId, params.id);
-      noContent(set);
-    }, {
-      params: IdParams,
-      response: { 204: ConsoleNoContent, ...errorsOf(400, 401, 403, 404) },
-      detail: { tags, security, summary: 'Revoke a passkey', description: 'It signs in no more. Another seller’s passkey, or an unknown id, is 404.' },
-    });
+    .post('/developers/passkeys/:id/revoke', revoking(revokePasskey), revokeRoute('Revoke a passkey', 'It signs in no more. Another seller’s passkey, or an unknown id, is 404.'));
 }

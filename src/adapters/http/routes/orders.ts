@@ -6,7 +6,7 @@ import { SECURITY, withSecretKey } from '../auth.ts';
 import { PROCESSOR_KINDS } from '../../../domain/checkout-session.ts';
 import { ORDER_SOURCES, ORDER_STATUSES } from '../../../domain/order.ts';
 import { EXAMPLE } from '../examples.ts';
-import { CreatedAfter, CreatedBefore, Cursor, ExactEmail, errorsOf, Id, Input, Int, Limit, Millis, MillisOrNull, Page, ProductFilter } from '../schemas.ts';
+import { CreatedAfter, CreatedBefore, Cursor, ExactEmail, errorsOf, Id, Input, Int, Limit, Millis, MillisOrNull, Page, ProductFilter, sellerRead } from '../schemas.ts';
 import { literalUnion } from '../vocabulary.ts';
 import { idempotent, underKey } from '../idempotency.ts';
 
@@ -92,17 +92,12 @@ const OrderList = Page(Order, 'orders', { examples: [{ data: [orderExample], has
  * first; POST /developers/orders/:id/refund: money back (docs/subscriptions.md, Refunds).
  */
 export function orderListRoutes(deps: Deps) {
-  return withSecretKey(deps).get('/developers/orders', ({ caller, query }) => listOrders(deps, caller.developerId, query), {
-    query: OrderListQuery,
-    response: { 200: OrderList, ...errorsOf(400, 401, 403) },
-    detail: {
-      tags: ['Orders'],
-      summary: 'List your orders, newest first',
-      description:
-        'Every order of the caller: amount, currency, the processor’s ids and the license it paid for. Filters combine: productId, email (exact, case-insensitive), status (paid or refunded), and [createdAfter, createdBefore). Cursor pagination: pass the last id as startingAfter while hasMore.',
-      security: SECURITY.secret,
-    },
-  })
+  return withSecretKey(deps).get('/developers/orders', ({ caller, query }) => listOrders(deps, caller.developerId, query), sellerRead(OrderListQuery, OrderList, {
+    tags: ['Orders'],
+    summary: 'List your orders, newest first',
+    description:
+      'Every order of the caller: amount, currency, the processor’s ids and the license it paid for. Filters combine: productId, email (exact, case-insensitive), status (paid or refunded), and [createdAfter, createdBefore). Cursor pagination: pass the last id as startingAfter while hasMore.',
+  }))
   .post('/developers/orders/:id/refund', ({ caller, params, body, request }) => underKey(request, () => refundOrder(deps, caller.developerId, params.id, body?.amount)), {
     params: OrderParams,
     body: RefundBody,

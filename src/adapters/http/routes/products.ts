@@ -8,7 +8,7 @@ import { SECURITY, withSecretKey } from '../auth.ts';
 import { ACTIVATION_LIMITS, ACTIVATION_MESSAGES } from '../../../domain/activation.ts';
 import { BILLING_INTERVALS, PRODUCT_LIMITS, PRODUCT_MESSAGES } from '../../../domain/product.ts';
 import { LEASE_LIMITS, LEASE_MESSAGES } from '../../../domain/lease.ts';
-import { errorsOf, Features, IdParams, Input, Int, Millis, Page, PageQuery } from '../schemas.ts';
+import { errorsOf, Features, IdParams, Input, Int, Millis, Page, PageQuery, sellerRead } from '../schemas.ts';
 import { literals } from '../vocabulary.ts';
 import { idempotent, underKey } from '../idempotency.ts';
 
@@ -147,11 +147,7 @@ export function productRoutes(deps: Deps) {
         const page = await listProducts(deps, caller.developerId, query);
         return { data: page.data.map(publicProduct), hasMore: page.hasMore };
       },
-      {
-        query: ProductListQuery,
-        response: { 200: ProductList, ...errorsOf(400, 401, 403) },
-        detail: { tags, summary: 'List products, oldest first', description: 'Cursor pagination: pass the last id as startingAfter while hasMore.', security: SECURITY.secret },
-      },
+      sellerRead(ProductListQuery, ProductList, { tags, summary: 'List products, oldest first', description: 'Cursor pagination: pass the last id as startingAfter while hasMore.' }),
     )
     .patch(
       '/developers/products/:id',

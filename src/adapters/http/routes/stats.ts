@@ -3,9 +3,9 @@ import { sellerStats } from '../../../app/stats/seller-stats.ts';
 import { STATS_INTERVALS, STATS_LIMITS } from '../../../domain/stats.ts';
 import { ENDPOINT_DISABLED_FAILING } from '../../../domain/webhook-endpoint.ts';
 import type { Deps } from '../../../ports/deps.ts';
-import { SECURITY, withSecretKey } from '../auth.ts';
+import { withSecretKey } from '../auth.ts';
 import { EXAMPLE } from '../examples.ts';
-import { errorsOf, Input, Int, MillisOrNull } from '../schemas.ts';
+import { Input, Int, MillisOrNull, sellerRead } from '../schemas.ts';
 import { literalUnion } from '../vocabulary.ts';
 import { Order, orderExample } from './orders.ts';
 
@@ -68,18 +68,13 @@ const Stats = t.Object({
 
 /** GET /developers/stats: the seller console's overview, from rollups (docs/console-api.md). */
 export function statsRoutes(deps: Deps) {
-  return withSecretKey(deps).get('/developers/stats', ({ caller, query }) => sellerStats(deps, caller.developerId, query), {
-    query: StatsQuery,
-    response: { 200: Stats, ...errorsOf(400, 401, 403) },
-    detail: {
-      tags: ['Developers'],
-      security: SECURITY.secret,
-      summary: 'Your figures: licenses, orders and revenue over time, and now',
-      description:
-        'Licenses issued, orders and net revenue per currency for every day, ISO week or month of [from, to] (UTC days, both included), with their totals; ' +
-        'active licenses and machines, monthly recurring revenue, failing webhook endpoints and the 10 newest orders as of now. ' +
-        'Answered from rollups the store keeps with every change (per seller and day, per expiry day, per product), never by counting licenses, so it costs the same at a million licenses. ' +
-        `Not a date, from after to, or a range longer than ${STATS_LIMITS.dayRangeMax} days by day (${STATS_LIMITS.rangeMax} by week or month): 400 invalid_request naming the parameter.`,
-    },
-  });
+  return withSecretKey(deps).get('/developers/stats', ({ caller, query }) => sellerStats(deps, caller.developerId, query), sellerRead(StatsQuery, Stats, {
+    tags: ['Developers'],
+    summary: 'Your figures: licenses, orders and revenue over time, and now',
+    description:
+      'Licenses issued, orders and net revenue per currency for every day, ISO week or month of [from, to] (UTC days, both included), with their totals; ' +
+      'active licenses and machines, monthly recurring revenue, failing webhook endpoints and the 10 newest orders as of now. ' +
+      'Answered from rollups the store keeps with every change (per seller and day, per expiry day, per product), never by counting licenses, so it costs the same at a million licenses. ' +
+      `Not a date, from after to, or a range longer than ${STATS_LIMITS.dayRangeMax} days by day (${STATS_LIMITS.rangeMax} by week or month): 400 invalid_request naming the parameter.`,
+  }));
 }

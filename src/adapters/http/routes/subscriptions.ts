@@ -7,7 +7,7 @@ import { SUBSCRIPTION_STATUSES } from '../../../domain/subscription.ts';
 import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../auth.ts';
 import { EXAMPLE } from '../examples.ts';
-import { Cursor, errorsOf, Id, Input, Limit, Millis, MillisOrNull, Page, ProductFilter } from '../schemas.ts';
+import { Cursor, errorsOf, Id, Input, Limit, Millis, MillisOrNull, Page, ProductFilter, sellerGet, sellerRead } from '../schemas.ts';
 import { literalUnion } from '../vocabulary.ts';
 
 // Unknown request fields are ignored, as elsewhere; bounds the use case checks (limit) are refused there, naming the field.
@@ -72,19 +72,11 @@ const security = SECURITY.secret;
 /** A seller's subscriptions (docs/subscriptions.md). Secret keys only; another seller's subscription is 404. */
 export function subscriptionRoutes(deps: Deps) {
   return withSecretKey(deps)
-    .get('/developers/subscriptions', ({ caller, query }) => listSubscriptions(deps, caller.developerId, query), {
-      query: SubscriptionListQuery,
-      response: { 200: SubscriptionList, ...errorsOf(400, 401, 403) },
-      detail: {
-        tags, security, summary: 'List your subscriptions, newest first',
-        description: 'Every subscription of your recurring products, with the customer’s e-mail and the license it renews. Filters combine: productId, status. Cursor pagination: pass the last id as startingAfter while hasMore.',
-      },
-    })
-    .get('/developers/subscriptions/:id', ({ caller, params }) => getSubscription(deps, caller.developerId, params.id), {
-      params: SubscriptionParams,
-      response: { 200: Subscription, ...errorsOf(400, 401, 403, 404) },
-      detail: { tags, security, summary: 'A subscription' },
-    })
+    .get('/developers/subscriptions', ({ caller, query }) => listSubscriptions(deps, caller.developerId, query), sellerRead(SubscriptionListQuery, SubscriptionList, {
+      tags, summary: 'List your subscriptions, newest first',
+      description: 'Every subscription of your recurring products, with the customer’s e-mail and the license it renews. Filters combine: productId, status. Cursor pagination: pass the last id as startingAfter while hasMore.',
+    }))
+    .get('/developers/subscriptions/:id', ({ caller, params }) => getSubscription(deps, caller.developerId, params.id), sellerGet(SubscriptionParams, Subscription, { tags, summary: 'A subscription' }))
     .post('/developers/subscriptions/:id/cancel', ({ caller, params }) => cancelSubscription(deps, caller.developerId, params.id), {
       params: SubscriptionParams,
       response: { 200: CanceledSubscription, ...errorsOf(400, 401, 403, 404, 409, 413, 502) },

@@ -5,7 +5,7 @@ import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withCustomer } from '../../auth.ts';
 import { accountPage } from '../../pages/account-page.ts';
 import { htmlResponse, scriptNonce } from '../../pages/html.ts';
-import { errorsOf, htmlPage } from '../../schemas.ts';
+import { customerRead, errorsOf, htmlPage } from '../../schemas.ts';
 import { ActivationList } from '../licenses/schemas.ts';
 import { publicActivation, publicActivationList } from '../licenses/views.ts';
 import { buyerPageRoutes } from './buyer-pages.ts';
@@ -22,16 +22,12 @@ const publicLicense = ({ activations, ...license }: LicenseWithMachines) => ({ .
  */
 export function customerAccountRoutes(deps: Deps) {
   const signedIn = withCustomer(deps)
-    .get('/customer/licenses', async ({ customer }) => ({ data: (await listCustomerLicenses(deps, customer.customerId)).map(publicLicense) }), {
-      response: { 200: CustomerLicenseList, ...errorsOf(400, 401) },
-      detail: {
-        tags,
-        summary: 'The customer’s licenses with their machines',
-        description:
-          'Every license of the logged-in customer, across sellers, as POST /auth/login/verify lists them, each with its maxMachines and its activations (oldest first). The buyer page GET /v1/account shows the same.',
-        security: SECURITY.customer,
-      },
-    })
+    .get('/customer/licenses', async ({ customer }) => ({ data: (await listCustomerLicenses(deps, customer.customerId)).map(publicLicense) }), customerRead(CustomerLicenseList, {
+      tags,
+      summary: 'The customer’s licenses with their machines',
+      description:
+        'Every license of the logged-in customer, across sellers, as POST /auth/login/verify lists them, each with its maxMachines and its activations (oldest first). The buyer page GET /v1/account shows the same.',
+    }))
     .delete(
       '/customer/licenses/:id/activations/:activationId',
       async ({ customer, params }) => publicActivationList(await removeCustomerActivation(deps, customer.customerId, params.id, params.activationId)),

@@ -2,7 +2,7 @@ import { BUYER_CHANGES_PER_HOUR, CARD_PAGES_PER_HOUR, cardChangeUrl, changeRenew
 import { listCustomerOrders } from '../../../../app/customers/customer-orders.ts';
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withCustomer } from '../../auth.ts';
-import { errorsOf } from '../../schemas.ts';
+import { customerRead, errorsOf } from '../../schemas.ts';
 import { CardChange, CardChangeBody, CustomerOrderList, CustomerSubscription, CustomerSubscriptionList, CustomerSubscriptionParams } from './schemas.ts';
 
 const tags = ['Customers'];
@@ -20,16 +20,12 @@ const renewalRoute = (summary: string, what: string) => ({
 /** The buyer's subscriptions and orders (docs/customers.md, "Subscriptions and receipts"). */
 export function customerSubscriptionRoutes(deps: Deps) {
   return withCustomer(deps)
-    .get('/customer/subscriptions', async ({ customer }) => ({ data: await listCustomerSubscriptions(deps, customer.customerId) }), {
-      response: { 200: CustomerSubscriptionList, ...errorsOf(400, 401) },
-      detail: {
-        tags,
-        summary: 'The customer’s subscriptions',
-        description:
-          'Every subscription of the signed-in customer, across sellers, newest first (at most 100): the seller and product, its status, interval, when it charges next and how much (nextChargeAt: the end of a free trial while one runs, else the end of the period; null once canceled or set to end) and whether it is set to end.',
-        security: SECURITY.customer,
-      },
-    })
+    .get('/customer/subscriptions', async ({ customer }) => ({ data: await listCustomerSubscriptions(deps, customer.customerId) }), customerRead(CustomerSubscriptionList, {
+      tags,
+      summary: 'The customer’s subscriptions',
+      description:
+        'Every subscription of the signed-in customer, across sellers, newest first (at most 100): the seller and product, its status, interval, when it charges next and how much (nextChargeAt: the end of a free trial while one runs, else the end of the period; null once canceled or set to end) and whether it is set to end.',
+    }))
     .post('/customer/subscriptions/:id/cancel', ({ customer, params }) => changeRenewal(deps, customer.customerId, params.id, true), renewalRoute(
       'Cancel a subscription at the end of its period',
       'It is not charged again: it runs to currentPeriodEnd, then ends, and its license with it (plus the product’s grace days). Canceled during a free trial, nothing is ever charged and it ends with the trial.',
@@ -38,16 +34,12 @@ export function customerSubscriptionRoutes(deps: Deps) {
       'Resume a subscription set to end',
       'Undoes a cancel before the period ends: it renews again at currentPeriodEnd. An ended subscription (canceled, or its period over): 409 conflict; buy the product again.',
     ))
-    .get('/customer/orders', async ({ customer }) => ({ data: await listCustomerOrders(deps, customer.customerId) }), {
-      response: { 200: CustomerOrderList, ...errorsOf(400, 401) },
-      detail: {
-        tags,
-        summary: 'The customer’s orders, with their receipts',
-        description:
-          'Every payment of the signed-in customer, across sellers, newest first (at most 100): checkouts, terminal purchases and renewals, with what went back and receiptUrl: Stripe’s receipt of the charge or its hosted invoice, or, for a sandbox order, this service’s receipt page GET /v1/account/receipts/{orderId}?t=… (the t is a key made for that order: whoever holds the link can read the receipt, as with Stripe’s own receipt links).',
-        security: SECURITY.customer,
-      },
-    })
+    .get('/customer/orders', async ({ customer }) => ({ data: await listCustomerOrders(deps, customer.customerId) }), customerRead(CustomerOrderList, {
+      tags,
+      summary: 'The customer’s orders, with their receipts',
+      description:
+        'Every payment of the signed-in customer, across sellers, newest first (at most 100): checkouts, terminal purchases and renewals, with what went back and receiptUrl: Stripe’s receipt of the charge or its hosted invoice, or, for a sandbox order, this service’s receipt page GET /v1/account/receipts/{orderId}?t=… (the t is a key made for that order: whoever holds the link can read the receipt, as with Stripe’s own receipt links).',
+    }))
     .post('/customer/card', ({ customer, body }) => cardChangeUrl(deps, customer.customerId, body.subscriptionId, `${deps.settings.apiBaseUrl}/account`), {
       body: CardChangeBody,
       response: { 200: CardChange, ...errorsOf(400, 401, 404, 409, 413, 429, 502) },

@@ -6,8 +6,8 @@ import { LEASE_ID_PATTERN, LEASE_LIMITS, LEASE_MESSAGES, type Lease } from '../.
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withAnyApiKey, withSecretKey } from '../../auth.ts';
 import { EXAMPLE } from '../../examples.ts';
-import { errorsOf, IdParams, Input, Int, Millis } from '../../schemas.ts';
-import { readNonce, signedAnswer, SIGNED_ANSWER_DOC, SIGNED_ANSWER_PARAMETERS } from '../../signed-answer.ts';
+import { errorsOf, IdParams, Input, Int, Millis, sellerGet } from '../../schemas.ts';
+import { readNonce, signedAnswer, signedAnswerDetail } from '../../signed-answer.ts';
 import { ActivateBody } from './schemas.ts';
 import { holderCall } from './holder-call.ts';
 
@@ -73,14 +73,12 @@ export function leaseRoutes(deps: Deps) {
     }, {
       body: CheckoutBody,
       response: { 200: LeaseReply, 201: LeaseReply, ...errorsOf(400, 401, 404, 409, 413, 429) },
-      detail: {
+      detail: signedAnswerDetail({
         tags: ['Leases'],
         summary: 'Check out a floating lease',
         description:
-          `Takes one of the license’s maxLeases seats for machineFingerprint until expiresAt (now + leaseSeconds): 201 with the new lease, or 200 with this machine’s own live lease renewed (a machine never holds two). Full: 409 lease_limit with details.live and details.maxLeases. Leases off for this license (maxLeases null or 0): 409 conflict, details.reason leases_off. Expired leases count for nothing, swept or not. At most ${LEASE_CHECKOUTS_PER_MINUTE} checkouts per license a minute (429 rate_limited with Retry-After), and each is counted like a validation.` + HOLDER_DOC + SIGNED_ANSWER_DOC,
-        parameters: SIGNED_ANSWER_PARAMETERS,
-        security: SECURITY.any,
-      },
+          `Takes one of the license’s maxLeases seats for machineFingerprint until expiresAt (now + leaseSeconds): 201 with the new lease, or 200 with this machine’s own live lease renewed (a machine never holds two). Full: 409 lease_limit with details.live and details.maxLeases. Leases off for this license (maxLeases null or 0): 409 conflict, details.reason leases_off. Expired leases count for nothing, swept or not. At most ${LEASE_CHECKOUTS_PER_MINUTE} checkouts per license a minute (429 rate_limited with Retry-After), and each is counted like a validation.` + HOLDER_DOC,
+      }),
     })
     .post('/licenses/leases/:id/heartbeat', async ({ caller, body, params, request }) => {
       const nonce = readNonce(request);
@@ -90,14 +88,12 @@ export function leaseRoutes(deps: Deps) {
       params: LeaseParams,
       body: KeyBody,
       response: { 200: LeaseReply, ...errorsOf(400, 401, 404, 409, 410, 413, 429) },
-      detail: {
+      detail: signedAnswerDetail({
         tags: ['Leases'],
         summary: 'Keep a lease alive',
         description:
-          'Moves a live lease’s expiresAt to now + leaseSeconds in one conditional write. A lease past its expiresAt is not revived: 410 lease_expired, and the client checks out again (its seat may have gone to another machine). A lease id this license does not hold (another license’s, or none): 404 not_found. A borrowed lease is not extended (200 with its end unchanged). The signed header names the lease’s machineFingerprint.' + HOLDER_DOC + SIGNED_ANSWER_DOC,
-        parameters: SIGNED_ANSWER_PARAMETERS,
-        security: SECURITY.any,
-      },
+          'Moves a live lease’s expiresAt to now + leaseSeconds in one conditional write. A lease past its expiresAt is not revived: 410 lease_expired, and the client checks out again (its seat may have gone to another machine). A lease id this license does not hold (another license’s, or none): 404 not_found. A borrowed lease is not extended (200 with its end unchanged). The signed header names the lease’s machineFingerprint.' + HOLDER_DOC,
+      }),
     })
     .post('/licenses/leases/:id/release', async ({ caller, body, params, request }) => {
       const nonce = readNonce(request);
@@ -107,21 +103,15 @@ export function leaseRoutes(deps: Deps) {
       params: LeaseParams,
       body: KeyBody,
       response: { 200: ReleaseReply, ...errorsOf(400, 401, 404, 409, 413, 429) },
-      detail: {
+      detail: signedAnswerDetail({
         tags: ['Leases'],
         summary: 'Release a lease',
         description:
-          'Frees the seat now (lease.released). Idempotent: released false when this license holds no lease with that id (already released, expired and swept, or another license’s), and nothing changes. A borrowed lease is not freed before its expiresAt: its signed token works offline until then, so its seat stays counted against maxLeases; 409 lease_borrowed with details.expiresAt, and nothing changes. A revoked or expired license may still release. Publishable or secret key; the license key is the proof; an unknown key: 404.' + SIGNED_ANSWER_DOC,
-        parameters: SIGNED_ANSWER_PARAMETERS,
-        security: SECURITY.any,
-      },
+          'Frees the seat now (lease.released). Idempotent: released false when this license holds no lease with that id (already released, expired and swept, or another license’s), and nothing changes. A borrowed lease is not freed before its expiresAt: its signed token works offline until then, so its seat stays counted against maxLeases; 409 lease_borrowed with details.expiresAt, and nothing changes. A revoked or expired license may still release. Publishable or secret key; the license key is the proof; an unknown key: 404.',
+      }),
     });
   const seller = withSecretKey(deps)
-    .get('/licenses/:id/leases', async ({ caller, params }) => viewLeases(await licenseLeases(deps, caller.developerId, params.id)), {
-      params: IdParams,
-      response: { 200: LicenseLeasesView, ...errorsOf(400, 401, 403, 404) },
-      detail: { tags: ['Leases'], security: SECURITY.secret, summary: 'A license’s lease terms and live leases', description: 'Another seller’s license: 404.' },
-    })
+    .get('/licenses/:id/leases', async ({ caller, params }) => viewLeases(await licenseLeases(deps, caller.developerId, params.id)), sellerGet(IdParams, LicenseLeasesView, { tags: ['Leases'], summary: 'A license’s lease terms and live leases', description: 'Another seller’s license: 404.' }))
     .put('/licenses/:id/lease-terms', async ({ caller, params, body }) => viewLeases(await setLicenseLeaseTerms(deps, caller.developerId, params.id, body)), {
       params: IdParams,
       body: LeaseTermsBody,

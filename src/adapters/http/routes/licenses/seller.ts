@@ -7,7 +7,7 @@ import { RESENDS_PER_DAY, resendReceipt } from '../../../../app/licenses/resend-
 import { changeLicenseThenListActivations, listActivations, removeActivation } from '../../../../app/licenses/seller-activations.ts';
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withSecretKey, withSecretKeyOrCustomer } from '../../auth.ts';
-import { errorsOf, IdParams, LicenseView } from '../../schemas.ts';
+import { errorsOf, IdParams, LicenseView, sellerGet, sellerRead } from '../../schemas.ts';
 import { ActivationList, ActivationParams, EntitlementsBody, GrantBody, IssuedLicense, LicenseChangesBody, LicenseDetails, LicenseList, LicenseListQuery, ResendAnswer } from './schemas.ts';
 import { issuedAgain, publicActivationList } from './views.ts';
 import { idempotent, underKey } from '../../idempotency.ts';
@@ -30,15 +30,11 @@ export function licenseSellerRoutes(deps: Deps) {
         description: 'For beta testers or support: the same key format as a sold license. The license holds the product’s features plus any given in features (case-insensitively distinct; docs/entitlements.md); the term defaults to the product’s. The customer is e-mailed a receipt with the key and the activation command unless notify is false.',
       },
     })
-    .get('/developers/licenses', ({ caller, query }) => listLicenses(deps, caller.developerId, query), {
-      query: LicenseListQuery,
-      response: { 200: LicenseList, ...errorsOf(400, 401, 403) },
-      detail: {
-        tags, security, summary: 'List your licenses, newest first',
-        description:
-          'Every license of the caller (never another developer’s), newest first, each with its customer’s e-mail. Filters combine: productId, email (exact, case-insensitive), status (active, expired or revoked, as of now), trial, and the issue time [createdAfter, createdBefore). status=expired lists by expiry, most recently expired first. Cursor pagination: pass the last id as startingAfter while hasMore; pages neither skip nor repeat when licenses are issued meanwhile.',
-      },
-    })
+    .get('/developers/licenses', ({ caller, query }) => listLicenses(deps, caller.developerId, query), sellerRead(LicenseListQuery, LicenseList, {
+      tags, summary: 'List your licenses, newest first',
+      description:
+        'Every license of the caller (never another developer’s), newest first, each with its customer’s e-mail. Filters combine: productId, email (exact, case-insensitive), status (active, expired or revoked, as of now), trial, and the issue time [createdAfter, createdBefore). status=expired lists by expiry, most recently expired first. Cursor pagination: pass the last id as startingAfter while hasMore; pages neither skip nor repeat when licenses are issued meanwhile.',
+    }))
     .post('/licenses/:id/revoke', ({ caller, params }) => revokeLicense(deps, caller.developerId, params.id), {
       params: IdParams,
       response: { 200: LicenseView, ...errorsOf(400, 401, 403, 404, 413) },
@@ -75,11 +71,7 @@ export function licenseSellerRoutes(deps: Deps) {
           'The license then holds its product’s current entitlements plus these (codes compared case-insensitively, the first spelling kept; at most 100 in all, each 1 to 100 characters without control characters), and gets a new key re-signed with them (same id, term and machines, as a renewal): 200 with the license and its licenseKey, and the license.updated event. The replaced key still validates, and its validation answer hands the new key over (docs/renewals.md). The same set again changes nothing: the same key, no event. Concurrent changes end in one of them, each answered 200. A revoked license or a free trial: 409 conflict. Another seller’s license: 404. docs/entitlements.md.',
       },
     })
-    .get('/licenses/:id/activations', async ({ caller, params }) => publicActivationList(await listActivations(deps, caller.developerId, params.id)), {
-      params: IdParams,
-      response: { 200: ActivationList, ...errorsOf(400, 401, 403, 404) },
-      detail: { tags: ['Activations'], security, summary: 'A license’s machines', description: 'Oldest first, with the license’s maxMachines. Another seller’s license: 404.' },
-    })
+    .get('/licenses/:id/activations', async ({ caller, params }) => publicActivationList(await listActivations(deps, caller.developerId, params.id)), sellerGet(IdParams, ActivationList, { tags: ['Activations'], summary: 'A license’s machines', description: 'Oldest first, with the license’s maxMachines. Another seller’s license: 404.' }))
     .delete('/licenses/:id/activations/:activationId', async ({ caller, params }) => publicActivationList(await removeActivation(deps, caller.developerId, params.id, params.activationId)), {
       params: ActivationParams,
       response: { 200: ActivationList, ...errorsOf(400, 401, 403, 404, 413) },

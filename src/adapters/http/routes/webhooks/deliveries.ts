@@ -1,7 +1,7 @@
 import { getDelivery, listEvents, redeliver } from '../../../../app/outgoing-webhooks/deliveries.ts';
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../../auth.ts';
-import { errorsOf } from '../../schemas.ts';
+import { errorsOf, sellerGet, sellerRead } from '../../schemas.ts';
 import { DeliveryParams, EventListQuery, OutgoingEventList, WebhookDelivery, WebhookDeliveryDetail } from './schemas.ts';
 
 const tags = ['Webhooks'];
@@ -10,11 +10,7 @@ const security = SECURITY.secret;
 /** A delivery with its attempts, manual redelivery, and the event list (docs/webhooks.md). */
 export function webhookDeliveryRoutes(deps: Deps) {
   return withSecretKey(deps)
-    .get('/developers/webhook-deliveries/:id', ({ caller, params }) => getDelivery(deps, caller.developerId, params.id), {
-      params: DeliveryParams,
-      response: { 200: WebhookDeliveryDetail, ...errorsOf(400, 401, 403, 404) },
-      detail: { tags, security, summary: 'A delivery with every attempt' },
-    })
+    .get('/developers/webhook-deliveries/:id', ({ caller, params }) => getDelivery(deps, caller.developerId, params.id), sellerGet(DeliveryParams, WebhookDeliveryDetail, { tags, summary: 'A delivery with every attempt' }))
     .post('/developers/webhook-deliveries/:id/redeliver', ({ caller, params }) => redeliver(deps, caller.developerId, params.id), {
       params: DeliveryParams,
       response: { 200: WebhookDelivery, ...errorsOf(400, 401, 403, 404, 409, 413) },
@@ -23,12 +19,8 @@ export function webhookDeliveryRoutes(deps: Deps) {
         description: 'Back to pending and due now, even after it failed for good (the same webhook-id: receivers deduplicate by it). 409 conflict while the endpoint is disabled.',
       },
     })
-    .get('/developers/events', async ({ caller, query }) => listEvents(deps, caller.developerId, query), {
-      query: EventListQuery,
-      response: { 200: OutgoingEventList, ...errorsOf(400, 401, 403) },
-      detail: {
-        tags, security, summary: 'Your events, newest first',
-        description: 'Every event written for you (kept 30 days), whether or not an endpoint received it. licenseId: only the events about that license (its history: created, renewed, revoked, machines, orders and refunds); another seller’s license finds nothing. Cursor pagination: pass the last id as startingAfter while hasMore.',
-      },
-    });
+    .get('/developers/events', async ({ caller, query }) => listEvents(deps, caller.developerId, query), sellerRead(EventListQuery, OutgoingEventList, {
+      tags, summary: 'Your events, newest first',
+      description: 'Every event written for you (kept 30 days), whether or not an endpoint received it. licenseId: only the events about that license (its history: created, renewed, revoked, machines, orders and refunds); another seller’s license finds nothing. Cursor pagination: pass the last id as startingAfter while hasMore.',
+    }));
 }

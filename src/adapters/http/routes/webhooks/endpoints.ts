@@ -5,7 +5,7 @@ import {
 } from '../../../../app/outgoing-webhooks/endpoints.ts';
 import type { Deps } from '../../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../../auth.ts';
-import { errorsOf } from '../../schemas.ts';
+import { errorsOf, sellerGet, sellerRead } from '../../schemas.ts';
 import {
   BulkRedeliverBody, BulkRedelivery, EndpointParams, NewWebhookEndpointBody, WebhookDeliveryQuery, WebhookPageQuery, RotatedWebhookSecret, WebhookDelivery, WebhookDeliveryList, WebhookEndpointChangesBody,
   WebhookEndpointList, WebhookEndpointView, WebhookEndpointWithSecret,
@@ -45,16 +45,8 @@ export function webhookEndpointRoutes(deps: Deps) {
     .get('/developers/webhook-endpoints', async ({ caller, query }) => {
       const page = await listEndpoints(deps, caller.developerId, query);
       return { data: page.data.map(endpointView), hasMore: page.hasMore };
-    }, {
-      query: WebhookPageQuery,
-      response: { 200: WebhookEndpointList, ...errorsOf(400, 401, 403) },
-      detail: { tags, security, summary: 'List webhook endpoints, oldest first', description: 'Never their secrets.' },
-    })
-    .get('/developers/webhook-endpoints/:id', async ({ caller, params }) => endpointView(await getEndpoint(deps, caller.developerId, params.id)), {
-      params: EndpointParams,
-      response: { 200: WebhookEndpointView, ...errorsOf(400, 401, 403, 404) },
-      detail: { tags, security, summary: 'A webhook endpoint' },
-    })
+    }, sellerRead(WebhookPageQuery, WebhookEndpointList, { tags, summary: 'List webhook endpoints, oldest first', description: 'Never their secrets.' }))
+    .get('/developers/webhook-endpoints/:id', async ({ caller, params }) => endpointView(await getEndpoint(deps, caller.developerId, params.id)), sellerGet(EndpointParams, WebhookEndpointView, { tags, summary: 'A webhook endpoint' }))
     .patch('/developers/webhook-endpoints/:id', async ({ caller, params, body }) => updateEndpoint(deps, caller.developerId, params.id, body), {
       params: EndpointParams,
       body: WebhookEndpointChangesBody,
