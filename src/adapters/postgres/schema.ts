@@ -11,6 +11,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { byteOrder, ID, millis, insertionOrder, postgresOnly, serialId } from '../schema-kit.ts';
 import { CHECKOUT_STATUSES, PROCESSOR_KINDS } from '../../domain/checkout-session.ts';
 import { API_KEY_SCOPES } from '../../domain/developer.ts';
 import { CHALLENGE_PURPOSES, SIGN_IN_METHODS } from '../../domain/console-session.ts';
@@ -24,13 +25,11 @@ import { TRIAL_CLAIM_KINDS } from '../../domain/trial.ts';
 import { WEBHOOK_DELIVERY_STATUSES } from '../../domain/webhook-endpoint.ts';
 import { IDEMPOTENCY_STATUSES } from '../../domain/idempotency.ts';
 
-// The SQLite schema, table for table. Times are Unix milliseconds in bigint; `seq` columns stand in
-// for SQLite's rowid where a list breaks ties by insertion order. Ids are compared and ordered under
-// COLLATE "C" wherever order matters, so every store sorts them bytewise, whatever the database default.
-const millis = (name: string) => bigint(name, { mode: 'number' });
-/** An id column in an index, ordered bytewise. */
-const ID = sql`id COLLATE "C"`;
-const insertionOrder = () => bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity().notNull();
+// The one declaration of every table, for both stores: SQLite's are derived from these
+// (src/adapters/schema-kit.ts says how; src/adapters/sqlite/schema.ts exports them). Times are Unix
+// milliseconds (`millis`); `seq` columns stand in for SQLite's rowid where a list breaks ties by
+// insertion order. Ids are compared and ordered bytewise (`byteOrder`, COLLATE "C" on PostgreSQL)
+// wherever order matters, so every store sorts them alike, whatever the database default.
 
 export const developers = pgTable('developers', {
   id: text('id').primaryKey(),
@@ -72,7 +71,7 @@ export const signingKeys = pgTable(
   (t) => [
     index('signing_keys_developer').on(t.developerId, t.createdAt),
     // At most one active key per developer, whoever writes: what SQLite's single writer gives for free.
-    uniqueIndex('signing_keys_one_active').on(t.developerId).where(sql`${t.active}`),
+    postgresOnly(uniqueIndex('signing_keys_one_active').on(t.developerId).where(sql`${t.active}`)),
   ],
 );
 
@@ -105,7 +104,7 @@ export const products = pgTable(
     createdAt: millis('created_at').notNull(),
     updatedAt: millis('updated_at').notNull(),
   },
-  (t) => [index('products_developer_order').on(t.developerId, t.createdAt, sql`${t.id} COLLATE "C"`)],
+  (t) => [index('products_developer_order').on(t.developerId, t.createdAt, byteOrder(t.id))],
 );
 
 export const customers = pgTable('customers', {
@@ -129,7 +128,7 @@ export const licenses = pgTable(
     features: jsonb('features').$type<string[]>().notNull(),
     issuedAt: millis('issued_at').notNull(),
     expiresAt: millis('expires_at'),
-    /** Before activations (0002): the one bound machine. Copied into `activations`; neither read nor written since. */
+    /** Before activations (SQLite's migration 0004, PostgreSQL's 0002): the one bound machine. Copied into `activations`; neither read nor written since. */
     machineFingerprint: text('machine_fingerprint'),
     boundAt: millis('bound_at'),
     /** Copied from the product at issue; the seller may change it per license. null = unlimited. */
@@ -203,8 +202,8 @@ export const developerCustomers = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.developerId, t.customerId] }),
-    index('developer_customers_email').on(t.developerId, sql`${t.email} COLLATE "C"`),
-    index('developer_customers_order').on(t.developerId, t.firstSeenAt, sql`${t.customerId} COLLATE "C"`),
+    index('developer_customers_email').on(t.developerId, byteOrder(t.email)),
+    index('developer_customers_order').on(t.developerId, t.firstSeenAt, byteOrder(t.customerId)),
   ],
 );
 
@@ -303,7 +302,7 @@ export const webhookEndpoints = pgTable(
     developerId: text('developer_id').notNull().references(() => developers.id),
     url: text('url').notNull(),
     description: text('description'),
-    /** Event types; null = every event. */
+    /** JSON array of event types; null = every event. */
     events: jsonb('events').$type<string[] | null>(),
     /** The signing secret (whsec_…), sealed with the master key. */
     sealedSecret: text('sealed_secret').notNull(),
@@ -325,7 +324,7 @@ export const outgoingEvents = pgTable(
     id: text('id').primaryKey(),
     developerId: text('developer_id').notNull(),
     type: text('type').notNull(),
-    /** The event's `data`. */
+    /** The event's `data`, JSON. */
     data: jsonb('data').notNull(),
     createdAt: millis('created_at').notNull(),
     /** The license the event is about (license.*, trial.ending, activation.*, order.*, subscription.*): a license's event list. */
@@ -367,7 +366,7 @@ export const webhookDeliveries = pgTable(
 export const webhookAttempts = pgTable(
   'webhook_attempts',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: serialId(),
     deliveryId: text('delivery_id').notNull(),
     attemptedAt: millis('attempted_at').notNull(),
     /** The endpoint's HTTP status; null when none came (timeout, refused, blocked address). */
@@ -551,7 +550,7 @@ export const purchases = pgTable(
 export const smsOutbox = pgTable(
   'sms_outbox',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: serialId(),
     to: text('to').notNull(),
     body: text('body').notNull(),
     sentAt: millis('sent_at').notNull(),
@@ -590,7 +589,7 @@ export const mailOutbox = pgTable(
 export const sandboxMail = pgTable(
   'sandbox_mail',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: serialId(),
     to: text('to').notNull(),
     subject: text('subject').notNull(),
     text: text('text').notNull(),
