@@ -1,4 +1,4 @@
-import { getTableColumns, is, SQL, sql, type ColumnBaseConfig, type ColumnDataType } from 'drizzle-orm';
+import { getTableColumns, is, SQL, sql, StringChunk, type ColumnBaseConfig, type ColumnDataType } from 'drizzle-orm';
 import { bigint, getTableConfig, type Index, type IndexBuilder, type IndexedColumn, type PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import {
   index,
@@ -115,7 +115,7 @@ export function sqliteSchemaOf<S extends Record<string, unknown>>(schema: S): Sq
     derived.set(table, getTableColumns(lite) as Record<string, SQLiteColumn>);
     return [[key, lite]];
   });
-  // One cast, checked by test/adapters/shared-schema.test.ts: the built tables against SqliteTableOf's columns.
+  // One cast: test/adapters/shared-schema.test.ts holds the built tables to PostgreSQL's columns and to the migrated SQLite file.
   return Object.fromEntries(entries) as SqliteSchemaOf<S>;
 }
 
@@ -135,6 +135,7 @@ function sqliteTableOf(table: PgTable, columnOf: ColumnLookup) {
   const references = new Map(config.foreignKeys.map((fk) => [fk.reference().columns[0]!, fk] as const));
   const columns = Object.fromEntries(
     Object.entries(getTableColumns(table))
+      // An identity that is not the key is insertionOrder: SQLite has its rowid (PostgresOnlyColumn, for the types).
       .filter(([, column]) => !(column.generatedIdentity && !column.primary))
       .map(([key, column]) => {
         const fk = references.get(column);
@@ -152,7 +153,10 @@ function sqliteTableOf(table: PgTable, columnOf: ColumnLookup) {
           byName(t, is(c, SQL) ? (byteOrdered.get(c) ?? unsupported(config.name, i.config.name)) : (c as IndexedColumn).name!),
         );
         const built = (i.config.unique ? uniqueIndex : index)(i.config.name!).on(first!, ...rest);
-        return i.config.where ? built.where(i.config.where) : built;
+        const where = i.config.where;
+        // Plain SQL text reads the same on both; a PostgreSQL column in it would name PostgreSQL's table.
+        if (where && !where.queryChunks.every((chunk) => is(chunk, StringChunk))) unsupported(config.name, i.config.name);
+        return where ? built.where(where) : built;
       });
     const keys = config.primaryKeys.map((pk) => {
       const [first, ...rest] = pk.columns.map((c) => byName(t, c.name));
@@ -162,8 +166,9 @@ function sqliteTableOf(table: PgTable, columnOf: ColumnLookup) {
   });
 }
 
+/** An index expression or condition other than byteOrder and plain SQL text: mark the index postgresOnly or teach the kit. */
 function unsupported(table: string, index: string | undefined): never {
-  throw new Error(`${table}.${index}: an index expression other than byteOrder has no SQLite form here yet`);
+  throw new Error(`${table}.${index}: this index has no SQLite form here yet`);
 }
 
 /** What the derivation calls on a SQLite column builder, whatever its kind (each call changes the builder itself). */
