@@ -33,7 +33,7 @@ export type LicenseColumns<T extends LicenseTable> = {
 /**
  * A license as the License type has it, derived from the table in its column order: every column
  * but the storage-only ones, `status` read as storedStatus, and the machine of the oldest activation
- * in place of the legacy binding column. A column added to both schema files is read with no edit here.
+ * in place of the legacy binding column. A column added to the table declaration is read with no edit here.
  * The cast gives back the keys' types Object.fromEntries drops, as LicenseColumns spells them; the
  * license contracts compare whole licenses, so a column read under the wrong name fails them.
  */

@@ -14,8 +14,8 @@ import { sqliteTransactions } from '../sqlite/sqlite-transactions.ts';
 import * as lite from '../sqlite/schema.ts';
 
 /**
- * The tables the shared repositories read and write, one entry each in both schema files with the
- * same columns (test/adapters/shared-schema.test.ts holds them to it), bar PostgreSQL's `seq`.
+ * The tables the shared repositories read and write. SQLite's are derived from PostgreSQL's
+ * declaration with the same columns (test/adapters/shared-schema.test.ts holds them to it), bar PostgreSQL's `seq`.
  */
 export const SHARED_TABLES = [
   'connectStates', 'processorAccounts', 'identityTokens', 'webhookEvents', 'smsOutbox', 'otpChallenges',

@@ -11,6 +11,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { byteOrder, ID, millis, insertionOrder, postgresOnly, serialId } from '../schema-kit.ts';
 import { CHECKOUT_STATUSES, PROCESSOR_KINDS } from '../../domain/checkout-session.ts';
 import { API_KEY_SCOPES } from '../../domain/developer.ts';
 import { CHALLENGE_PURPOSES, SIGN_IN_METHODS } from '../../domain/console-session.ts';
@@ -24,29 +25,36 @@ import { TRIAL_CLAIM_KINDS } from '../../domain/trial.ts';
 import { WEBHOOK_DELIVERY_STATUSES } from '../../domain/webhook-endpoint.ts';
 import { IDEMPOTENCY_STATUSES } from '../../domain/idempotency.ts';
 
-// The SQLite schema, table for table. Times are Unix milliseconds in bigint; `seq` columns stand in
-// for SQLite's rowid where a list breaks ties by insertion order. Ids are compared and ordered under
-// COLLATE "C" wherever order matters, so every store sorts them bytewise, whatever the database default.
-const millis = (name: string) => bigint(name, { mode: 'number' });
-/** An id column in an index, ordered bytewise. */
-const ID = sql`id COLLATE "C"`;
-const insertionOrder = () => bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity().notNull();
+// The one declaration of every table, for both stores: SQLite's are derived from these
+// (src/adapters/schema-kit.ts says how; src/adapters/sqlite/schema.ts exports them). Times are Unix
+// milliseconds (`millis`); `seq` columns stand in for SQLite's rowid where a list breaks ties by
+// insertion order. Ids are compared and ordered bytewise (`byteOrder`, COLLATE "C" on PostgreSQL)
+// wherever order matters, so every store sorts them alike, whatever the database default.
+
+// The columns many tables share, each declared here once.
+const id = () => text('id').primaryKey();
+const createdAt = () => millis('created_at').notNull();
+const expiresAt = () => millis('expires_at').notNull();
+const developerId = () => text('developer_id').notNull().references(() => developers.id);
+const customerId = () => text('customer_id').notNull().references(() => customers.id);
+const productId = () => text('product_id').notNull().references(() => products.id);
+const licenseId = () => text('license_id').notNull().references(() => licenses.id);
 
 export const developers = pgTable('developers', {
-  id: text('id').primaryKey(),
+  id: id(),
   email: text('email').notNull().unique(),
   name: text('name').notNull(),
-  createdAt: millis('created_at').notNull(),
+  createdAt: createdAt(),
 });
 
 export const apiKeys = pgTable(
   'api_keys',
   {
-    id: text('id').primaryKey(),
-    developerId: text('developer_id').notNull().references(() => developers.id),
+    id: id(),
+    developerId: developerId(),
     scope: text('scope', { enum: API_KEY_SCOPES }).notNull(),
     keyHash: text('key_hash').notNull().unique(),
-    createdAt: millis('created_at').notNull(),
+    createdAt: createdAt(),
     revokedAt: millis('revoked_at'),
     /** When a request last authenticated with it, written at most once a minute per key (null = never). */
     lastUsedAt: millis('last_used_at'),
@@ -58,10 +66,10 @@ export const signingKeys = pgTable(
   'signing_keys',
   {
     kid: text('kid').primaryKey(),
-    developerId: text('developer_id').notNull().references(() => developers.id),
+    developerId: developerId(),
     publicKey: text('public_key').notNull(),
     sealedPrivateKey: text('sealed_private_key').notNull(),
-    createdAt: millis('created_at').notNull(),
+    createdAt: createdAt(),
     active: boolean('active').notNull(),
     notBefore: millis('not_before').notNull().default(0),
     endorsement: text('endorsement'),
@@ -72,15 +80,15 @@ export const signingKeys = pgTable(
   (t) => [
     index('signing_keys_developer').on(t.developerId, t.createdAt),
     // At most one active key per developer, whoever writes: what SQLite's single writer gives for free.
-    uniqueIndex('signing_keys_one_active').on(t.developerId).where(sql`${t.active}`),
+    postgresOnly(uniqueIndex('signing_keys_one_active').on(t.developerId).where(sql`${t.active}`)),
   ],
 );
 
 export const products = pgTable(
   'products',
   {
-    id: text('id').primaryKey(),
-    developerId: text('developer_id').notNull().references(() => developers.id),
+    id: id(),
+    developerId: developerId(),
     name: text('name').notNull(),
     price: integer('price').notNull(),
     currency: text('currency').notNull(),
@@ -102,34 +110,34 @@ export const products = pgTable(
     /** Hours a lease may be borrowed for offline use; 0 = none. */
     maxBorrowHours: integer('max_borrow_hours').notNull().default(0),
     active: boolean('active').notNull(),
-    createdAt: millis('created_at').notNull(),
+    createdAt: createdAt(),
     updatedAt: millis('updated_at').notNull(),
   },
-  (t) => [index('products_developer_order').on(t.developerId, t.createdAt, sql`${t.id} COLLATE "C"`)],
+  (t) => [index('products_developer_order').on(t.developerId, t.createdAt, byteOrder(t.id))],
 );
 
 export const customers = pgTable('customers', {
-  id: text('id').primaryKey(),
+  id: id(),
   email: text('email').notNull().unique(),
   /** The sign-in phone: a second factor only once confirmed by an SMS code in a session that proved the e-mail (docs/customers.md). */
   phone: text('phone'),
   /** When the phone was confirmed; null: the phone is not a sign-in factor (every phone from before e-mail sign-in). */
   phoneVerifiedAt: millis('phone_verified_at'),
-  createdAt: millis('created_at').notNull(),
+  createdAt: createdAt(),
 });
 
 export const licenses = pgTable(
   'licenses',
   {
-    id: text('id').primaryKey(),
-    developerId: text('developer_id').notNull().references(() => developers.id),
-    productId: text('product_id').notNull().references(() => products.id),
-    customerId: text('customer_id').notNull().references(() => customers.id),
+    id: id(),
+    developerId: developerId(),
+    productId: productId(),
+    customerId: customerId(),
     status: text('status', { enum: LICENSE_STORED_STATUSES }).notNull(),
     features: jsonb('features').$type<string[]>().notNull(),
     issuedAt: millis('issued_at').notNull(),
     expiresAt: millis('expires_at'),
-    /** Before activations (0002): the one bound machine. Copied into `activations`; neither read nor written since. */
+    /** Before activations (SQLite's migration 0004, PostgreSQL's 0002): the one bound machine. Copied into `activations`; neither read nor written since. */
     machineFingerprint: text('machine_fingerprint'),
     boundAt: millis('bound_at'),
     /** Copied from the product at issue; the seller may change it per license. null = unlimited. */
@@ -171,7 +179,7 @@ export const retiredLicenseKeys = pgTable(
   'retired_license_keys',
   {
     keyHash: text('key_hash').primaryKey(),
-    licenseId: text('license_id').notNull().references(() => licenses.id),
+    licenseId: licenseId(),
     retiredAt: millis('retired_at').notNull(),
   },
   (t) => [index('retired_license_keys_license').on(t.licenseId)],
@@ -181,12 +189,12 @@ export const retiredLicenseKeys = pgTable(
 export const trialClaims = pgTable(
   'trial_claims',
   {
-    productId: text('product_id').notNull().references(() => products.id),
+    productId: productId(),
     kind: text('kind', { enum: TRIAL_CLAIM_KINDS }).notNull(),
     /** The normalized e-mail, or the machine fingerprint. */
     value: text('value').notNull(),
-    licenseId: text('license_id').notNull().references(() => licenses.id),
-    createdAt: millis('created_at').notNull(),
+    licenseId: licenseId(),
+    createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.productId, t.kind, t.value] })],
 );
@@ -195,16 +203,16 @@ export const trialClaims = pgTable(
 export const developerCustomers = pgTable(
   'developer_customers',
   {
-    developerId: text('developer_id').notNull().references(() => developers.id),
-    customerId: text('customer_id').notNull().references(() => customers.id),
+    developerId: developerId(),
+    customerId: customerId(),
     /** Copied from customers (e-mails never change): searched by prefix within one seller. */
     email: text('email').notNull(),
     firstSeenAt: millis('first_seen_at').notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.developerId, t.customerId] }),
-    index('developer_customers_email').on(t.developerId, sql`${t.email} COLLATE "C"`),
-    index('developer_customers_order').on(t.developerId, t.firstSeenAt, sql`${t.customerId} COLLATE "C"`),
+    index('developer_customers_email').on(t.developerId, byteOrder(t.email)),
+    index('developer_customers_order').on(t.developerId, t.firstSeenAt, byteOrder(t.customerId)),
   ],
 );
 
@@ -212,10 +220,10 @@ export const developerCustomers = pgTable(
 export const orders = pgTable(
   'orders',
   {
-    id: text('id').primaryKey(),
-    developerId: text('developer_id').notNull().references(() => developers.id),
-    customerId: text('customer_id').notNull().references(() => customers.id),
-    productId: text('product_id').notNull().references(() => products.id),
+    id: id(),
+    developerId: developerId(),
+    customerId: customerId(),
+    productId: productId(),
     licenseId: text('license_id').notNull(),
     source: text('source', { enum: ORDER_SOURCES }).notNull(),
     /** The checkout session, purchase or invoice it records: one order each. */
@@ -228,7 +236,7 @@ export const orders = pgTable(
     /** The processor's checkout session, or invoice, id. */
     processorReference: text('processor_reference'),
     status: text('status', { enum: ORDER_STATUSES }).notNull(),
-    createdAt: millis('created_at').notNull(),
+    createdAt: createdAt(),
     /** How much of amount went back (refunds, a lost dispute); status becomes refunded when all of it did. */
     amountRefunded: integer('amount_refunded').notNull().default(0),
     /** When money last went back. */
@@ -273,10 +281,10 @@ export const paymentReversals = pgTable(
 export const subscriptions = pgTable(
   'subscriptions',
   {
-    id: text('id').primaryKey(),
-    developerId: text('developer_id').notNull().references(() => developers.id),
-    customerId: text('customer_id').notNull().references(() => customers.id),
-    productId: text('product_id').notNull().references(() => products.id),
+    id: id(),
+    developerId: developerId(),
+    customerId: customerId(),
+    productId: productId(),
     licenseId: text('license_id').notNull().unique(),
     processor: text('processor', { enum: PROCESSOR_KINDS }).notNull(),
     processorSubscriptionId: text('processor_subscription_id').notNull().unique(),
@@ -286,7 +294,7 @@ export const subscriptions = pgTable(
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
     /** The end of its free trial (null = none): its first charge. */
     trialEnd: millis('trial_end'),
-    createdAt: millis('created_at').notNull(),
+    createdAt: createdAt(),
     updatedAt: millis('updated_at').notNull(),
     canceledAt: millis('canceled_at'),
     /** A buyer's cancel or resume in flight at the processor since then (null = none): one at a time, so the processor hears each change once. */
@@ -299,11 +307,11 @@ export const subscriptions = pgTable(
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
-    id: text('id').primaryKey(),
-    developerId: text('developer_id').notNull().references(() => developers.id),
+    id: id(),
+    developerId: developerId(),
     url: text('url').notNull(),
     description: text('description'),
-    /** Event types; null = every event. */
+    /** JSON array of event types; null = every event. */
     events: jsonb('events').$type<string[] | null>(),
     /** The signing secret (whsec_…), sealed with the master key. */
     sealedSecret: text('sealed_secret').notNull(),
@@ -312,7 +320,7 @@ export const webhookEndpoints = pgTable(
     disabledReason: text('disabled_reason'),
     /** Since when every delivery to it failed (null = its last delivery succeeded). */
     failingSince: millis('failing_since'),
-    createdAt: millis('created_at').notNull(),
+    createdAt: createdAt(),
     updatedAt: millis('updated_at').notNull(),
   },
   (t) => [index('webhook_endpoints_developer').on(t.developerId, t.createdAt, ID)],
@@ -322,12 +330,12 @@ export const webhookEndpoints = pgTable(
 export const outgoingEvents = pgTable(
   'outgoing_events',
   {
-    id: text('id').primaryKey(),
+    id: id(),
     developerId: text('developer_id').notNull(),
     type: text('type').notNull(),
-    /** The event's `data`. */
+    /** The event's `data`, JSON. */
     data: jsonb('data').notNull(),
-    createdAt: millis('created_at').notNull(),
+    createdAt: createdAt(),
     /** The license the event is about (license.*, trial.ending, activation.*, order.*, subscription.*): a license's event list. */
     licenseId: text('license_id'),
   },
@@ -342,7 +350,7 @@ export const outgoingEvents = pgTable(
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
-    id: text('id').primaryKey(),
+    id: id(),
     eventId: text('event_id').notNull(),
     endpointId: text('endpoint_id').notNull(),
     developerId: text('developer_id').notNull(),
@@ -354,7 +362,7 @@ export const webhookDeliveries = pgTable(
     lastAttemptAt: millis('last_attempt_at'),
     lastStatus: integer('last_status'),
     lastError: text('last_error'),
-    createdAt: millis('created_at').notNull(),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('webhook_deliveries_event_endpoint').on(t.eventId, t.endpointId),
@@ -367,7 +375,7 @@ export const webhookDeliveries = pgTable(
 export const webhookAttempts = pgTable(
   'webhook_attempts',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: serialId(),
     deliveryId: text('delivery_id').notNull(),
     attemptedAt: millis('attempted_at').notNull(),
     /** The endpoint's HTTP status; null when none came (timeout, refused, blocked address). */
@@ -382,11 +390,11 @@ export const webhookAttempts = pgTable(
 export const activations = pgTable(
   'activations',
   {
-    id: text('id').primaryKey(),
-    licenseId: text('license_id').notNull().references(() => licenses.id),
+    id: id(),
+    licenseId: licenseId(),
     machineFingerprint: text('machine_fingerprint').notNull(),
     name: text('name'),
-    createdAt: millis('created_at').notNull(),
+    createdAt: createdAt(),
     lastSeenAt: millis('last_seen_at').notNull(),
   },
   (t) => [uniqueIndex('activations_license_fingerprint').on(t.licenseId, t.machineFingerprint)],
@@ -397,7 +405,7 @@ export const deactivations = pgTable(
   'deactivations',
   {
     activationId: text('activation_id').primaryKey(),
-    licenseId: text('license_id').notNull().references(() => licenses.id),
+    licenseId: licenseId(),
     removedAt: millis('removed_at').notNull(),
   },
   (t) => [index('deactivations_license').on(t.licenseId, t.removedAt), index('deactivations_removed').on(t.removedAt)],
@@ -406,9 +414,9 @@ export const deactivations = pgTable(
 export const checkoutSessions = pgTable(
   'checkout_sessions',
   {
-    id: text('id').primaryKey(),
-    developerId: text('developer_id').notNull().references(() => developers.id),
-    productId: text('product_id').notNull().references(() => products.id),
+    id: id(),
+    developerId: developerId(),
+    productId: productId(),
     amount: integer('amount').notNull(),
     currency: text('currency').notNull(),
     email: text('email'),
@@ -418,8 +426,8 @@ export const checkoutSessions = pgTable(
     processorSessionId: text('processor_session_id').unique(),
     checkoutUrl: text('checkout_url'),
     status: text('status', { enum: CHECKOUT_STATUSES }).notNull(),
-    createdAt: millis('created_at').notNull(),
-    expiresAt: millis('expires_at').notNull(),
+    createdAt: createdAt(),
+    expiresAt: expiresAt(),
     completedAt: millis('completed_at'),
     // No foreign keys on license and customer: the completion is recorded by whoever wins, in any order.
     licenseId: text('license_id'),
@@ -434,8 +442,8 @@ export const connectStates = pgTable(
   'connect_states',
   {
     stateHash: text('state_hash').primaryKey(),
-    developerId: text('developer_id').notNull().references(() => developers.id),
-    expiresAt: millis('expires_at').notNull(),
+    developerId: developerId(),
+    expiresAt: expiresAt(),
     usedAt: millis('used_at'),
   },
   (t) => [index('connect_states_expiry').on(t.expiresAt)],
@@ -454,9 +462,9 @@ export const processorAccounts = pgTable(
 export const savedCards = pgTable(
   'saved_cards',
   {
-    id: text('id').primaryKey(),
-    customerId: text('customer_id').notNull().references(() => customers.id),
-    developerId: text('developer_id').notNull().references(() => developers.id),
+    id: id(),
+    customerId: customerId(),
+    developerId: developerId(),
     processorCustomerId: text('processor_customer_id'),
     processorPaymentMethodId: text('processor_payment_method_id').notNull(),
     brand: text('brand').notNull(),
@@ -465,7 +473,7 @@ export const savedCards = pgTable(
     expYear: integer('exp_year').notNull(),
     /** The phone the saving checkout brought: the card is offered only to a sign-in proven through this phone. */
     phone: text('phone'),
-    createdAt: millis('created_at').notNull(),
+    createdAt: createdAt(),
     seq: insertionOrder(),
   },
   (t) => [
@@ -483,15 +491,15 @@ export const webhookEvents = pgTable('webhook_events', {
 export const otpChallenges = pgTable(
   'otp_challenges',
   {
-    id: text('id').primaryKey(),
+    id: id(),
     scope: text('scope', { enum: OTP_SCOPES }).notNull(),
     /** The normalized e-mail (login) or the purchase id (purchase). */
     subject: text('subject').notNull(),
     /** null for an e-mail with no customer: the look-alike challenge no code can pass. */
     customerId: text('customer_id').references(() => customers.id),
     codeDigest: text('code_digest').notNull(),
-    createdAt: millis('created_at').notNull(),
-    expiresAt: millis('expires_at').notNull(),
+    createdAt: createdAt(),
+    expiresAt: expiresAt(),
     attempts: integer('attempts').notNull(),
     usedAt: millis('used_at'),
   },
@@ -518,10 +526,10 @@ export const identityTokens = pgTable(
   'identity_tokens',
   {
     tokenHash: text('token_hash').primaryKey(),
-    customerId: text('customer_id').notNull().references(() => customers.id),
+    customerId: customerId(),
     deviceFingerprint: text('device_fingerprint').notNull(),
-    createdAt: millis('created_at').notNull(),
-    expiresAt: millis('expires_at').notNull(),
+    createdAt: createdAt(),
+    expiresAt: expiresAt(),
     revokedAt: millis('revoked_at'),
   },
   (t) => [index('identity_tokens_expiry').on(t.expiresAt)],
@@ -530,10 +538,10 @@ export const identityTokens = pgTable(
 export const purchases = pgTable(
   'purchases',
   {
-    id: text('id').primaryKey(),
-    customerId: text('customer_id').notNull().references(() => customers.id),
-    developerId: text('developer_id').notNull().references(() => developers.id),
-    productId: text('product_id').notNull().references(() => products.id),
+    id: id(),
+    customerId: customerId(),
+    developerId: developerId(),
+    productId: productId(),
     amount: integer('amount').notNull(),
     currency: text('currency').notNull(),
     status: text('status', { enum: PURCHASE_STATUSES }).notNull(),
@@ -543,7 +551,7 @@ export const purchases = pgTable(
     paymentId: text('payment_id'),
     // No foreign key: a use case may record the license id before or after the license row is written.
     licenseId: text('license_id'),
-    createdAt: millis('created_at').notNull(),
+    createdAt: createdAt(),
   },
   (t) => [index('purchases_payment').on(t.paymentId), index('purchases_retention').on(t.status, t.createdAt)],
 );
@@ -551,7 +559,7 @@ export const purchases = pgTable(
 export const smsOutbox = pgTable(
   'sms_outbox',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: serialId(),
     to: text('to').notNull(),
     body: text('body').notNull(),
     sentAt: millis('sent_at').notNull(),
@@ -568,7 +576,7 @@ export const smsOutbox = pgTable(
 export const mailOutbox = pgTable(
   'mail_outbox',
   {
-    id: text('id').primaryKey(),
+    id: id(),
     /** The kind of mail, e.g. receipt: for logs and the retention sweep. */
     kind: text('kind').notNull(),
     /** The license it is about, if any (receipts, resends). */
@@ -581,7 +589,7 @@ export const mailOutbox = pgTable(
     nextAttemptAt: millis('next_attempt_at').notNull(),
     lastError: text('last_error'),
     sentAt: millis('sent_at'),
-    createdAt: millis('created_at').notNull(),
+    createdAt: createdAt(),
   },
   (t) => [index('mail_outbox_due').on(t.sentAt, t.nextAttemptAt, t.createdAt), index('mail_outbox_license').on(t.licenseId, t.createdAt)],
 );
@@ -590,7 +598,7 @@ export const mailOutbox = pgTable(
 export const sandboxMail = pgTable(
   'sandbox_mail',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: serialId(),
     to: text('to').notNull(),
     subject: text('subject').notNull(),
     text: text('text').notNull(),
@@ -602,14 +610,14 @@ export const sandboxMail = pgTable(
 
 /** A trial asked for with a publishable key: it starts once the code e-mailed to its address is entered (POST /trials/confirm). */
 export const trialRequests = pgTable('trial_requests', {
-  id: text('id').primaryKey(),
+  id: id(),
   developerId: text('developer_id').notNull(),
   productId: text('product_id').notNull(),
   email: text('email').notNull(),
   machineFingerprint: text('machine_fingerprint').notNull(),
   name: text('name'),
-  createdAt: millis('created_at').notNull(),
-  expiresAt: millis('expires_at').notNull(),
+  createdAt: createdAt(),
+  expiresAt: expiresAt(),
   /** Set once, by the confirmation that started the trial. */
   confirmedAt: millis('confirmed_at'),
 });
@@ -636,8 +644,8 @@ export const idempotencyKeys = pgTable(
     objectId: text('object_id'),
     /** Refreshed while the first request runs: a claim left unrefreshed, with no object, was lost with its process. */
     heartbeatAt: millis('heartbeat_at'),
-    createdAt: millis('created_at').notNull(),
-    expiresAt: millis('expires_at').notNull(),
+    createdAt: createdAt(),
+    expiresAt: expiresAt(),
   },
   (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_expiry').on(t.expiresAt)],
 );
@@ -646,12 +654,12 @@ export const idempotencyKeys = pgTable(
 export const consoleSessions = pgTable(
   'console_sessions',
   {
-    id: text('id').primaryKey(),
-    developerId: text('developer_id').notNull().references(() => developers.id),
+    id: id(),
+    developerId: developerId(),
     tokenHash: text('token_hash').notNull().unique(),
-    createdAt: millis('created_at').notNull(),
+    createdAt: createdAt(),
     lastUsedAt: millis('last_used_at').notNull(),
-    expiresAt: millis('expires_at').notNull(),
+    expiresAt: expiresAt(),
     revokedAt: millis('revoked_at'),
     userAgent: text('user_agent').notNull(),
     clientAddress: text('client_address').notNull(),
@@ -664,15 +672,15 @@ export const consoleSessions = pgTable(
 export const passkeys = pgTable(
   'passkeys',
   {
-    id: text('id').primaryKey(),
-    developerId: text('developer_id').notNull().references(() => developers.id),
+    id: id(),
+    developerId: developerId(),
     credentialId: text('credential_id').notNull().unique(),
     publicKey: text('public_key').notNull(),
     counter: millis('counter').notNull(),
     /** JSON array of the authenticator's transports. */
     transports: text('transports').notNull(),
     name: text('name').notNull(),
-    createdAt: millis('created_at').notNull(),
+    createdAt: createdAt(),
     lastUsedAt: millis('last_used_at'),
     revokedAt: millis('revoked_at'),
     /** Which of the seller's PASSKEY_LIMITS.perDeveloper places it holds: no two live passkeys share one, so the cap is the store's. */
@@ -685,12 +693,12 @@ export const passkeys = pgTable(
 export const webauthnChallenges = pgTable(
   'webauthn_challenges',
   {
-    id: text('id').primaryKey(),
+    id: id(),
     purpose: text('purpose', { enum: CHALLENGE_PURPOSES }).notNull(),
     developerId: text('developer_id').references(() => developers.id),
     challenge: text('challenge').notNull().unique(),
-    createdAt: millis('created_at').notNull(),
-    expiresAt: millis('expires_at').notNull(),
+    createdAt: createdAt(),
+    expiresAt: expiresAt(),
     usedAt: millis('used_at'),
   },
   (t) => [index('webauthn_challenges_expiry').on(t.expiresAt)],
@@ -744,12 +752,12 @@ export const subscriptionCounts = pgTable(
 export const machineFiles = pgTable(
   'machine_files',
   {
-    id: text('id').primaryKey(),
-    licenseId: text('license_id').notNull().references(() => licenses.id),
+    id: id(),
+    licenseId: licenseId(),
     /** Lower-case hex SHA-256 of the machine fingerprint, as the file carries it. */
     fingerprintHash: text('fingerprint_hash').notNull(),
     issuedAt: millis('issued_at').notNull(),
-    expiresAt: millis('expires_at').notNull(),
+    expiresAt: expiresAt(),
   },
   (t) => [index('machine_files_license').on(t.licenseId, t.issuedAt, t.id)],
 );
@@ -758,11 +766,11 @@ export const machineFiles = pgTable(
 export const leases = pgTable(
   'leases',
   {
-    id: text('id').primaryKey(),
-    licenseId: text('license_id').notNull().references(() => licenses.id),
+    id: id(),
+    licenseId: licenseId(),
     machineFingerprint: text('machine_fingerprint').notNull(),
-    createdAt: millis('created_at').notNull(),
-    expiresAt: millis('expires_at').notNull(),
+    createdAt: createdAt(),
+    expiresAt: expiresAt(),
     /** Borrowed for offline use: no heartbeat expected before expires_at. */
     borrowed: boolean('borrowed').notNull().default(false),
   },

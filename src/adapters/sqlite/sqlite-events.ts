@@ -20,7 +20,7 @@ export function addSqliteRollups(tx: SqliteWriter, deltas: RollupDelta[]): void 
 /** Writes the event row alone (see `emitSqliteEvent` for the deliveries). */
 export function insertSqliteEvent(tx: SqliteWriter, event: DomainEvent): WrittenEvent {
   const written = stampEvent();
-  tx.insert(outgoingEvents).values({ ...written, developerId: event.developerId, type: event.type, data: JSON.stringify(event.data), licenseId: eventLicenseId(event) }).run();
+  tx.insert(outgoingEvents).values({ ...written, developerId: event.developerId, type: event.type, data: event.data, licenseId: eventLicenseId(event) }).run();
   return written;
 }
 
