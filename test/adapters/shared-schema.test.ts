@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { getTableColumns, getTableName, type Column, type Table } from 'drizzle-orm';
-import { SHARED_TABLES } from '../../src/adapters/drizzle/sql-store.ts';
+import { SHARED_TABLES } from '../../src/adapters/store/sql-store.ts';
 import * as pg from '../../src/adapters/postgres/schema.ts';
 import * as lite from '../../src/adapters/sqlite/schema.ts';
 

@@ -1,0 +1,81 @@
+import { and, desc, eq, exists, isNull, ne, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
+import type { ApiKeyRecord, Developer } from '../../../domain/developer.ts';
+import { ConflictError } from '../../../domain/errors.ts';
+import type { DeveloperRepository, NewAccount } from '../../../ports/developer-repository.ts';
+import { apiKeys, developers, signingKeys } from '../../sqlite/schema.ts';
+import { isUniqueViolation, type SqliteDb } from '../../sqlite/sqlite-store.ts';
+import { lastUsedStatement } from './api-key-rows.ts';
+import { keepSqliteAnswer } from '../idempotency/idempotency-claim.ts';
+
+export class SqliteDeveloperRepository implements DeveloperRepository {
+  private readonly byHash;
+
+  constructor(private readonly db: SqliteDb) {
+    this.byHash = db.select().from(apiKeys).where(eq(apiKeys.keyHash, sql.placeholder('hash'))).prepare();
+  }
+
+  async createAccount(account: NewAccount): Promise<void> {
+    try {
+      this.db.transaction((tx) => {
+        tx.insert(developers).values(account.developer).run();
+        tx.insert(apiKeys).values(account.apiKeys).run();
+        tx.insert(signingKeys).values(account.signingKey).run();
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, 'developers.email')) throw new ConflictError('email_taken', 'An account with this e-mail already exists.');
+      throw error;
+    }
+  }
+
+  async findById(id: string): Promise<Developer | null> {
+    return this.db.select().from(developers).where(eq(developers.id, id)).get() ?? null;
+  }
+
+  async findByEmail(email: string): Promise<Developer | null> {
+    return this.db.select().from(developers).where(eq(developers.email, email)).get() ?? null;
+  }
+
+  async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    return this.byHash.get({ hash: keyHash }) ?? null;
+  }
+
+  async touchApiKey(keyHash: string, at: number): Promise<boolean> {
+    const { set, where } = lastUsedStatement(apiKeys, keyHash, at);
+    return this.db.update(apiKeys).set(set).where(where).returning({ id: apiKeys.id }).all().length > 0;
+  }
+
+  async listApiKeys(developerId: string): Promise<ApiKeyRecord[]> {
+    return this.db.select().from(apiKeys).where(eq(apiKeys.developerId, developerId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).all();
+  }
+
+  async addApiKey(record: ApiKeyRecord): Promise<void> {
+    this.db.transaction((tx) => {
+      tx.insert(apiKeys).values(record).run();
+      keepSqliteAnswer(tx);
+    });
+  }
+
+  async revokeApiKey(developerId: string, id: string, at: number): Promise<ApiKeyRecord | null> {
+    const theKey = and(eq(apiKeys.id, id), eq(apiKeys.developerId, developerId));
+    // One statement (SQLite has one writer): the first revocation's time stays, and the last
+    // active secret key is kept.
+    const [revoked] = this.db
+      .update(apiKeys)
+      .set({ revokedAt: at })
+      .where(and(theKey, isNull(apiKeys.revokedAt), this.notLastSecret(developerId, id)))
+      .returning()
+      .all();
+    return revoked ?? this.db.select().from(apiKeys).where(theKey).get() ?? null;
+  }
+
+  /** The key is not a secret one, or the developer has another active secret key. */
+  private notLastSecret(developerId: string, id: string) {
+    const other = alias(apiKeys, 'other_key');
+    const otherActiveSecret = this.db
+      .select({ one: sql`1` })
+      .from(other)
+      .where(and(eq(other.developerId, developerId), ne(other.id, id), eq(other.scope, 'secret'), isNull(other.revokedAt)));
+    return or(ne(apiKeys.scope, 'secret'), exists(otherActiveSecret));
+  }
+}
