@@ -12,9 +12,9 @@ import { CachedDeveloperRepository } from '../store/developers/cached-developer-
 import { PostgresDeveloperRepository } from '../store/developers/postgres-developer-repository.ts';
 import { PostgresLicenseRepository } from '../store/licenses/postgres-license-writes.ts';
 import { PostgresOrderRepository } from '../store/orders/postgres-order-writes.ts';
-import { PostgresLeaseRepository } from '../store/leases/postgres-lease-repository.ts';
+import { PostgresLeaseRepository } from '../store/leases/postgres-lease-writes.ts';
 import { PostgresTrialRepository } from '../store/trials/postgres-trial-repository.ts';
-import { PostgresWebhookEndpointRepository } from '../store/webhooks/postgres-endpoint-repository.ts';
+import { PostgresWebhookEndpointRepository } from '../store/webhooks/postgres-endpoint-writes.ts';
 import { PostgresOutboxRepository } from '../store/webhooks/postgres-outbox-repository.ts';
 import * as schema from './schema.ts';
 import { DrizzleMachineFileRepository } from '../store/machine-files/machine-file-queries.ts';

@@ -12,9 +12,9 @@ import { SqliteCustomerDirectory } from '../store/customers/sqlite-customer-dire
 import { SqliteDeveloperRepository } from '../store/developers/sqlite-developer-repository.ts';
 import { SqliteLicenseRepository } from '../store/licenses/sqlite-license-writes.ts';
 import { SqliteOrderRepository } from '../store/orders/sqlite-order-writes.ts';
-import { SqliteLeaseRepository } from '../store/leases/sqlite-lease-repository.ts';
+import { SqliteLeaseRepository } from '../store/leases/sqlite-lease-writes.ts';
 import { SqliteTrialRepository } from '../store/trials/sqlite-trial-repository.ts';
-import { SqliteWebhookEndpointRepository } from '../store/webhooks/sqlite-endpoint-repository.ts';
+import { SqliteWebhookEndpointRepository } from '../store/webhooks/sqlite-endpoint-writes.ts';
 import { SqliteOutboxRepository } from '../store/webhooks/sqlite-outbox-repository.ts';
 import * as schema from './schema.ts';
 import { preparePrivateDatabase, tightenSidecars } from './private-files.ts';
