@@ -2,6 +2,13 @@ import { eq, lte, or, type AnyColumn, type SQL } from 'drizzle-orm';
 import { effectiveLeaseTerms, isLive, leaseExpiry, leasesOff, type Lease } from '../../../domain/lease.ts';
 import type { LeaseCheckout, LicenseLeaseTerms, NewLease } from '../../../ports/lease-repository.ts';
 
+type LeaseColumn = 'id' | 'licenseId' | 'machineFingerprint' | 'createdAt' | 'expiresAt';
+
+/** A lease as the repositories answer it (without `borrowed`), from either dialect's table. */
+export function leaseColumns<T extends Record<LeaseColumn, unknown>>({ id, licenseId, machineFingerprint, createdAt, expiresAt }: T): Pick<T, LeaseColumn> {
+  return { id, licenseId, machineFingerprint, createdAt, expiresAt };
+}
+
 type TermColumns = { maxLeases: unknown; leaseSeconds: unknown; maxBorrowHours: unknown };
 type Tables = { licenses: { developerId: unknown; productId: unknown; customerId: unknown; expiresAt: unknown }; products: TermColumns; own: TermColumns };
 

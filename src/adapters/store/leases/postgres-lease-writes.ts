@@ -1,15 +1,17 @@
-import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import { leaseEvent, leaseLimitReached } from '../../../domain/events.ts';
-import { isLive, type Lease, type LeaseOverrides } from '../../../domain/lease.ts';
-import type { LeaseCheckout, LeaseHeartbeat, LeaseRelease, LeaseRepository, LicenseLeaseTerms, NewLease } from '../../../ports/lease-repository.ts';
-import { decideCheckout, leaseOwnerColumns, leaseTermsOf, releasable, renewedColumns, type LeaseOwnerRow } from './lease-rows.ts';
+import type { LeaseOverrides } from '../../../domain/lease.ts';
+import type { LeaseCheckout, LeaseRelease, LeaseRepository, LicenseLeaseTerms, NewLease } from '../../../ports/lease-repository.ts';
+import { postgresSqlStore } from '../sql-store.ts';
+import { DrizzleLeaseRepository } from './lease-queries.ts';
+import { decideCheckout, leaseColumns, leaseOwnerColumns, leaseTermsOf, releasable, renewedColumns, type LeaseOwnerRow } from './lease-rows.ts';
 import { emitPostgresEvent } from '../events/postgres-events.ts';
 import { leases, licenseLeaseTerms, licenses, products } from '../../postgres/schema.ts';
 import type { PostgresDb } from '../../postgres/postgres-store.ts';
 
 type Tx = Parameters<Parameters<PostgresDb['transaction']>[0]>[0];
 
-const leaseColumns = { id: leases.id, licenseId: leases.licenseId, machineFingerprint: leases.machineFingerprint, createdAt: leases.createdAt, expiresAt: leases.expiresAt };
+const columns = leaseColumns(leases);
 const ownerColumns = leaseOwnerColumns({ licenses, products, own: licenseLeaseTerms });
 
 /** The license, its product and its own terms; with `lock`, the license row is locked (FOR UPDATE OF licenses). */
@@ -28,14 +30,16 @@ async function ownerRow(db: PostgresDb | Tx, licenseId: string, lock = false): P
  * Leases on PostgreSQL: a checkout locks the license row first (SELECT … FOR UPDATE), so concurrent
  * checkouts of one license, from any instance, count and insert one at a time.
  */
-export class PostgresLeaseRepository implements LeaseRepository {
-  constructor(private readonly db: PostgresDb) {}
+export class PostgresLeaseRepository extends DrizzleLeaseRepository implements LeaseRepository {
+  constructor(private readonly db: PostgresDb) {
+    super(postgresSqlStore(db));
+  }
 
   checkout(licenseId: string, input: NewLease): Promise<LeaseCheckout> {
     return this.db.transaction(async (tx): Promise<LeaseCheckout> => {
       const owner = await ownerRow(tx, licenseId, true);
       if (!owner) return { kind: 'missing' };
-      const held = await tx.select(leaseColumns).from(leases).where(eq(leases.licenseId, licenseId));
+      const held = await tx.select(columns).from(leases).where(eq(leases.licenseId, licenseId));
       const decision = decideCheckout(licenseId, owner, held, input);
       if (decision.kind !== 'write') return decision.outcome;
       if (decision.endedOwn) {
@@ -54,21 +58,10 @@ export class PostgresLeaseRepository implements LeaseRepository {
     });
   }
 
-  async heartbeat(licenseId: string, leaseId: string, now: number, expiresAt: number): Promise<LeaseHeartbeat> {
-    const [extended] = await this.db
-      .update(leases)
-      .set({ expiresAt })
-      .where(and(eq(leases.id, leaseId), eq(leases.licenseId, licenseId), gt(leases.expiresAt, now), eq(leases.borrowed, false)))
-      .returning(leaseColumns);
-    if (extended) return { kind: 'extended', lease: extended };
-    const [found] = await this.db.select(leaseColumns).from(leases).where(and(eq(leases.id, leaseId), eq(leases.licenseId, licenseId)));
-    return found && isLive(found, now) ? { kind: 'extended', lease: found } : found ? { kind: 'expired' } : { kind: 'missing' };
-  }
-
   release(licenseId: string, leaseId: string, now: number): Promise<LeaseRelease> {
     return this.db.transaction(async (tx): Promise<LeaseRelease> => {
       const mine = and(eq(leases.id, leaseId), eq(leases.licenseId, licenseId));
-      const [removed] = await tx.delete(leases).where(and(mine, releasable(leases, now))).returning(leaseColumns);
+      const [removed] = await tx.delete(leases).where(and(mine, releasable(leases, now))).returning(columns);
       if (!removed) {
         const [kept] = await tx.select({ expiresAt: leases.expiresAt }).from(leases).where(mine);
         return kept ? { kind: 'borrowed', expiresAt: kept.expiresAt } : { kind: 'missing' };
@@ -93,19 +86,11 @@ export class PostgresLeaseRepository implements LeaseRepository {
     });
   }
 
-  listLive(licenseId: string, now: number): Promise<Lease[]> {
-    return this.db
-      .select(leaseColumns)
-      .from(leases)
-      .where(and(eq(leases.licenseId, licenseId), gt(leases.expiresAt, now)))
-      .orderBy(asc(leases.createdAt), asc(sql`${leases.id} COLLATE "C"`));
-  }
-
   /** One statement per batch: rows another instance deleted first are simply not returned, so each lease.expired goes once. */
   deleteExpired(before: number, limit: number): Promise<number> {
     return this.db.transaction(async (tx) => {
       const due = tx.select({ id: leases.id }).from(leases).where(lte(leases.expiresAt, before)).orderBy(asc(leases.expiresAt)).limit(limit);
-      const removed = await tx.delete(leases).where(and(inArray(leases.id, due), lte(leases.expiresAt, before))).returning(leaseColumns);
+      const removed = await tx.delete(leases).where(and(inArray(leases.id, due), lte(leases.expiresAt, before))).returning(columns);
       for (const lease of removed) {
         const owner = await ownerRow(tx, lease.licenseId);
         if (owner) await emitPostgresEvent(tx, leaseEvent('lease.expired', lease, owner));

@@ -1,13 +1,14 @@
-import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import { leaseEvent, leaseLimitReached } from '../../../domain/events.ts';
-import { isLive, type Lease } from '../../../domain/lease.ts';
-import type { LeaseCheckout, LeaseHeartbeat, LeaseRelease, LeaseRepository, LicenseLeaseTerms, NewLease } from '../../../ports/lease-repository.ts';
-import { decideCheckout, leaseOwnerColumns, leaseTermsOf, releasable, renewedColumns, type LeaseOwnerRow } from './lease-rows.ts';
+import type { LeaseCheckout, LeaseRelease, LeaseRepository, LicenseLeaseTerms, NewLease } from '../../../ports/lease-repository.ts';
+import { sqliteSqlStore } from '../sql-store.ts';
+import { DrizzleLeaseRepository } from './lease-queries.ts';
+import { decideCheckout, leaseColumns, leaseOwnerColumns, leaseTermsOf, releasable, renewedColumns, type LeaseOwnerRow } from './lease-rows.ts';
 import { leases, licenseLeaseTerms, licenses, products } from '../../sqlite/schema.ts';
 import { emitSqliteEvent, type SqliteWriter } from '../events/sqlite-events.ts';
 import type { SqliteDb } from '../../sqlite/sqlite-store.ts';
 
-const leaseColumns = { id: leases.id, licenseId: leases.licenseId, machineFingerprint: leases.machineFingerprint, createdAt: leases.createdAt, expiresAt: leases.expiresAt };
+const columns = leaseColumns(leases);
 
 const ownerColumns = leaseOwnerColumns({ licenses, products, own: licenseLeaseTerms });
 
@@ -25,8 +26,10 @@ function ownerRow(tx: Pick<SqliteDb, 'select'>, licenseId: string): LeaseOwnerRo
  * Leases on SQLite: a checkout is one IMMEDIATE transaction, so the write lock is held from the count
  * of live leases to the insert; another connection (thread, process) cannot take the seat in between.
  */
-export class SqliteLeaseRepository implements LeaseRepository {
-  constructor(private readonly db: SqliteDb) {}
+export class SqliteLeaseRepository extends DrizzleLeaseRepository implements LeaseRepository {
+  constructor(private readonly db: SqliteDb) {
+    super(sqliteSqlStore(db));
+  }
 
   async checkout(licenseId: string, input: NewLease): Promise<LeaseCheckout> {
     return this.db.transaction((tx) => this.checkoutIn(tx, licenseId, input), { behavior: 'immediate' });
@@ -35,7 +38,7 @@ export class SqliteLeaseRepository implements LeaseRepository {
   private checkoutIn(tx: SqliteWriter, licenseId: string, input: NewLease): LeaseCheckout {
     const owner = ownerRow(tx, licenseId);
     if (!owner) return { kind: 'missing' };
-    const held = tx.select(leaseColumns).from(leases).where(eq(leases.licenseId, licenseId)).all();
+    const held = tx.select(columns).from(leases).where(eq(leases.licenseId, licenseId)).all();
     const decision = decideCheckout(licenseId, owner, held, input);
     if (decision.kind !== 'write') return decision.outcome;
     if (decision.endedOwn) {
@@ -53,22 +56,10 @@ export class SqliteLeaseRepository implements LeaseRepository {
     return { kind: 'created', lease };
   }
 
-  async heartbeat(licenseId: string, leaseId: string, now: number, expiresAt: number): Promise<LeaseHeartbeat> {
-    const [extended] = this.db
-      .update(leases)
-      .set({ expiresAt })
-      .where(and(eq(leases.id, leaseId), eq(leases.licenseId, licenseId), gt(leases.expiresAt, now), eq(leases.borrowed, false)))
-      .returning(leaseColumns)
-      .all();
-    if (extended) return { kind: 'extended', lease: extended };
-    const found = this.db.select(leaseColumns).from(leases).where(and(eq(leases.id, leaseId), eq(leases.licenseId, licenseId))).get();
-    return found && isLive(found, now) ? { kind: 'extended', lease: found } : found ? { kind: 'expired' } : { kind: 'missing' };
-  }
-
   async release(licenseId: string, leaseId: string, now: number): Promise<LeaseRelease> {
     return this.db.transaction((tx): LeaseRelease => {
       const mine = and(eq(leases.id, leaseId), eq(leases.licenseId, licenseId));
-      const [removed] = tx.delete(leases).where(and(mine, releasable(leases, now))).returning(leaseColumns).all();
+      const [removed] = tx.delete(leases).where(and(mine, releasable(leases, now))).returning(columns).all();
       if (!removed) {
         const kept = tx.select({ expiresAt: leases.expiresAt }).from(leases).where(mine).get();
         return kept ? { kind: 'borrowed', expiresAt: kept.expiresAt } : { kind: 'missing' };
@@ -93,15 +84,11 @@ export class SqliteLeaseRepository implements LeaseRepository {
     }, { behavior: 'immediate' });
   }
 
-  async listLive(licenseId: string, now: number): Promise<Lease[]> {
-    return this.db.select(leaseColumns).from(leases).where(and(eq(leases.licenseId, licenseId), gt(leases.expiresAt, now))).orderBy(asc(leases.createdAt), asc(leases.id)).all();
-  }
-
   async deleteExpired(before: number, limit: number): Promise<number> {
     return this.db.transaction((tx) => {
       const due = tx.select({ id: leases.id }).from(leases).where(lte(leases.expiresAt, before)).orderBy(asc(leases.expiresAt)).limit(limit).all();
       if (due.length === 0) return 0;
-      const removed = tx.delete(leases).where(and(inArray(leases.id, due.map((d) => d.id)), lte(leases.expiresAt, before))).returning(leaseColumns).all();
+      const removed = tx.delete(leases).where(and(inArray(leases.id, due.map((d) => d.id)), lte(leases.expiresAt, before))).returning(columns).all();
       for (const lease of removed) {
         const owner = ownerRow(tx, lease.licenseId);
         if (owner) emitSqliteEvent(tx, leaseEvent('lease.expired', lease, owner));

@@ -1,11 +1,11 @@
-import { and, asc, count, eq, gt, or, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import type { WebhookEndpoint } from '../../../domain/webhook-endpoint.ts';
-import type { EndpointChanges, EndpointPage, WebhookEndpointRepository } from '../../../ports/webhook-endpoint-repository.ts';
+import type { EndpointChanges, WebhookEndpointRepository } from '../../../ports/webhook-endpoint-repository.ts';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../postgres/schema.ts';
 import type { PostgresDb } from '../../postgres/postgres-store.ts';
 import { linkPostgresClaim } from '../idempotency/idempotency-claim.ts';
-
-const byId = sql`${webhookEndpoints.id} COLLATE "C"`;
+import { postgresSqlStore } from '../sql-store.ts';
+import { DrizzleWebhookEndpointRepository } from './endpoint-queries.ts';
 
 /**
  * A JSON array as jsonb itself: given a value, drizzle over Bun's driver stores a jsonb *string*
@@ -13,8 +13,10 @@ const byId = sql`${webhookEndpoints.id} COLLATE "C"`;
  */
 const jsonbOf = (events: string[] | null) => (events === null ? null : sql`${JSON.stringify(events)}::text::jsonb`);
 
-export class PostgresWebhookEndpointRepository implements WebhookEndpointRepository {
-  constructor(private readonly db: PostgresDb) {}
+export class PostgresWebhookEndpointRepository extends DrizzleWebhookEndpointRepository implements WebhookEndpointRepository {
+  constructor(private readonly db: PostgresDb) {
+    super(postgresSqlStore(db));
+  }
 
   async create(endpoint: WebhookEndpoint, max: number): Promise<boolean> {
     return this.db.transaction(async (tx) => {
@@ -26,25 +28,6 @@ export class PostgresWebhookEndpointRepository implements WebhookEndpointReposit
       await linkPostgresClaim(tx, 'webhook_endpoint', endpoint.id);
       return true;
     });
-  }
-
-  async get(developerId: string, id: string): Promise<WebhookEndpoint | null> {
-    const [row] = await this.db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.developerId, developerId)));
-    return row ?? null;
-  }
-
-  async list(developerId: string, page: { limit: number; startingAfter?: string }): Promise<EndpointPage> {
-    const cursor = page.startingAfter ? await this.get(developerId, page.startingAfter) : null;
-    const after = cursor
-      ? or(gt(webhookEndpoints.createdAt, cursor.createdAt), and(eq(webhookEndpoints.createdAt, cursor.createdAt), sql`${byId} > ${cursor.id}`))
-      : undefined;
-    const rows = await this.db
-      .select()
-      .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.developerId, developerId), after))
-      .orderBy(asc(webhookEndpoints.createdAt), asc(byId))
-      .limit(page.limit + 1);
-    return { data: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
   }
 
   async update(developerId: string, id: string, changes: EndpointChanges): Promise<WebhookEndpoint | null> {

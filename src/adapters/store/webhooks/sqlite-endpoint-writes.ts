@@ -1,13 +1,17 @@
-import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { WebhookEndpoint } from '../../../domain/webhook-endpoint.ts';
-import type { EndpointChanges, EndpointPage, WebhookEndpointRepository } from '../../../ports/webhook-endpoint-repository.ts';
+import type { EndpointChanges, WebhookEndpointRepository } from '../../../ports/webhook-endpoint-repository.ts';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../sqlite/schema.ts';
 import type { Database } from 'bun:sqlite';
 import type { SqliteDb } from '../../sqlite/sqlite-store.ts';
 import { linkSqliteClaim } from '../idempotency/idempotency-claim.ts';
+import { sqliteSqlStore } from '../sql-store.ts';
+import { DrizzleWebhookEndpointRepository } from './endpoint-queries.ts';
 
-export class SqliteWebhookEndpointRepository implements WebhookEndpointRepository {
-  constructor(private readonly db: SqliteDb) {}
+export class SqliteWebhookEndpointRepository extends DrizzleWebhookEndpointRepository implements WebhookEndpointRepository {
+  constructor(private readonly db: SqliteDb) {
+    super(sqliteSqlStore(db));
+  }
 
   async create(endpoint: WebhookEndpoint, max: number): Promise<boolean> {
     // One statement: SQLite has one writer, so the count and the insert cannot interleave with another's.
@@ -31,25 +35,6 @@ export class SqliteWebhookEndpointRepository implements WebhookEndpointRepositor
         endpoint.developerId, max,
       );
     return inserted.length === 1;
-  }
-
-  async get(developerId: string, id: string): Promise<WebhookEndpoint | null> {
-    return this.db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.developerId, developerId))).get() ?? null;
-  }
-
-  async list(developerId: string, page: { limit: number; startingAfter?: string }): Promise<EndpointPage> {
-    const cursor = page.startingAfter ? await this.get(developerId, page.startingAfter) : null;
-    const after = cursor
-      ? or(gt(webhookEndpoints.createdAt, cursor.createdAt), and(eq(webhookEndpoints.createdAt, cursor.createdAt), gt(webhookEndpoints.id, cursor.id)))
-      : undefined;
-    const rows = this.db
-      .select()
-      .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.developerId, developerId), after))
-      .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id))
-      .limit(page.limit + 1)
-      .all();
-    return { data: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
   }
 
   async update(developerId: string, id: string, changes: EndpointChanges): Promise<WebhookEndpoint | null> {
