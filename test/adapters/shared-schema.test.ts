@@ -19,7 +19,7 @@ function shape(table: Table) {
 }
 
 /**
- * The shared query layer sees SQLite's tables through PostgreSQL's types (src/adapters/drizzle/sql-store.ts):
+ * The shared query layer sees SQLite's tables through PostgreSQL's types (src/adapters/store/sql-store.ts):
  * that holds only while the two schema files declare the same columns for the tables it uses.
  */
 describe('the tables the shared drizzle repositories use', () => {
