@@ -4,7 +4,7 @@ import type { ApiKeyRecord, Developer } from '../../../domain/developer.ts';
 import { ConflictError } from '../../../domain/errors.ts';
 import type { DeveloperRepository, NewAccount } from '../../../ports/developer-repository.ts';
 import { apiKeys, developers, signingKeys } from '../../postgres/schema.ts';
-import { lastUsedStatement } from './api-key-rows.ts';
+import { lastUsedStatement } from './developer-queries.ts';
 import { isUniqueViolation, type PostgresDb } from '../../postgres/postgres-store.ts';
 import { keepPostgresAnswer } from '../idempotency/idempotency-claim.ts';
 

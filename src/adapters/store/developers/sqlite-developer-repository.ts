@@ -5,7 +5,7 @@ import { ConflictError } from '../../../domain/errors.ts';
 import type { DeveloperRepository, NewAccount } from '../../../ports/developer-repository.ts';
 import { apiKeys, developers, signingKeys } from '../../sqlite/schema.ts';
 import { isUniqueViolation, type SqliteDb } from '../../sqlite/sqlite-store.ts';
-import { lastUsedStatement } from './api-key-rows.ts';
+import { lastUsedStatement } from './developer-queries.ts';
 import { keepSqliteAnswer } from '../idempotency/idempotency-claim.ts';
 
 export class SqliteDeveloperRepository implements DeveloperRepository {
