@@ -22,7 +22,7 @@ export const SHARED_TABLES = [
   'loginFailures', 'purchases', 'licenses', 'checkoutSessions', 'products', 'savedCards', 'customers', 'signingKeys', 'orders', 'subscriptions',
   'mailOutbox', 'sandboxMail', 'trialRequests', 'idempotencyKeys', 'deactivations', 'consoleSessions', 'passkeys', 'webauthnChallenges',
   'apiKeys', 'activations', 'webhookEndpoints', 'webhookDeliveries', 'dailyStats', 'licenseExpiryDays', 'subscriptionCounts',
-  'machineFiles', 'paymentReversals', 'leases',
+  'machineFiles', 'paymentReversals', 'leases', 'developers',
 ] as const;
 
 /** Typed by the PostgreSQL declarations: their select and insert types are the SQLite ones too. */

@@ -1,18 +1,20 @@
-import { and, desc, eq, exists, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, eq, exists, isNull, ne, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { ApiKeyRecord, Developer } from '../../../domain/developer.ts';
+import type { ApiKeyRecord } from '../../../domain/developer.ts';
 import { ConflictError } from '../../../domain/errors.ts';
 import type { DeveloperRepository, NewAccount } from '../../../ports/developer-repository.ts';
 import { apiKeys, developers, signingKeys } from '../../postgres/schema.ts';
-import { lastUsedStatement } from './developer-queries.ts';
+import { postgresSqlStore } from '../sql-store.ts';
+import { DrizzleDeveloperRepository } from './developer-queries.ts';
 import { isUniqueViolation, type PostgresDb } from '../../postgres/postgres-store.ts';
 import { keepPostgresAnswer } from '../idempotency/idempotency-claim.ts';
 
-export class PostgresDeveloperRepository implements DeveloperRepository {
+export class PostgresDeveloperRepository extends DrizzleDeveloperRepository implements DeveloperRepository {
   // Every authenticated request reads its key by digest: built once.
   private readonly byHash;
 
   constructor(private readonly db: PostgresDb) {
+    super(postgresSqlStore(db));
     this.byHash = db.select().from(apiKeys).where(eq(apiKeys.keyHash, sql.placeholder('hash'))).prepare('api_key_by_hash');
   }
 
@@ -29,32 +31,9 @@ export class PostgresDeveloperRepository implements DeveloperRepository {
     }
   }
 
-  async findById(id: string): Promise<Developer | null> {
-    const [row] = await this.db.select().from(developers).where(eq(developers.id, id));
-    return row ?? null;
-  }
-
-  async findByEmail(email: string): Promise<Developer | null> {
-    const [row] = await this.db.select().from(developers).where(eq(developers.email, email));
-    return row ?? null;
-  }
-
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
     const [row] = await this.byHash.execute({ hash: keyHash });
     return row ?? null;
-  }
-
-  async touchApiKey(keyHash: string, at: number): Promise<boolean> {
-    const { set, where } = lastUsedStatement(apiKeys, keyHash, at);
-    return (await this.db.update(apiKeys).set(set).where(where).returning({ id: apiKeys.id })).length > 0;
-  }
-
-  async listApiKeys(developerId: string): Promise<ApiKeyRecord[]> {
-    return this.db
-      .select()
-      .from(apiKeys)
-      .where(eq(apiKeys.developerId, developerId))
-      .orderBy(desc(apiKeys.createdAt), desc(sql`${apiKeys.id} COLLATE "C"`));
   }
 
   async addApiKey(record: ApiKeyRecord): Promise<void> {

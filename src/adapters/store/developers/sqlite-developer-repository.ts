@@ -1,17 +1,19 @@
-import { and, desc, eq, exists, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, eq, exists, isNull, ne, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
-import type { ApiKeyRecord, Developer } from '../../../domain/developer.ts';
+import type { ApiKeyRecord } from '../../../domain/developer.ts';
 import { ConflictError } from '../../../domain/errors.ts';
 import type { DeveloperRepository, NewAccount } from '../../../ports/developer-repository.ts';
 import { apiKeys, developers, signingKeys } from '../../sqlite/schema.ts';
 import { isUniqueViolation, type SqliteDb } from '../../sqlite/sqlite-store.ts';
-import { lastUsedStatement } from './developer-queries.ts';
+import { sqliteSqlStore } from '../sql-store.ts';
+import { DrizzleDeveloperRepository } from './developer-queries.ts';
 import { keepSqliteAnswer } from '../idempotency/idempotency-claim.ts';
 
-export class SqliteDeveloperRepository implements DeveloperRepository {
+export class SqliteDeveloperRepository extends DrizzleDeveloperRepository implements DeveloperRepository {
   private readonly byHash;
 
   constructor(private readonly db: SqliteDb) {
+    super(sqliteSqlStore(db));
     this.byHash = db.select().from(apiKeys).where(eq(apiKeys.keyHash, sql.placeholder('hash'))).prepare();
   }
 
@@ -28,25 +30,8 @@ export class SqliteDeveloperRepository implements DeveloperRepository {
     }
   }
 
-  async findById(id: string): Promise<Developer | null> {
-    return this.db.select().from(developers).where(eq(developers.id, id)).get() ?? null;
-  }
-
-  async findByEmail(email: string): Promise<Developer | null> {
-    return this.db.select().from(developers).where(eq(developers.email, email)).get() ?? null;
-  }
-
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
     return this.byHash.get({ hash: keyHash }) ?? null;
-  }
-
-  async touchApiKey(keyHash: string, at: number): Promise<boolean> {
-    const { set, where } = lastUsedStatement(apiKeys, keyHash, at);
-    return this.db.update(apiKeys).set(set).where(where).returning({ id: apiKeys.id }).all().length > 0;
-  }
-
-  async listApiKeys(developerId: string): Promise<ApiKeyRecord[]> {
-    return this.db.select().from(apiKeys).where(eq(apiKeys.developerId, developerId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).all();
   }
 
   async addApiKey(record: ApiKeyRecord): Promise<void> {
