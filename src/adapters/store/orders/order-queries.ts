@@ -36,6 +36,14 @@ export abstract class DrizzleOrderRepository implements Omit<OrderRepository, 'r
     return rows.map((row) => ({ accountId: row.accountId || null, paymentId: row.paymentId, invoiceId: row.invoiceId, refunded: row.allRefunded ? 'all' : row.refunded }));
   }
 
+  /** The order recorded for `sourceId`, read back after a `record` that may have found it there already. */
+  protected async recorded(sourceId: string): Promise<Order> {
+    const { orders } = this.store.tables;
+    const stored = await oneOrNull(this.store.db.select().from(orders).where(eq(orders.sourceId, sourceId)));
+    if (!stored) throw new Error('an order recorded by its source could not be read back');
+    return stored;
+  }
+
   async findById(id: string): Promise<Order | null> {
     const { orders } = this.store.tables;
     return oneOrNull(this.store.db.select().from(orders).where(eq(orders.id, id)));

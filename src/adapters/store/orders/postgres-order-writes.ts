@@ -25,9 +25,7 @@ export class PostgresOrderRepository extends DrizzleOrderRepository implements O
       ${rollupCtes(orderRollups(null, order), 'inserted')}
       subject AS (SELECT ${customers.email} AS email FROM ${customers} JOIN inserted ON ${customers.id} = inserted.customer_id)`;
     await changeWithPostgresEvent(this.db, { ctes, emailAt: 'order' }, orderCompleted({ ...order, customerEmail: '' }));
-    const [stored] = await this.db.select().from(orders).where(eq(orders.sourceId, order.sourceId));
-    if (!stored) throw new Error('an order recorded by its source could not be read back');
-    return stored;
+    return this.recorded(order.sourceId);
   }
 
   async refund(id: string, total: number, at: number, expectRefunded?: number): Promise<Order | null> {

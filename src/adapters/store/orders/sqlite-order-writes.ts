@@ -24,9 +24,7 @@ export class SqliteOrderRepository extends DrizzleOrderRepository implements Ord
       const customerEmail = inserted ? sqliteCustomerEmail(tx, inserted.customerId) : null;
       if (inserted && customerEmail !== null) emitSqliteEvent(tx, orderCompleted({ ...inserted, customerEmail }));
     });
-    const stored = this.db.select().from(orders).where(eq(orders.sourceId, order.sourceId)).get();
-    if (!stored) throw new Error('an order recorded by its source could not be read back');
-    return stored;
+    return this.recorded(order.sourceId);
   }
 
   async refund(id: string, total: number, at: number, expectRefunded?: number): Promise<Order | null> {
