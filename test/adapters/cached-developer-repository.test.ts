@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { CachedDeveloperRepository } from '../../src/adapters/cache/cached-developer-repository.ts';
+import { CachedDeveloperRepository } from '../../src/adapters/store/developers/cached-developer-repository.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 import { anAccount } from '../contracts/builders.ts';
 

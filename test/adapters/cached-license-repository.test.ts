@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from 'bun:test';
-import { CachedLicenseRepository } from '../../src/adapters/cache/cached-license-repository.ts';
+import { CachedLicenseRepository } from '../../src/adapters/store/licenses/cached-license-repository.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 import type { LicenseRepository } from '../../src/ports/license-repository.ts';
 import { bindMachine, boundMachine, givenLicense } from '../contracts/builders.ts';

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { forwarding } from '../../src/adapters/cache/forwarding.ts';
+import { forwarding } from '../../src/adapters/store/forwarding.ts';
 
 interface Counter {
   read(): Promise<number>;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { productListQuery } from '../../src/adapters/drizzle/drizzle-product-repository.ts';
-import { subscriptionListQuery } from '../../src/adapters/drizzle/drizzle-subscription-repository.ts';
-import { postgresSqlStore, sqliteSqlStore, type SqlStore } from '../../src/adapters/drizzle/sql-store.ts';
+import { productListQuery } from '../../src/adapters/store/products/product-queries.ts';
+import { subscriptionListQuery } from '../../src/adapters/store/subscriptions/subscription-queries.ts';
+import { postgresSqlStore, sqliteSqlStore, type SqlStore } from '../../src/adapters/store/sql-store.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 import { openPostgresTestStore } from '../contracts/stores.ts';
 

@@ -23,7 +23,7 @@ function shape(table: Table) {
 
 /**
  * SQLite's tables are derived from PostgreSQL's declaration (src/adapters/schema-kit.ts), and the
- * shared query layer sees them through PostgreSQL's types (src/adapters/drizzle/sql-store.ts): that
+ * shared query layer sees them through PostgreSQL's types (src/adapters/store/sql-store.ts): that
  * holds only while the derivation keeps every column as declared.
  */
 describe('the SQLite tables derived from the one declaration', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { GIVEN_UP } from '../../src/adapters/drizzle/drizzle-mail-repositories.ts';
+import { GIVEN_UP } from '../../src/adapters/store/messages/mail-queries.ts';
 import type { QueuedMail } from '../../src/ports/mail-repository.ts';
 import { freshStorePerTest, type StoreFactory } from './stores.ts';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { SQL } from 'bun';
 import { drizzle } from 'drizzle-orm/bun-sql';
 import { openPostgresStore, type PostgresStore } from '../../src/adapters/postgres/postgres-store.ts';
-import { PostgresLicenseRepository } from '../../src/adapters/postgres/postgres-license-repository.ts';
+import { PostgresLicenseRepository } from '../../src/adapters/store/licenses/postgres-license-writes.ts';
 import * as schemaTables from '../../src/adapters/postgres/schema.ts';
 import { depsFor } from '../support/deps.ts';
 import { seller, testApi, type Reply, type TestApi } from '../support/http.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { licenseListQuery } from '../../src/adapters/drizzle/drizzle-license-repository.ts';
-import { orderListQuery } from '../../src/adapters/drizzle/drizzle-order-repository.ts';
-import { postgresSqlStore, sqliteSqlStore } from '../../src/adapters/drizzle/sql-store.ts';
+import { licenseListQuery } from '../../src/adapters/store/licenses/license-queries.ts';
+import { orderListQuery } from '../../src/adapters/store/orders/order-queries.ts';
+import { postgresSqlStore, sqliteSqlStore } from '../../src/adapters/store/sql-store.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 import type { LicenseListQuery } from '../../src/ports/license-repository.ts';
 import type { OrderListQuery } from '../../src/ports/order-repository.ts';

@@ -1,6 +1,6 @@
 import type { Database } from 'bun:sqlite';
 import { eq } from 'drizzle-orm';
-import { postgresSqlStore, sqliteSqlStore, type SqlStore } from '../../src/adapters/drizzle/sql-store.ts';
+import { postgresSqlStore, sqliteSqlStore, type SqlStore } from '../../src/adapters/store/sql-store.ts';
 import type { PostgresStore } from '../../src/adapters/postgres/postgres-store.ts';
 import type { SqliteDb } from '../../src/adapters/sqlite/sqlite-store.ts';
 import { DAY_MS, dayLabel } from '../../src/domain/stats.ts';

@@ -1,6 +1,6 @@
 import { checkIdempotencyKey, IDEMPOTENCY_HEADER, IDEMPOTENCY_LIMITS, IdempotencyKeyReusedError, outcomeFor, type IdempotencyOutcome } from '../../domain/idempotency.ts';
 import type { Deps } from '../../ports/deps.ts';
-import { heldClaim, withClaim, type HeldClaim, type LinkedKind } from '../idempotency-claim.ts';
+import { heldClaim, withClaim, type HeldClaim, type LinkedKind } from '../store/idempotency/idempotency-claim.ts';
 import { errorResponse } from './errors.ts';
 import { requestDigest, scopeOf, type ScopeCtx } from './idempotency-scope.ts';
 

@@ -1,24 +1,24 @@
 import { SQL } from 'bun';
 import { drizzle, type BunSQLDatabase } from 'drizzle-orm/bun-sql';
 import type { Store } from '../../ports/deps.ts';
-import { pingWith, sharedRepositories } from '../drizzle/drizzle-repositories.ts';
-import { postgresSqlStore } from '../drizzle/sql-store.ts';
+import { pingWith, sharedRepositories } from '../store/shared-repositories.ts';
+import { postgresSqlStore } from '../store/sql-store.ts';
 import { assertSchemaName, migratePostgres } from './postgres-migrate.ts';
 import { gated, PoolGate, type PoolUsage } from './pool-gate.ts';
 import { LockEpisode } from './lock-episode.ts';
-import { PostgresCheckoutRepository } from './postgres-checkout-repository.ts';
-import { PostgresCustomerDirectory } from './postgres-customer-directory.ts';
-import { CachedDeveloperRepository } from '../cache/cached-developer-repository.ts';
-import { PostgresDeveloperRepository } from './postgres-developer-repository.ts';
-import { PostgresLicenseRepository } from './postgres-license-repository.ts';
-import { PostgresOrderRepository } from './postgres-order-repository.ts';
-import { PostgresLeaseRepository } from './postgres-lease-repository.ts';
-import { PostgresTrialRepository } from './postgres-trial-repository.ts';
-import { PostgresWebhookEndpointRepository } from './postgres-webhook-endpoint-repository.ts';
-import { PostgresOutboxRepository } from './postgres-outbox-repository.ts';
+import { PostgresCheckoutRepository } from '../store/checkouts/postgres-checkout-writes.ts';
+import { PostgresCustomerDirectory } from '../store/customers/postgres-customer-directory.ts';
+import { CachedDeveloperRepository } from '../store/developers/cached-developer-repository.ts';
+import { PostgresDeveloperRepository } from '../store/developers/postgres-developer-repository.ts';
+import { PostgresLicenseRepository } from '../store/licenses/postgres-license-writes.ts';
+import { PostgresOrderRepository } from '../store/orders/postgres-order-writes.ts';
+import { PostgresLeaseRepository } from '../store/leases/postgres-lease-writes.ts';
+import { PostgresTrialRepository } from '../store/trials/postgres-trial-repository.ts';
+import { PostgresWebhookEndpointRepository } from '../store/webhooks/postgres-endpoint-writes.ts';
+import { PostgresOutboxRepository } from '../store/webhooks/postgres-outbox-repository.ts';
 import * as schema from './schema.ts';
-import { DrizzleMachineFileRepository } from '../drizzle/drizzle-machine-file-repository.ts';
-import { postgresRecordMachineFile } from './postgres-machine-files.ts';
+import { DrizzleMachineFileRepository } from '../store/machine-files/machine-file-queries.ts';
+import { postgresRecordMachineFile } from '../store/machine-files/postgres-machine-file-writes.ts';
 
 export type PostgresDb = BunSQLDatabase<typeof schema>;
 

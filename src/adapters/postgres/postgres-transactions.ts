@@ -1,9 +1,9 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Product } from '../../domain/product.ts';
-import { linkPostgresClaim } from '../idempotency-claim.ts';
+import { linkPostgresClaim } from '../store/idempotency/idempotency-claim.ts';
 import type { KeyRotation } from '../../ports/signing-key-repository.ts';
-import type { SqlTransactions } from '../drizzle/sql-store.ts';
-import { postgresSubscriptionWrites } from './postgres-subscription-writes.ts';
+import type { SqlTransactions } from '../store/sql-store.ts';
+import { postgresSubscriptionWrites } from '../store/subscriptions/postgres-subscription-writes.ts';
 import type { PostgresDb } from './postgres-store.ts';
 import { customers, products, savedCards, signingKeys } from './schema.ts';
 

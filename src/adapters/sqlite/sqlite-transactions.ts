@@ -1,9 +1,9 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Product } from '../../domain/product.ts';
-import { linkSqliteClaim } from '../idempotency-claim.ts';
+import { linkSqliteClaim } from '../store/idempotency/idempotency-claim.ts';
 import type { KeyRotation } from '../../ports/signing-key-repository.ts';
-import type { SqlTransactions } from '../drizzle/sql-store.ts';
-import { sqliteSubscriptionWrites } from './sqlite-subscription-writes.ts';
+import type { SqlTransactions } from '../store/sql-store.ts';
+import { sqliteSubscriptionWrites } from '../store/subscriptions/sqlite-subscription-writes.ts';
 import { customers, products, savedCards, signingKeys } from './schema.ts';
 import type { SqliteDb } from './sqlite-store.ts';
 
