@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { getTableColumns, getTableName, type Column, type Table } from 'drizzle-orm';
 import { getTableConfig, type SQLiteTable } from 'drizzle-orm/sqlite-core';
-import * as pg from '../../src/adapters/postgres/schema.ts';
+import * as pg from '../../src/adapters/store/tables.ts';
 import * as lite from '../../src/adapters/sqlite/schema.ts';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.ts';
 
@@ -22,7 +22,7 @@ function shape(table: Table) {
 }
 
 /**
- * SQLite's tables are derived from PostgreSQL's declaration (src/adapters/schema-kit.ts), and the
+ * SQLite's tables are derived from PostgreSQL's declaration (src/adapters/store/schema-kit.ts), and the
  * shared query layer sees them through PostgreSQL's types (src/adapters/store/sql-store.ts): that
  * holds only while the derivation keeps every column as declared.
  */

@@ -3,7 +3,7 @@ import { SQL } from 'bun';
 import { drizzle } from 'drizzle-orm/bun-sql';
 import { openPostgresStore, type PostgresStore } from '../../src/adapters/postgres/postgres-store.ts';
 import { PostgresLicenseRepository } from '../../src/adapters/store/licenses/postgres-license-writes.ts';
-import * as schemaTables from '../../src/adapters/postgres/schema.ts';
+import * as schemaTables from '../../src/adapters/store/tables.ts';
 import { depsFor } from '../support/deps.ts';
 import { seller, testApi, type Reply, type TestApi } from '../support/http.ts';
 import { testSchemas } from '../support/postgres-schemas.ts';

@@ -2,6 +2,6 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/adapters/postgres/schema.ts',
+  schema: './src/adapters/store/tables.ts',
   out: './src/adapters/postgres/migrations',
 });

@@ -16,7 +16,7 @@ import { PostgresLeaseRepository } from '../store/leases/postgres-lease-writes.t
 import { PostgresTrialRepository } from '../store/trials/postgres-trial-repository.ts';
 import { PostgresWebhookEndpointRepository } from '../store/webhooks/postgres-endpoint-writes.ts';
 import { PostgresOutboxRepository } from '../store/webhooks/postgres-outbox-repository.ts';
-import * as schema from './schema.ts';
+import * as schema from '../store/tables.ts';
 import { DrizzleMachineFileRepository } from '../store/machine-files/machine-file-queries.ts';
 import { postgresRecordMachineFile } from '../store/machine-files/postgres-machine-file-writes.ts';
 

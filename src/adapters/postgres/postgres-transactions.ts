@@ -5,7 +5,7 @@ import type { KeyRotation } from '../../ports/signing-key-repository.ts';
 import type { SqlTransactions } from '../store/sql-store.ts';
 import { postgresSubscriptionWrites } from '../store/subscriptions/postgres-subscription-writes.ts';
 import type { PostgresDb } from './postgres-store.ts';
-import { customers, products, savedCards, signingKeys } from './schema.ts';
+import { customers, products, savedCards, signingKeys } from '../store/tables.ts';
 
 /** The shared repositories' writes that need a transaction, on one pooled connection each. */
 export function postgresTransactions(db: PostgresDb): SqlTransactions {

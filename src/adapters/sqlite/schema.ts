@@ -1,7 +1,7 @@
-import * as declared from '../postgres/schema.ts';
-import { sqliteSchemaOf } from '../schema-kit.ts';
+import * as declared from '../store/tables.ts';
+import { sqliteSchemaOf } from '../store/schema-kit.ts';
 
-// SQLite's tables, derived from the one declaration in src/adapters/postgres/schema.ts (read the
+// SQLite's tables, derived from the one declaration in src/adapters/store/tables.ts (read the
 // columns' meaning there). Named exports, one per table, because drizzle-kit finds tables by them.
 export const {
   developers, apiKeys, signingKeys, products, customers, licenses, retiredLicenseKeys, trialClaims, developerCustomers, orders,

@@ -7,7 +7,7 @@ import type { KeyRotation } from '../../ports/signing-key-repository.ts';
 import { firstMachine as postgresFirstMachine } from './activations/postgres-activations.ts';
 import type { PostgresDb } from '../postgres/postgres-store.ts';
 import { postgresTransactions } from '../postgres/postgres-transactions.ts';
-import * as pg from '../postgres/schema.ts';
+import * as pg from './tables.ts';
 import { firstMachine as sqliteFirstMachine } from './activations/sqlite-activations.ts';
 import type { SqliteDb } from '../sqlite/sqlite-store.ts';
 import { sqliteTransactions } from '../sqlite/sqlite-transactions.ts';

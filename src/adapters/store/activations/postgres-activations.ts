@@ -7,7 +7,7 @@ import type { ActivateOutcome, ActivationSelector, DeactivateOutcome, Deactivati
 
 /** Machines per statement of the batched lastSeenAt write (3 parameters each, far below 65,535). */
 const TOUCH_CHUNK = 1_000;
-import { activations, deactivations, licenses, trialClaims } from '../../postgres/schema.ts';
+import { activations, deactivations, licenses, trialClaims } from '../tables.ts';
 import { addPostgresRollups, emitPostgresEvent } from '../events/postgres-events.ts';
 import type { PostgresDb } from '../../postgres/postgres-store.ts';
 

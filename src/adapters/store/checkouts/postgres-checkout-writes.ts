@@ -7,7 +7,7 @@ import { columnPatch } from '../column-patch.ts';
 import { heldClaim, linkPostgresClaim } from '../idempotency/idempotency-claim.ts';
 import { DrizzleCheckoutRepository, sessionOf } from './checkout-queries.ts';
 import { postgresSqlStore } from '../sql-store.ts';
-import { checkoutSessions } from '../../postgres/schema.ts';
+import { checkoutSessions } from '../tables.ts';
 import { emitPostgresEvent, type PostgresWriter } from '../events/postgres-events.ts';
 import type { PostgresDb } from '../../postgres/postgres-store.ts';
 

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import type { CustomerDirectory, CustomerListQuery, CustomerPage, DirectoryEntry, SellerCustomer } from '../../../ports/customer-directory.ts';
 import { prefixEnd } from '../../../ports/customer-directory.ts';
 import { licenseSummaryColumns } from '../licenses/license-rows.ts';
-import { developerCustomers as dc, licenses } from '../../postgres/schema.ts';
+import { developerCustomers as dc, licenses } from '../tables.ts';
 import type { PostgresDb } from '../../postgres/postgres-store.ts';
 
 // Compared and ordered byte-wise (COLLATE "C"), as the indexes are built and as SQLite compares.

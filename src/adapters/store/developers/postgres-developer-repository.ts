@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { ApiKeyRecord } from '../../../domain/developer.ts';
 import { ConflictError } from '../../../domain/errors.ts';
 import type { DeveloperRepository, NewAccount } from '../../../ports/developer-repository.ts';
-import { apiKeys, developers, signingKeys } from '../../postgres/schema.ts';
+import { apiKeys, developers, signingKeys } from '../tables.ts';
 import { postgresSqlStore } from '../sql-store.ts';
 import { DrizzleDeveloperRepository } from './developer-queries.ts';
 import { isUniqueViolation, type PostgresDb } from '../../postgres/postgres-store.ts';

@@ -1,5 +1,5 @@
 import { and, eq, isNull, or, type SQL } from 'drizzle-orm';
-import type * as pg from '../../postgres/schema.ts';
+import type * as pg from '../tables.ts';
 import type * as lite from '../../sqlite/schema.ts';
 
 /**

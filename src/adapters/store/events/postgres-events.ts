@@ -10,7 +10,7 @@ import { POSTGRES_PARTS } from '../sql-store.ts';
 import { claimLinkCte } from '../idempotency/idempotency-claim.ts';
 import { stampEvent } from '../../webhooks/outbox-stamps.ts';
 import type { PostgresDb } from '../../postgres/postgres-store.ts';
-import { customers, developerCustomers, idempotencyKeys, mailOutbox, outgoingEvents, webhookDeliveries, webhookEndpoints } from '../../postgres/schema.ts';
+import { customers, developerCustomers, idempotencyKeys, mailOutbox, outgoingEvents, webhookDeliveries, webhookEndpoints } from '../tables.ts';
 
 /** The transaction a change runs in (or the pool, for a single statement): events are written in the change's own. */
 export type PostgresTx = Parameters<Parameters<PostgresDb['transaction']>[0]>[0];

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { SQLITE_PARTS, type SharedTables } from '../sql-store.ts';
 import type { PostgresWriter } from '../events/postgres-events.ts';
-import { idempotencyKeys as pgKeys } from '../../postgres/schema.ts';
+import { idempotencyKeys as pgKeys } from '../tables.ts';
 import type { SqliteWriter } from '../events/sqlite-events.ts';
 import { idempotencyKeys as liteKeys } from '../../sqlite/schema.ts';
 

@@ -6,7 +6,7 @@ import { postgresSqlStore } from '../sql-store.ts';
 import { DrizzleLeaseRepository } from './lease-queries.ts';
 import { decideCheckout, leaseColumns, leaseOwnerColumns, leaseTermsOf, releasable, renewedColumns, type LeaseOwnerRow } from './lease-rows.ts';
 import { emitPostgresEvent } from '../events/postgres-events.ts';
-import { leases, licenseLeaseTerms, licenses, products } from '../../postgres/schema.ts';
+import { leases, licenseLeaseTerms, licenses, products } from '../tables.ts';
 import type { PostgresDb } from '../../postgres/postgres-store.ts';
 
 type Tx = Parameters<Parameters<PostgresDb['transaction']>[0]>[0];

@@ -4,7 +4,7 @@ import type { LicenseSubject } from '../../../domain/events.ts';
 import type { License } from '../../../domain/license.ts';
 import type { LicenseReissue, LicenseState } from '../../../ports/license-repository.ts';
 import { columnPatch } from '../column-patch.ts';
-import type * as pg from '../../postgres/schema.ts';
+import type * as pg from '../tables.ts';
 import type * as lite from '../../sqlite/schema.ts';
 import type { SqlDialect } from '../sql-store.ts';
 

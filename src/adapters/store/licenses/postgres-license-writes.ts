@@ -14,7 +14,7 @@ import { outboxNow } from '../../webhooks/outbox-stamps.ts';
 import { activationsJson, firstMachine, PostgresActivations } from '../activations/postgres-activations.ts';
 import { addPostgresRollups, emitPostgresEvent, insertPostgresLicense, type PostgresTx } from '../events/postgres-events.ts';
 import { isUniqueViolation, type PostgresDb } from '../../postgres/postgres-store.ts';
-import { activations, customers, licenses, mailOutbox, retiredLicenseKeys } from '../../postgres/schema.ts';
+import { activations, customers, licenses, mailOutbox, retiredLicenseKeys } from '../tables.ts';
 
 const { stateColumns, subjectColumns, licensePatch } = licenseStatementParts(licenses, customers, { activationsJson, firstMachine });
 

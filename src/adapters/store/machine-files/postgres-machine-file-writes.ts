@@ -1,7 +1,7 @@
 import { and, eq, gt } from 'drizzle-orm';
 import { nextDeactivationAt } from '../../../domain/activation.ts';
 import type { RecordMachineFile } from './machine-file-queries.ts';
-import { licenses, machineFiles } from '../../postgres/schema.ts';
+import { licenses, machineFiles } from '../tables.ts';
 import type { PostgresDb } from '../../postgres/postgres-store.ts';
 
 /**

@@ -8,7 +8,7 @@ import { postgresSqlStore } from '../sql-store.ts';
 import { linkPostgresClaim } from '../idempotency/idempotency-claim.ts';
 import { addPostgresRollups, changeWithPostgresEvent, emitPostgresEvent, postgresCustomerEmail, rollupCtes } from '../events/postgres-events.ts';
 import type { PostgresDb } from '../../postgres/postgres-store.ts';
-import { customers, orders } from '../../postgres/schema.ts';
+import { customers, orders } from '../tables.ts';
 
 // Exactly once per source by the unique source_id (INSERT … ON CONFLICT DO NOTHING, then read back:
 // the loser of a race sees the winner's committed row, and writes no event); a refund is one conditional UPDATE of the locked row (the refunded total only rises).

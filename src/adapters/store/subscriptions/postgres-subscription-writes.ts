@@ -7,7 +7,7 @@ import { withoutClaim } from './subscription-queries.ts';
 import type { SubscriptionWrites } from '../sql-store.ts';
 import { addPostgresRollups, emitPostgresEvent, postgresCustomerEmail } from '../events/postgres-events.ts';
 import type { PostgresDb } from '../../postgres/postgres-store.ts';
-import { customers, subscriptions } from '../../postgres/schema.ts';
+import { customers, subscriptions } from '../tables.ts';
 
 /**
  * A subscription's writes with the events they announce (events.ts), each in one transaction. A

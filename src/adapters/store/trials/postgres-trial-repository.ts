@@ -5,7 +5,7 @@ import type { TrialClaimKind } from '../../../domain/trial.ts';
 import type { NewTrial, TrialOutcome, TrialRepository } from '../../../ports/trial-repository.ts';
 import { licenseRow } from '../licenses/license-rows.ts';
 import { ClaimTaken, firstActivation, startOrClaimed } from './trial-rows.ts';
-import { activations, customers, licenses, trialClaims } from '../../postgres/schema.ts';
+import { activations, customers, licenses, trialClaims } from '../tables.ts';
 import { addPostgresRollups, emitPostgresEvent, insertPostgresLicense } from '../events/postgres-events.ts';
 import type { PostgresDb } from '../../postgres/postgres-store.ts';
 

@@ -1,7 +1,7 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { WebhookEndpoint } from '../../../domain/webhook-endpoint.ts';
 import type { EndpointChanges, WebhookEndpointRepository } from '../../../ports/webhook-endpoint-repository.ts';
-import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../postgres/schema.ts';
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../tables.ts';
 import type { PostgresDb } from '../../postgres/postgres-store.ts';
 import { linkPostgresClaim } from '../idempotency/idempotency-claim.ts';
 import { postgresSqlStore } from '../sql-store.ts';

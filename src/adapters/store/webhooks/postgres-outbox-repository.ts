@@ -7,7 +7,7 @@ import { sessionOf } from '../checkouts/checkout-queries.ts';
 import { emitPostgresEvent } from '../events/postgres-events.ts';
 import { licenseSubject } from '../licenses/postgres-license-writes.ts';
 import type { PostgresDb } from '../../postgres/postgres-store.ts';
-import { checkoutSessions, licenses, webhookDeliveries, webhookEndpoints } from '../../postgres/schema.ts';
+import { checkoutSessions, licenses, webhookDeliveries, webhookEndpoints } from '../tables.ts';
 
 type Row = Record<string, any>;
 type Runner = { unsafe(query: string, params?: unknown[]): Promise<unknown> };

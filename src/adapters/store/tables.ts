@@ -11,7 +11,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { byteOrder, ID, millis, insertionOrder, postgresOnly, serialId } from '../schema-kit.ts';
+import { byteOrder, ID, millis, insertionOrder, postgresOnly, serialId } from './schema-kit.ts';
 import { CHECKOUT_STATUSES, PROCESSOR_KINDS } from '../../domain/checkout-session.ts';
 import { API_KEY_SCOPES } from '../../domain/developer.ts';
 import { CHALLENGE_PURPOSES, SIGN_IN_METHODS } from '../../domain/console-session.ts';
@@ -26,7 +26,7 @@ import { WEBHOOK_DELIVERY_STATUSES } from '../../domain/webhook-endpoint.ts';
 import { IDEMPOTENCY_STATUSES } from '../../domain/idempotency.ts';
 
 // The one declaration of every table, for both stores: SQLite's are derived from these
-// (src/adapters/schema-kit.ts says how; src/adapters/sqlite/schema.ts exports them). Times are Unix
+// (src/adapters/store/schema-kit.ts says how; src/adapters/sqlite/schema.ts exports them). Times are Unix
 // milliseconds (`millis`); `seq` columns stand in for SQLite's rowid where a list breaks ties by
 // insertion order. Ids are compared and ordered bytewise (`byteOrder`, COLLATE "C" on PostgreSQL)
 // wherever order matters, so every store sorts them alike, whatever the database default.

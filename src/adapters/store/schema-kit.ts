@@ -15,7 +15,7 @@ import {
 } from 'drizzle-orm/sqlite-core';
 
 /**
- * The tables are declared once, in PostgreSQL's terms (src/adapters/postgres/schema.ts), and SQLite's
+ * The tables are declared once, in PostgreSQL's terms (src/adapters/store/tables.ts), and SQLite's
  * are derived from them here (src/adapters/sqlite/schema.ts). The markers below say what the two
  * stores keep differently; everything else maps column for column: text to text, integer and bigint
  * to integer, boolean to integer in boolean mode, jsonb to text in JSON mode, an identity key to an
