@@ -5,6 +5,11 @@ import { when } from '../format.ts';
 import type { ApiKey, ConsoleSession, Developer, Passkey } from '../types.ts';
 import { Alert, Choice, Empty, Field, formValue, Page, Rows, ShownOnce, Status, useAction, useConfirm, useLoad } from '../ui.tsx';
 
+const SCOPE_LABELS: Record<ApiKey['scope'], string> = {
+  secret: 'Secret (sk_: everything, server side only)',
+  publishable: 'Publishable (pk_: validation and checkout, safe in apps)',
+};
+
 /** API keys, signing keys, Stripe Connect, console sessions and passkeys. */
 export function DevelopersPage(props: { developer: Developer | null }) {
   return (
@@ -50,10 +55,7 @@ function ApiKeys() {
         <Choice
           label="Scope"
           id="key-scope"
-          options={[
-            ['secret', 'Secret (sk_: everything, server side only)'],
-            ['publishable', 'Publishable (pk_: validation and checkout, safe in apps)'],
-          ]}
+          options={Object.entries(SCOPE_LABELS)}
         />
         <button type="submit" disabled={action.busy}>
           Create API key
