@@ -82,7 +82,7 @@ const NewApiKey = t.Object({
   createdAt: Millis,
 });
 
-const ApiKeyView = t.Object({
+export const ApiKeyView = t.Object({
   id: t.String(),
   scope: ApiKeyScope,
   createdAt: Millis,

@@ -39,7 +39,7 @@ const FailingEndpoint = t.Object({
   failedDeliveries: Int({ description: `Deliveries that failed for good since it started failing (all kept ones when failingSince is null), counted up to ${STATS_LIMITS.failedDeliveriesMax}.` }),
 });
 
-const Stats = t.Object({
+export const Stats = t.Object({
   from: t.String({ description: 'The range’s first day, YYYY-MM-DD.' }),
   to: t.String({ description: 'The range’s last day, YYYY-MM-DD (included).' }),
   interval: literalUnion(STATS_INTERVALS),

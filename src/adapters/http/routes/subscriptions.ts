@@ -26,7 +26,7 @@ const SubscriptionParams = Input({
   id: Id({ description: 'The subscription id (sub_…).', examples: [EXAMPLE.subscriptionId], 'x-error': 'id must be a subscription id of at most 100 characters.' }),
 });
 
-const SubscriptionView = t.Object({
+export const SubscriptionView = t.Object({
   id: t.String({ description: 'sub_…: ours, not the processor’s.' }),
   customerId: t.String(),
   customerEmail: t.String({ description: 'The e-mail of the customer who pays for it.' }),
