@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../domain/errors.ts';
-import type { Subscription, SubscriptionStatus } from '../../domain/subscription.ts';
+import { viewSubscription, type Subscription, type SubscriptionStatus, type SubscriptionView } from '../../domain/subscription.ts';
 import type { Deps } from '../../ports/deps.ts';
-import type { DeveloperSubscription, SubscriptionListQuery } from '../../ports/subscription-repository.ts';
+import type { SubscriptionListQuery } from '../../ports/subscription-repository.ts';
 import { pageLimit, resumeAfter } from '../licenses/list-licenses.ts';
 
 export const SUBSCRIPTION_LIST_LIMIT = { default: 20, max: 100 };
@@ -11,16 +11,6 @@ export interface ListSubscriptionsInput {
   startingAfter?: string;
   productId?: string;
   status?: SubscriptionStatus;
-}
-
-/**
- * A subscription as its seller sees it. `updatedAt` stays inside: it is the processor's time of the
- * news held (the ordering rule's), which the sandbox clock may put in the future.
- */
-export type SubscriptionView = Omit<Subscription, 'developerId' | 'updatedAt'> & { customerEmail: string };
-
-export function subscriptionView({ developerId: _d, updatedAt: _u, ...rest }: DeveloperSubscription): SubscriptionView {
-  return rest;
 }
 
 /** A seller's subscriptions, newest first, each with its customer's e-mail. */
@@ -36,7 +26,7 @@ export async function listSubscriptions(
   if (input.productId !== undefined) query.productId = input.productId;
   if (input.status !== undefined) query.status = input.status;
   const page = await deps.subscriptions.listByDeveloper(developerId, query);
-  return { data: page.data.map(subscriptionView), hasMore: page.hasMore };
+  return { data: page.data.map(viewSubscription), hasMore: page.hasMore };
 }
 
 /** One of the seller's subscriptions; another seller's is 404 like an unknown id. */
@@ -48,5 +38,5 @@ export async function getSubscription(deps: Pick<Deps, 'subscriptions' | 'custom
 
 export async function withEmail(deps: Pick<Deps, 'customers'>, subscription: Subscription): Promise<SubscriptionView> {
   const customer = await deps.customers.findById(subscription.customerId);
-  return subscriptionView({ ...subscription, customerEmail: customer?.email ?? '' });
+  return viewSubscription({ ...subscription, customerEmail: customer?.email ?? '' });
 }
