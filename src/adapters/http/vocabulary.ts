@@ -1,4 +1,5 @@
 import { t } from 'elysia';
+import { orList } from '../../domain/vocabulary.ts';
 
 /**
  * A domain vocabulary as TypeBox literals, so the request checks and the OpenAPI document list
@@ -13,6 +14,9 @@ type UnionOptions = Parameters<typeof t.Union>[1];
 export function literals<const T extends readonly string[]>(values: T): Literals<T> {
   return values.map((value) => t.Literal(value)) as Literals<T>;
 }
+
+/** The refusal of a value outside a vocabulary, naming every value: "status must be paid or refunded." */
+export const choiceError = (field: string, values: readonly string[]): string => `${field} must be ${orList(values)}.`;
 
 export function literalUnion<const T extends readonly string[]>(values: T, options?: UnionOptions): LiteralUnion<T> {
   // Inside the generic body TypeBox widens the tuple to TLiteral<string>[]; callers get the exact type.

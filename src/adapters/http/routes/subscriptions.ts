@@ -8,7 +8,7 @@ import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../auth.ts';
 import { EXAMPLE } from '../examples.ts';
 import { Cursor, errorsOf, Id, Input, Limit, Millis, MillisOrNull, Page, ProductFilter } from '../schemas.ts';
-import { literalUnion } from '../vocabulary.ts';
+import { choiceError, literalUnion } from '../vocabulary.ts';
 
 // Unknown request fields are ignored, as elsewhere; bounds the use case checks (limit) are refused there, naming the field.
 const Status = literalUnion(SUBSCRIPTION_STATUSES, {
@@ -19,7 +19,7 @@ const SubscriptionListQuery = Input({
   limit: Limit(SUBSCRIPTION_LIST_LIMIT),
   startingAfter: Cursor('subscription'),
   productId: ProductFilter,
-  status: t.Optional(literalUnion(SUBSCRIPTION_STATUSES, { description: 'Only subscriptions in this state.', 'x-error': 'status must be active, past_due or canceled.' })),
+  status: t.Optional(literalUnion(SUBSCRIPTION_STATUSES, { description: 'Only subscriptions in this state.', 'x-error': choiceError('status', SUBSCRIPTION_STATUSES) })),
 });
 
 const SubscriptionParams = Input({
