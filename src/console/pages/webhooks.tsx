@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { when, words } from '../format.ts';
 import { navigate } from '../router.ts';
-import type { Delivery, Endpoint, NewEndpoint } from '../types.ts';
+import type { BulkRedelivery, Delivery, Endpoint, NewEndpoint, RotatedSecret } from '../types.ts';
 import { Alert, Choice, Empty, Field, filterOptions, formValue, Link, Loading, Page, Rows, ShownOnce, Status, useAction, useConfirm, useLoad, useList } from '../ui.tsx';
 
 const DELIVERY_STATUS_LABELS: Record<Delivery['status'], string> = { pending: 'Pending', succeeded: 'Succeeded', failed: 'Failed' };
@@ -99,7 +99,7 @@ export function EndpointPage(props: { id: string }) {
   const rotate = async () => {
     if (!(await confirm.ask('Rotate the signing secret?', 'A new secret signs from now on; the old one keeps verifying for 24 hours so you can deploy the new one.', 'Rotate secret'))) return;
     void action.run(async () => {
-      const answer = await api<Endpoint & { secret: string; previousSecretExpiresAt: number }>('POST', `/developers/webhook-endpoints/${props.id}/rotate-secret`);
+      const answer = await api<RotatedSecret>('POST', `/developers/webhook-endpoints/${props.id}/rotate-secret`);
       setSecret(answer.secret);
       return `Secret rotated; the old one works until ${when(answer.previousSecretExpiresAt)}.`;
     });
@@ -121,7 +121,7 @@ export function EndpointPage(props: { id: string }) {
   const redeliverFailed = () =>
     void action.run(async () => {
       const to = Date.now();
-      const answer = await api<{ redelivered: number; hasMore: boolean }>('POST', `/developers/webhook-endpoints/${props.id}/redeliver`, { from: to - 30 * 86_400_000, to });
+      const answer = await api<BulkRedelivery>('POST', `/developers/webhook-endpoints/${props.id}/redeliver`, { from: to - 30 * 86_400_000, to });
       deliveries.reload();
       return `${answer.redelivered} failed deliveries of the last 30 days are going out again${answer.hasMore ? '; there are more: press again' : ''}.`;
     });
