@@ -18,6 +18,11 @@ export function literals<const T extends readonly string[]>(values: T): Literals
 /** The refusal of a value outside a vocabulary, naming every value: "status must be paid or refunded." */
 export const choiceError = (field: string, values: readonly string[]): string => `${field} must be ${orList(values)}.`;
 
+/** Each value and what it means, in the vocabulary's order ("a: …; b: …."): a new value without its meaning fails the type check. */
+export function meanings<const T extends readonly string[]>(values: T, meaning: Record<T[number], string>): string {
+  return `${values.map((value: T[number]) => `${value}: ${meaning[value]}`).join('; ')}.`;
+}
+
 export function literalUnion<const T extends readonly string[]>(values: T, options?: UnionOptions): LiteralUnion<T> {
   // Inside the generic body TypeBox widens the tuple to TLiteral<string>[]; callers get the exact type.
   return t.Union(literals(values), options) as LiteralUnion<T>;

@@ -8,11 +8,15 @@ import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../auth.ts';
 import { EXAMPLE } from '../examples.ts';
 import { Cursor, errorsOf, Id, Input, Limit, Millis, MillisOrNull, Page, ProductFilter } from '../schemas.ts';
-import { choiceError, literalUnion } from '../vocabulary.ts';
+import { choiceError, literalUnion, meanings } from '../vocabulary.ts';
 
 // Unknown request fields are ignored, as elsewhere; bounds the use case checks (limit) are refused there, naming the field.
 const Status = literalUnion(SUBSCRIPTION_STATUSES, {
-  description: 'active: paid through its period; past_due: a renewal failed (the license runs to its paid end plus grace); canceled: ended, final.',
+  description: meanings(SUBSCRIPTION_STATUSES, {
+    active: 'paid through its period',
+    past_due: 'a renewal failed (the license runs to its paid end plus grace)',
+    canceled: 'ended, final',
+  }),
 });
 
 const SubscriptionListQuery = Input({
