@@ -1,4 +1,5 @@
 import { machineFingerprint, type CustomerLicense } from '../client/index.ts';
+import type { LicenseView as License } from '../domain/license.ts';
 import { requireBuyer, sessionFor, signInExpired } from './buyer-common.ts';
 import type { BuyerLicense } from './config.ts';
 import type { Command, Context } from './context.ts';
@@ -88,12 +89,8 @@ the command ends (exit 0) telling how to finish: licensing login --email <email>
   },
 };
 
-interface LicenseView {
-  id: string;
-  status: string;
-  expiresAt: number | null;
-  features: string[];
-}
+/** What the buyer's listing reads of GET /licenses/:id. */
+type LicenseView = Pick<License, 'id' | 'status' | 'expiresAt' | 'features'>;
 
 const licenses: Command = {
   path: 'licenses',

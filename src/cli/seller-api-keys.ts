@@ -1,12 +1,11 @@
 import { API_KEY_SCOPES, type ApiKeyScope } from '../domain/developer.ts';
-import { isOneOf } from '../domain/vocabulary.ts';
+import { isOneOf, orList } from '../domain/vocabulary.ts';
 import { positionals } from './args.ts';
 import type { Command } from './context.ts';
 import { HttpApiError, UsageError } from './errors.ts';
 import { fields, table, when } from './output.ts';
 import { confirm } from './prompt.ts';
 import { requireSeller } from './seller-auth.ts';
-import { orList } from './seller-list-flags.ts';
 
 interface ApiKeyView {
   id: string;

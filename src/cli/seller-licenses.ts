@@ -1,3 +1,4 @@
+import type { LicenseView } from '../domain/license.ts';
 import { positionals } from './args.ts';
 import type { Command, Context } from './context.ts';
 import { UsageError } from './errors.ts';
@@ -5,17 +6,6 @@ import { fields, list, when } from './output.ts';
 import { confirm } from './prompt.ts';
 import { requireSeller } from './seller-auth.ts';
 import { licenseList } from './seller-license-list.ts';
-
-interface LicenseView {
-  id: string;
-  productId: string;
-  customerId: string;
-  status: string;
-  features: string[];
-  issuedAt: number;
-  expiresAt: number | null;
-  machineFingerprint: string | null;
-}
 
 /** `--expires-at 2027-01-31` or a full ISO date-time; `never` for a perpetual license. */
 export function expiresAt(raw: string | undefined): number | null | undefined {

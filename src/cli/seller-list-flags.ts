@@ -1,4 +1,4 @@
-import { isOneOf } from '../domain/vocabulary.ts';
+import { isOneOf, orList } from '../domain/vocabulary.ts';
 import type { Flags } from './args.ts';
 import { UsageError } from './errors.ts';
 
@@ -17,9 +17,6 @@ export function timeFlag(flags: Flags, name: string): number | undefined {
   if (!Number.isFinite(ms) || ms < 0) throw new UsageError(`--${name} must be an ISO date such as 2026-01-31 (or 2026-01-31T12:00Z) or Unix milliseconds, not "${value}"`);
   return ms;
 }
-
-/** "a, b or c": the choices a usage error names. */
-export const orList = (allowed: readonly string[]): string => `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`;
 
 /** One of `allowed`, or a usage error listing them. */
 export function choiceFlag<const T extends readonly string[]>(flags: Flags, name: string, allowed: T): T[number] | undefined {

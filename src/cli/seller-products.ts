@@ -1,12 +1,11 @@
 import { BILLING_INTERVALS, PRODUCT_LIMITS, type BillingInterval, type Product as DomainProduct } from '../domain/product.ts';
-import { isOneOf } from '../domain/vocabulary.ts';
+import { isOneOf, orList } from '../domain/vocabulary.ts';
 import { formatPrice, minorUnitDigits } from '../domain/money.ts';
 import { positionals, type Flags } from './args.ts';
 import type { Command, Context } from './context.ts';
 import { CliError, UsageError } from './errors.ts';
 import { fields, list, table } from './output.ts';
 import { requireSeller } from './seller-auth.ts';
-import { orList } from './seller-list-flags.ts';
 
 /** A product as the API shows it: the domain's, without the owner. */
 type Product = Omit<DomainProduct, 'developerId'>;

@@ -1,168 +1,42 @@
-/** The shapes the console reads, as the API documents them (GET /v1/openapi.json). */
+/**
+ * The shapes the console reads: names for the answers the API documents, generated from
+ * GET /v1/openapi.json into api-types.ts (`bun run build:console-types`). Never a shape by hand.
+ */
+import type { paths } from './api-types.ts';
 
-export interface Developer {
-  id: string;
-  email: string;
-  name: string;
-}
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type Json<R> = R extends { content: { 'application/json': infer T } } ? T : never;
+/** What a route answers when it succeeds. */
+export type Answer<P extends keyof paths, M extends Method> = paths[P][M] extends { responses: infer R } ? Json<R[keyof R & (200 | 201 | 202)]> : never;
+/** What a route takes as its JSON body. */
+export type Body<P extends keyof paths, M extends Method> = paths[P][M] extends { requestBody?: infer B } ? Json<NonNullable<B>> : never;
+type Item<L> = L extends { data: (infer T)[] } ? T : never;
 
-export interface SessionAnswer {
-  developer: Developer;
-  session: { id: string; createdAt: number; expiresAt: number; how: 'email' | 'passkey' };
-  csrfToken: string;
-}
-
-export interface Money {
-  currency: string;
-  amount: number;
-}
-
-export interface Product {
-  id: string;
-  name: string;
-  price: number;
-  currency: string;
-  features: string[];
-  licenseDays: number | null;
-  maxMachines: number | null;
-  deactivationsPer30Days: number;
-  interval: 'month' | 'year' | null;
-  graceDays: number;
-  trialDays: number | null;
-  active: boolean;
-  createdAt: number;
-}
-
-export interface License {
-  id: string;
-  productId: string;
-  customerId: string;
-  status: 'active' | 'expired' | 'revoked';
-  features: string[];
-  issuedAt: number;
-  expiresAt: number | null;
-  machineFingerprint: string | null;
-  customerEmail?: string;
-  trial?: boolean;
-  subscriptionId?: string | null;
-  licenseKey?: string;
-}
-
-export interface Activation {
-  id: string;
-  name: string | null;
-  machineFingerprint: string;
-  createdAt: number;
-  lastSeenAt: number;
-}
-
-export interface Activations {
-  licenseId: string;
-  maxMachines: number | null;
-  data: Activation[];
-}
-
-export interface Customer {
-  id: string;
-  email: string;
-  firstSeenAt: number;
-  licenses: { id: string; productId: string; status: string; issuedAt: number; expiresAt: number | null; trial: boolean }[];
-  moreLicenses: boolean;
-}
-
-export interface Order {
-  id: string;
-  customerEmail: string;
-  productId: string;
-  licenseId: string;
-  source: 'checkout' | 'purchase' | 'renewal';
-  amount: number | string;
-  currency: string;
-  processor: string;
-  status: 'paid' | 'refunded';
-  createdAt: number;
-  amountRefunded: number | string;
-  refundedAt: number | null;
-}
-
-export interface Subscription {
-  id: string;
-  customerEmail: string;
-  productId: string;
-  licenseId: string;
-  status: 'active' | 'past_due' | 'canceled';
-  interval: 'month' | 'year';
-  currentPeriodEnd: number | string;
-  cancelAtPeriodEnd: boolean;
-  createdAt: number;
-  canceledAt: number | null;
-}
-
-export interface Endpoint {
-  id: string;
-  url: string;
-  description: string | null;
-  events: string[] | null;
-  enabled: boolean;
-  disabledReason: string | null;
-  failingSince: number | null;
-  createdAt: number;
-  secret?: string;
-}
-
-export interface Delivery {
-  id: string;
-  eventId: string;
-  eventType: string;
-  status: 'pending' | 'succeeded' | 'failed';
-  attempts: number;
-  lastAttemptAt: number | null;
-  lastStatus: number | null;
-  lastError: string | null;
-  nextAttemptAt: number | null;
-  createdAt: number;
-  attemptLog?: { at: number; status: number | null; error: string | null; durationMs: number }[];
-}
-
-export interface EventItem {
-  id: string;
-  type: string;
-  data: unknown;
-  createdAt: number;
-}
-
-export interface ApiKey {
-  id: string;
-  scope: 'secret' | 'publishable';
-  createdAt: number;
-  revokedAt: number | null;
-  lastUsedAt?: number | null;
-}
-
-export interface Stats {
-  from: string;
-  to: string;
-  interval: 'day' | 'week' | 'month';
-  series: { period: string; newLicenses: number; orders: number; revenue: Money[] }[];
-  totals: { activeLicenses: number; activeMachines: number; mrr: Money[]; newLicenses: number; revenue: Money[] };
-  failingWebhookEndpoints: { id: string; url: string; enabled: boolean; disabledReason: string | null; failingSince: number | null; failedDeliveries: number }[];
-  recentOrders: Order[];
-}
-
-export interface ConsoleSession {
-  id: string;
-  createdAt: number;
-  lastUsedAt: number;
-  expiresAt: number;
-  how: 'email' | 'passkey';
-  userAgent: string | null;
-  clientAddress: string | null;
-  current: boolean;
-}
-
-export interface Passkey {
-  id: string;
-  name: string | null;
-  createdAt: number;
-  lastUsedAt: number | null;
-}
+export type SessionAnswer = Answer<'/v1/developers/login/verify', 'post'>;
+export type Developer = SessionAnswer['developer'];
+export type Product = Item<Answer<'/v1/developers/products', 'get'>>;
+export type License = Item<Answer<'/v1/developers/licenses', 'get'>>;
+export type LicenseDetail = Answer<'/v1/licenses/{id}', 'get'>;
+export type IssuedLicense = Answer<'/v1/developers/licenses', 'post'>;
+export type Activations = Answer<'/v1/licenses/{id}/activations', 'get'>;
+export type Customer = Item<Answer<'/v1/developers/customers', 'get'>>;
+export type Order = Item<Answer<'/v1/developers/orders', 'get'>>;
+export type Subscription = Item<Answer<'/v1/developers/subscriptions', 'get'>>;
+export type Endpoint = Answer<'/v1/developers/webhook-endpoints/{id}', 'get'>;
+export type NewEndpoint = Answer<'/v1/developers/webhook-endpoints', 'post'>;
+export type Delivery = Answer<'/v1/developers/webhook-deliveries/{id}', 'get'>;
+export type EventItem = Item<Answer<'/v1/developers/events', 'get'>>;
+export type ApiKey = Item<Answer<'/v1/developers/api-keys', 'get'>>;
+export type Stats = Answer<'/v1/developers/stats', 'get'>;
+export type Money = Stats['totals']['mrr'][number];
+export type ConsoleSession = Item<Answer<'/v1/developers/console/sessions', 'get'>>;
+export type Passkey = Item<Answer<'/v1/developers/passkeys', 'get'>>;
+export type ApiKeyList = Answer<'/v1/developers/api-keys', 'get'>;
+export type NewApiKey = Answer<'/v1/developers/api-keys', 'post'>;
+export type Jwks = Answer<'/v1/developers/{id}/jwks.json', 'get'>;
+export type RotatedKey = Answer<'/v1/developers/signing-keys/rotate', 'post'>;
+export type ConnectStatus = Answer<'/v1/connect/status', 'get'>;
+export type ConnectStart = Answer<'/v1/connect/start', 'post'>;
+export type LoginStarted = Answer<'/v1/developers/login', 'post'>;
+export type RotatedSecret = Answer<'/v1/developers/webhook-endpoints/{id}/rotate-secret', 'post'>;
+export type BulkRedelivery = Answer<'/v1/developers/webhook-endpoints/{id}/redeliver', 'post'>;

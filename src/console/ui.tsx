@@ -274,6 +274,12 @@ export function Field(props: { label: string; hint?: string; id: string } & Inpu
 }
 
 /**
+ * A filter's options: `any` (no filter), then each value with its label. The labels are a Record
+ * over the values the API documents (types.ts), so a new status without its label fails the type check.
+ */
+export const filterOptions = <V extends string>(any: string, labels: Record<V, string>): [string, string][] => [['', any], ...Object.entries<string>(labels)];
+
+/**
  * A labelled <select> of [value, text] options: read from its form by `id` (uncontrolled), or
  * controlled with `value` and `onChange`.
  */

@@ -7,9 +7,9 @@ import type { Activation } from './activation.ts';
 import type { Lease } from './lease.ts';
 import type { CheckoutSession } from './checkout-session.ts';
 import { sameEntitlements } from './entitlements.ts';
-import { licenseStatus, type License, type LicenseStatus } from './license.ts';
+import { licenseStatus, viewDeveloperLicense, type License, type LicenseStatus } from './license.ts';
 import type { Order } from './order.ts';
-import type { Subscription } from './subscription.ts';
+import { viewSubscription, type Subscription } from './subscription.ts';
 import type { WebhookEventType } from './webhook-endpoint.ts';
 
 /** An event the store writes; every enabled endpoint of the seller that takes its type gets a delivery. */
@@ -34,11 +34,13 @@ export type ActivationOwner = Pick<License, 'developerId' | 'productId' | 'custo
 
 /**
  * The license as its developer lists it, without the machine (an event reports the license, not its
- * bindings). The status is the caller's: each event reports the one its change produced.
+ * bindings), so a field the view gains is in the payload too. The status is the caller's: each event
+ * reports the one its change produced. The holder's e-mail comes after the customer id, where
+ * payloads have always carried it (receivers may compare the bytes they logged).
  */
 function licenseData(license: LicenseSubject, status: LicenseStatus) {
-  const { id, productId, customerId, customerEmail, features, issuedAt, expiresAt, trial, subscriptionId } = license;
-  return { license: { id, productId, customerId, customerEmail, status, features, issuedAt, expiresAt, trial, subscriptionId } };
+  const { id, productId, customerId, customerEmail, machineFingerprint: _machine, ...rest } = viewDeveloperLicense(license, status);
+  return { license: { id, productId, customerId, customerEmail, ...rest } };
 }
 
 /** A new license reports the status it was stored with. */
@@ -91,12 +93,9 @@ export function trialEnding(license: LicenseSubject, now: number): DomainEvent |
 /** A subscription as its events carry it: with the e-mail of the customer who pays for it. */
 export type SubscriptionSubject = Subscription & { customerEmail: string };
 
-/**
- * The subscription as its seller's API answers it: every field but the developer and `updatedAt`
- * (the processor's time of the news held, not a time of the seller's).
- */
-function subscriptionData({ developerId: _d, updatedAt: _u, ...subscription }: SubscriptionSubject) {
-  return { subscription };
+/** The subscription as its seller's API answers it. */
+function subscriptionData(subscription: SubscriptionSubject) {
+  return { subscription: viewSubscription(subscription) };
 }
 
 export function subscriptionCreated(subscription: SubscriptionSubject): DomainEvent {

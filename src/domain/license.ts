@@ -78,6 +78,7 @@ export function licenseRefusal(license: Pick<License, 'storedStatus' | 'expiresA
   return isExpired(license.expiresAt, now) ? 'expired' : null;
 }
 
+/** The license as its seller sees it: every answer that shows a license, and its events, start from it. */
 export interface LicenseView {
   id: string;
   productId: string;
@@ -90,16 +91,28 @@ export interface LicenseView {
 }
 
 export function viewLicense(license: License, now: number): LicenseView {
+  return viewLicenseAs(license, licenseStatus(license, now));
+}
+
+/** The view with its status given: an event reports the status its change produced. */
+export function viewLicenseAs(license: License, status: LicenseStatus): LicenseView {
   return {
     id: license.id,
     productId: license.productId,
     customerId: license.customerId,
-    status: licenseStatus(license, now),
+    status,
     features: license.features,
     issuedAt: license.issuedAt,
     expiresAt: license.expiresAt,
     machineFingerprint: license.machineFingerprint,
   };
+}
+
+/** The license as its seller's list shows it (GET /developers/licenses): with its holder's e-mail, whether it is a trial, and what renews it. */
+export type DeveloperLicenseView = LicenseView & { customerEmail: string; trial: boolean; subscriptionId: string | null };
+
+export function viewDeveloperLicense(license: License & { customerEmail: string }, status: LicenseStatus): DeveloperLicenseView {
+  return { ...viewLicenseAs(license, status), customerEmail: license.customerEmail, trial: license.trial, subscriptionId: license.subscriptionId };
 }
 
 /** The expiry of a license issued now for a product that lasts `licenseDays` (null = perpetual). */

@@ -38,6 +38,17 @@ export interface Subscription {
 }
 
 /**
+ * A subscription as its seller's API answers it and its events carry it: with the e-mail of the
+ * customer who pays for it, every field but the developer and `updatedAt` (the processor's time of
+ * the news held, the ordering rule's, which the sandbox clock may put in the future).
+ */
+export type SubscriptionView = Omit<Subscription, 'developerId' | 'updatedAt'> & { customerEmail: string };
+
+export function viewSubscription({ developerId: _d, updatedAt: _u, ...view }: Subscription & { customerEmail: string }): SubscriptionView {
+  return view;
+}
+
+/**
  * What the processor says about a subscription as of `asOf` (its event's time). Status and
  * cancelAtPeriodEnd apply only when not older than what is held; the period end only ever grows;
  * `canceled` applies whenever it arrives and stays.

@@ -9,6 +9,9 @@ import { missingEntitlements } from './entitlements.ts';
 import { decideSeat, type BindingDecision } from './machine-binding.ts';
 import type { KeyProblem } from './license-key.ts';
 
+/** The order of the checks (CONTRACT.md's precedence): the first that fails names the reason. Every reason once. */
+export const VALIDATION_PRECEDENCE = ['invalid_format', 'invalid_signature', 'not_found', 'revoked', 'expired', 'machine_mismatch'] as const satisfies readonly ValidationReason[];
+
 export interface LicenseUnderValidation {
   storedStatus: StoredLicenseStatus;
   /** The license's entitlements, for a validation that asks for some (scope.entitlements). */

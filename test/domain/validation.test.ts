@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { judgeValidation, type LicenseUnderValidation } from '../../src/domain/validation.ts';
+import { VALIDATION_REASONS } from '../../src/domain/license.ts';
+import { judgeValidation, VALIDATION_PRECEDENCE, type LicenseUnderValidation } from '../../src/domain/validation.ts';
 
 const NOW = Date.UTC(2026, 0, 1);
 const HERE = 'fp-here';
@@ -55,7 +56,11 @@ describe('every validation reason', () => {
   });
 });
 
-describe('precedence: invalid_format → invalid_signature → not_found → revoked → expired → machine_mismatch', () => {
+describe(`precedence: ${VALIDATION_PRECEDENCE.join(' → ')}`, () => {
+  test('names every reason once (the API reference lists its order)', () => {
+    expect([...VALIDATION_PRECEDENCE].sort()).toEqual([...VALIDATION_REASONS].sort());
+  });
+
   test('invalid_format wins over everything, even a license that is broken everywhere', () => {
     expect(judgeValidation('invalid_format', brokenEverywhere, HERE, NOW)).toEqual({ valid: false, reason: 'invalid_format' });
   });

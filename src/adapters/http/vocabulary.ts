@@ -1,4 +1,5 @@
 import { t } from 'elysia';
+import { orList } from '../../domain/vocabulary.ts';
 
 /**
  * A domain vocabulary as TypeBox literals, so the request checks and the OpenAPI document list
@@ -12,6 +13,14 @@ type UnionOptions = Parameters<typeof t.Union>[1];
 
 export function literals<const T extends readonly string[]>(values: T): Literals<T> {
   return values.map((value) => t.Literal(value)) as Literals<T>;
+}
+
+/** The refusal of a value outside a vocabulary, naming every value: "status must be paid or refunded." */
+export const choiceError = (field: string, values: readonly string[]): string => `${field} must be ${orList(values)}.`;
+
+/** Each value and what it means, in the vocabulary's order ("a: …; b: …."): a new value without its meaning fails the type check. */
+export function meanings<const T extends readonly string[]>(values: T, meaning: Record<T[number], string>): string {
+  return `${values.map((value: T[number]) => `${value}: ${meaning[value]}`).join('; ')}.`;
 }
 
 export function literalUnion<const T extends readonly string[]>(values: T, options?: UnionOptions): LiteralUnion<T> {

@@ -1,6 +1,6 @@
 import { normalizeEmail } from '../../domain/developer.ts';
 import { InvalidRequestError } from '../../domain/errors.ts';
-import { viewLicense, type LicenseStatus, type LicenseView } from '../../domain/license.ts';
+import { licenseStatus, viewDeveloperLicense, type DeveloperLicenseView, type LicenseStatus } from '../../domain/license.ts';
 import type { Deps } from '../../ports/deps.ts';
 import type { LicenseListQuery } from '../../ports/license-repository.ts';
 import type { NewestFirstQuery, Page } from '../../ports/page.ts';
@@ -21,8 +21,6 @@ export interface ListLicensesInput {
   trial?: boolean;
 }
 
-export type DeveloperLicenseView = LicenseView & { customerEmail: string; trial: boolean; subscriptionId: string | null };
-
 export type DeveloperLicenseList = Page<DeveloperLicenseView>;
 
 /** A developer's licenses, newest first, filtered by product, customer, status, trial and issue time. */
@@ -35,12 +33,7 @@ export async function listLicenses(
   const query = await queryOf(deps, developerId, input, now);
   const page = await deps.licenses.listByDeveloper(developerId, query);
   return {
-    data: page.data.map((license) => ({
-      ...viewLicense(license, now),
-      customerEmail: license.customerEmail,
-      trial: license.trial,
-      subscriptionId: license.subscriptionId,
-    })),
+    data: page.data.map((license) => viewDeveloperLicense(license, licenseStatus(license, now))),
     hasMore: page.hasMore,
   };
 }

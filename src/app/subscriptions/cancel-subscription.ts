@@ -1,7 +1,7 @@
 import { ConflictError, DomainError, NotFoundError } from '../../domain/errors.ts';
-import type { Subscription } from '../../domain/subscription.ts';
+import type { Subscription, SubscriptionView } from '../../domain/subscription.ts';
 import type { Deps } from '../../ports/deps.ts';
-import { withEmail, type SubscriptionView } from './seller-subscriptions.ts';
+import { withEmail } from './seller-subscriptions.ts';
 
 export type CancelDeps = Pick<Deps, 'clock' | 'subscriptions' | 'customers' | 'connections' | 'processor'>;
 

@@ -2,8 +2,13 @@ import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '
 import { useState } from 'preact/hooks';
 import { API, api, type ListPage } from '../api.ts';
 import { when } from '../format.ts';
-import type { ApiKey, ConsoleSession, Developer, Passkey } from '../types.ts';
+import type { ApiKey, ApiKeyList, ConnectStart, ConnectStatus, ConsoleSession, Developer, Jwks, NewApiKey, Passkey, RotatedKey } from '../types.ts';
 import { Alert, Choice, Empty, Field, formValue, Page, Rows, ShownOnce, Status, useAction, useConfirm, useLoad } from '../ui.tsx';
+
+const SCOPE_LABELS: Record<ApiKey['scope'], string> = {
+  secret: 'Secret (sk_: everything, server side only)',
+  publishable: 'Publishable (pk_: validation and checkout, safe in apps)',
+};
 
 /** API keys, signing keys, Stripe Connect, console sessions and passkeys. */
 export function DevelopersPage(props: { developer: Developer | null }) {
@@ -19,7 +24,7 @@ export function DevelopersPage(props: { developer: Developer | null }) {
 }
 
 function ApiKeys() {
-  const keys = useLoad(() => api<{ data: ApiKey[] }>('GET', '/developers/api-keys'), []);
+  const keys = useLoad(() => api<ApiKeyList>('GET', '/developers/api-keys'), []);
   const action = useAction();
   const confirm = useConfirm();
   const [made, setMade] = useState<{ key: string; scope: string } | null>(null);
@@ -27,7 +32,7 @@ function ApiKeys() {
     event.preventDefault();
     const scope = formValue(event, 'key-scope');
     void action.run(async () => {
-      const answer = await api<ApiKey & { key: string }>('POST', '/developers/api-keys', { scope });
+      const answer = await api<NewApiKey>('POST', '/developers/api-keys', { scope });
       setMade({ key: answer.key, scope });
       keys.reload();
       return `Created a ${scope} key.`;
@@ -50,10 +55,7 @@ function ApiKeys() {
         <Choice
           label="Scope"
           id="key-scope"
-          options={[
-            ['secret', 'Secret (sk_: everything, server side only)'],
-            ['publishable', 'Publishable (pk_: validation and checkout, safe in apps)'],
-          ]}
+          options={Object.entries(SCOPE_LABELS)}
         />
         <button type="submit" disabled={action.busy}>
           Create API key
@@ -85,16 +87,10 @@ function ApiKeys() {
   );
 }
 
-interface Jwk {
-  kid: string;
-  status: string;
-  notBefore: number;
-}
-
 function SigningKeys(props: { developer: Developer | null }) {
   const id = props.developer?.id;
   const jwksPath = id ? `/developers/${id}/jwks.json` : null;
-  const jwks = useLoad(async () => (jwksPath ? api<{ keys: Jwk[] }>('GET', jwksPath) : null), [jwksPath]);
+  const jwks = useLoad(async () => (jwksPath ? api<Jwks>('GET', jwksPath) : null), [jwksPath]);
   const action = useAction();
   const confirm = useConfirm();
   const rotate = async (compromised: boolean) => {
@@ -103,7 +99,7 @@ function SigningKeys(props: { developer: Developer | null }) {
       : 'A new key signs new licenses from now on; old licenses keep validating (apps find both keys in the JWKS).';
     if (!(await confirm.ask(compromised ? 'Rotate as compromised?' : 'Rotate the signing key?', body, 'Rotate signing key'))) return;
     void action.run(async () => {
-      const answer = await api<{ kid: string }>('POST', '/developers/signing-keys/rotate', compromised ? { compromised: true } : {});
+      const answer = await api<RotatedKey>('POST', '/developers/signing-keys/rotate', compromised ? { compromised: true } : {});
       jwks.reload();
       return `New signing key ${answer.kid}.`;
     });
@@ -147,11 +143,11 @@ function SigningKeys(props: { developer: Developer | null }) {
 }
 
 function Connect() {
-  const status = useLoad(() => api<{ connected: boolean; accountId?: string }>('GET', '/connect/status'), []);
+  const status = useLoad(() => api<ConnectStatus>('GET', '/connect/status'), []);
   const action = useAction();
   const connect = () =>
     void action.run(async () => {
-      const { url } = await api<{ url: string }>('POST', '/connect/start');
+      const { url } = await api<ConnectStart>('POST', '/connect/start');
       location.assign(url);
       return 'Opening Stripe…';
     });

@@ -2,8 +2,10 @@ import { useState } from 'preact/hooks';
 import { api, withQuery } from '../api.ts';
 import { day, when, words } from '../format.ts';
 import { useProducts } from '../products.ts';
-import type { Activations, EventItem, License } from '../types.ts';
-import { Alert, Choice, CopyButton, Empty, Field, formValue, Link, Loading, Page, Pager, Rows, ShownOnce, Status, useAction, useConfirm, useLoad, useList, SearchForm } from '../ui.tsx';
+import type { Activations, EventItem, IssuedLicense, License, LicenseDetail } from '../types.ts';
+import { Alert, Choice, CopyButton, Empty, Field, filterOptions, formValue, Link, Loading, Page, Pager, Rows, ShownOnce, Status, useAction, useConfirm, useLoad, useList, SearchForm } from '../ui.tsx';
+
+const STATUS_LABELS: Record<License['status'], string> = { active: 'Active', expired: 'Expired', revoked: 'Revoked' };
 
 function dayStart(text: string): number | undefined {
   return text ? Date.parse(`${text}T00:00:00Z`) : undefined;
@@ -13,7 +15,7 @@ function dayStart(text: string): number | undefined {
 function GrantForm(props: { onGranted: () => void }) {
   const products = useProducts();
   const action = useAction();
-  const [granted, setGranted] = useState<{ license: License; licenseKey: string } | null>(null);
+  const [granted, setGranted] = useState<IssuedLicense | null>(null);
   const submit = (event: Event) => {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
@@ -24,7 +26,7 @@ function GrantForm(props: { onGranted: () => void }) {
       notify: form.querySelector<HTMLInputElement>('#grant-notify')!.checked,
     };
     void action.run(async () => {
-      const answer = await api<{ license: License; licenseKey: string }>('POST', '/developers/licenses', body.features.length ? body : { ...body, features: undefined });
+      const answer = await api<IssuedLicense>('POST', '/developers/licenses', body.features.length ? body : { ...body, features: undefined });
       setGranted(answer);
       props.onGranted();
       return `Granted license ${answer.license.id} to ${body.email}.`;
@@ -101,7 +103,7 @@ export function LicensesPage() {
             ))}
           </select>
         </div>
-        <Choice label="Status" id="f-status" options={[['', 'Any status'], ['active', 'Active'], ['expired', 'Expired'], ['revoked', 'Revoked']]} />
+        <Choice label="Status" id="f-status" options={filterOptions('Any status', STATUS_LABELS)} />
         <Choice label="Kind" id="f-trial" options={[['', 'Paid, granted and trials'], ['false', 'Paid or granted'], ['true', 'Free trials']]} />
         <Field label="Issued from" id="f-after" type="date" />
         <Field label="Issued before" id="f-before" type="date" />
@@ -133,7 +135,7 @@ export function LicensesPage() {
 
 /** One license: its key (copy, resend), its machines (remove, limit), revoke, its events. */
 export function LicensePage(props: { id: string }) {
-  const license = useLoad(() => api<License>('GET', `/licenses/${props.id}`), [props.id]);
+  const license = useLoad(() => api<LicenseDetail>('GET', `/licenses/${props.id}`), [props.id]);
   const machines = useLoad(() => api<Activations>('GET', `/licenses/${props.id}/activations`), [props.id]);
   const events = useList<EventItem>('/developers/events', { licenseId: props.id }, 10);
   const products = useProducts();
@@ -149,7 +151,7 @@ export function LicensePage(props: { id: string }) {
   const revoke = async () => {
     if (!(await confirm.ask('Revoke this license?', 'Validation answers "revoked" from now on, on every machine. This cannot be undone.', 'Revoke license'))) return;
     void action.run(async () => {
-      license.setValue(await api<License>('POST', `/licenses/${props.id}/revoke`));
+      license.setValue(await api<LicenseDetail>('POST', `/licenses/${props.id}/revoke`));
       events.reload();
       return 'License revoked.';
     });
@@ -161,7 +163,7 @@ export function LicensePage(props: { id: string }) {
       return `Removed ${name}.`;
     });
   };
-  const ownEntitlements = (held: License) => {
+  const ownEntitlements = (held: LicenseDetail) => {
     const product = new Set((products.all.find((p) => p.id === held.productId)?.features ?? []).map((f) => f.toLowerCase()));
     return held.features.filter((f) => !product.has(f.toLowerCase()));
   };
@@ -170,7 +172,7 @@ export function LicensePage(props: { id: string }) {
     const entitlements = words(formValue(event, 'own-entitlements'));
     const before = l?.licenseKey;
     void action.run(async () => {
-      const answer = await api<{ license: License; licenseKey: string }>('PUT', `/licenses/${props.id}/entitlements`, { entitlements });
+      const answer = await api<IssuedLicense>('PUT', `/licenses/${props.id}/entitlements`, { entitlements });
       license.setValue({ ...answer.license, licenseKey: answer.licenseKey });
       events.reload();
       const held = `This license now holds ${answer.license.features.join(', ') || 'no entitlements'}.`;

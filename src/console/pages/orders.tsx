@@ -3,7 +3,9 @@ import { api } from '../api.ts';
 import { money, toMinor, when } from '../format.ts';
 import { useProducts } from '../products.ts';
 import type { Order } from '../types.ts';
-import { Alert, Choice, Field, formValue, Link, Page, Rows, Status, useAction, useConfirm, useList, SearchForm } from '../ui.tsx';
+import { Alert, Choice, Field, filterOptions, formValue, Link, Page, Rows, Status, useAction, useConfirm, useList, SearchForm } from '../ui.tsx';
+
+const STATUS_LABELS: Record<Order['status'], string> = { paid: 'Paid', refunded: 'Refunded' };
 
 /** Money in: every paid order, refunds (whole or part) after a confirmation. */
 export function OrdersPage() {
@@ -36,7 +38,7 @@ export function OrdersPage() {
       {confirm.element}
       <SearchForm label="Find orders" onSearch={(event) => setFilters({ email: formValue(event, 'o-email'), status: formValue(event, 'o-status') })}>
         <Field label="Customer e-mail" id="o-email" type="email" />
-        <Choice label="Status" id="o-status" options={[['', 'Any status'], ['paid', 'Paid'], ['refunded', 'Refunded']]} />
+        <Choice label="Status" id="o-status" options={filterOptions('Any status', STATUS_LABELS)} />
       </SearchForm>
       <Alert error={action.error} />
       <Status message={action.message} />

@@ -1,7 +1,7 @@
 import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
-import type { SessionAnswer } from '../types.ts';
+import type { LoginStarted, SessionAnswer } from '../types.ts';
 import { Alert, Field, formValue, Page, Status, useAction } from '../ui.tsx';
 
 /**
@@ -18,7 +18,7 @@ export function SignIn(props: { onSignedIn: (answer: SessionAnswer) => void }) {
     event.preventDefault();
     const address = formValue(event, 'email');
     void action.run(async () => {
-      const answer = await api<{ loginId: string }>('POST', '/developers/login', { email: address }, { quiet401: true });
+      const answer = await api<LoginStarted>('POST', '/developers/login', { email: address }, { quiet401: true });
       setEmail(address);
       setLoginId(answer.loginId);
       requestAnimationFrame(() => code.current?.focus());
@@ -35,6 +35,7 @@ export function SignIn(props: { onSignedIn: (answer: SessionAnswer) => void }) {
   };
   const passkey = () =>
     void action.run(async () => {
+      // The API documents the WebAuthn options as an opaque object: the browser library's type is their shape.
       const { challengeId, options } = await api<{ challengeId: string; options: PublicKeyCredentialRequestOptionsJSON }>('POST', '/developers/login/passkey/options', {}, { quiet401: true });
       const response = await startAuthentication({ optionsJSON: options });
       const answer = await api<SessionAnswer>('POST', '/developers/login/passkey/verify', { challengeId, response }, { quiet401: true });

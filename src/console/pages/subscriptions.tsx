@@ -3,7 +3,9 @@ import { api } from '../api.ts';
 import { day } from '../format.ts';
 import { useProducts } from '../products.ts';
 import type { Subscription } from '../types.ts';
-import { Alert, Choice, Link, Page, Rows, Status, useAction, useConfirm, useList } from '../ui.tsx';
+import { Alert, Choice, filterOptions, Link, Page, Rows, Status, useAction, useConfirm, useList } from '../ui.tsx';
+
+const STATUS_LABELS: Record<Subscription['status'], string> = { active: 'Active', past_due: 'Past due', canceled: 'Canceled' };
 
 /** Recurring customers; cancel (at the period's end, as the API does) after a confirmation. */
 export function SubscriptionsPage() {
@@ -23,7 +25,7 @@ export function SubscriptionsPage() {
   return (
     <Page title="Subscriptions">
       {confirm.element}
-      <Choice label="Status" id="s-status" value={status} onChange={setStatus} options={[['', 'Any status'], ['active', 'Active'], ['past_due', 'Past due'], ['canceled', 'Canceled']]} />
+      <Choice label="Status" id="s-status" value={status} onChange={setStatus} options={filterOptions('Any status', STATUS_LABELS)} />
       <Alert error={action.error} />
       <Status message={action.message} />
       <Rows

@@ -2,8 +2,10 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { when, words } from '../format.ts';
 import { navigate } from '../router.ts';
-import type { Delivery, Endpoint } from '../types.ts';
-import { Alert, Choice, Empty, Field, formValue, Link, Loading, Page, Rows, ShownOnce, Status, useAction, useConfirm, useLoad, useList } from '../ui.tsx';
+import type { BulkRedelivery, Delivery, Endpoint, NewEndpoint, RotatedSecret } from '../types.ts';
+import { Alert, Choice, Empty, Field, filterOptions, formValue, Link, Loading, Page, Rows, ShownOnce, Status, useAction, useConfirm, useLoad, useList } from '../ui.tsx';
+
+const DELIVERY_STATUS_LABELS: Record<Delivery['status'], string> = { pending: 'Pending', succeeded: 'Succeeded', failed: 'Failed' };
 
 function health(e: Endpoint): string {
   if (!e.enabled) return e.disabledReason ? `disabled (${e.disabledReason})` : 'disabled';
@@ -14,7 +16,7 @@ function health(e: Endpoint): string {
 export function WebhooksPage() {
   const list = useList<Endpoint>('/developers/webhook-endpoints');
   const action = useAction();
-  const [created, setCreated] = useState<Endpoint | null>(null);
+  const [created, setCreated] = useState<NewEndpoint | null>(null);
   const create = (event: Event) => {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
@@ -22,7 +24,7 @@ export function WebhooksPage() {
     const description = formValue(event, 'w-description');
     const body = { url: formValue(event, 'w-url'), events: events.length ? events : undefined, description: description || undefined };
     void action.run(async () => {
-      const endpoint = await api<Endpoint>('POST', '/developers/webhook-endpoints', body);
+      const endpoint = await api<NewEndpoint>('POST', '/developers/webhook-endpoints', body);
       setCreated(endpoint);
       form.reset();
       list.reload();
@@ -97,7 +99,7 @@ export function EndpointPage(props: { id: string }) {
   const rotate = async () => {
     if (!(await confirm.ask('Rotate the signing secret?', 'A new secret signs from now on; the old one keeps verifying for 24 hours so you can deploy the new one.', 'Rotate secret'))) return;
     void action.run(async () => {
-      const answer = await api<Endpoint & { secret: string; previousSecretExpiresAt: number }>('POST', `/developers/webhook-endpoints/${props.id}/rotate-secret`);
+      const answer = await api<RotatedSecret>('POST', `/developers/webhook-endpoints/${props.id}/rotate-secret`);
       setSecret(answer.secret);
       return `Secret rotated; the old one works until ${when(answer.previousSecretExpiresAt)}.`;
     });
@@ -119,7 +121,7 @@ export function EndpointPage(props: { id: string }) {
   const redeliverFailed = () =>
     void action.run(async () => {
       const to = Date.now();
-      const answer = await api<{ redelivered: number; hasMore: boolean }>('POST', `/developers/webhook-endpoints/${props.id}/redeliver`, { from: to - 30 * 86_400_000, to });
+      const answer = await api<BulkRedelivery>('POST', `/developers/webhook-endpoints/${props.id}/redeliver`, { from: to - 30 * 86_400_000, to });
       deliveries.reload();
       return `${answer.redelivered} failed deliveries of the last 30 days are going out again${answer.hasMore ? '; there are more: press again' : ''}.`;
     });
@@ -176,7 +178,7 @@ export function EndpointPage(props: { id: string }) {
             Redeliver failed deliveries of the last 30 days
           </button>
         </div>
-        <Choice label="Status" id="d-status" value={status} onChange={setStatus} options={[['', 'Any'], ['pending', 'Pending'], ['succeeded', 'Succeeded'], ['failed', 'Failed']]} />
+        <Choice label="Status" id="d-status" value={status} onChange={setStatus} options={filterOptions('Any', DELIVERY_STATUS_LABELS)} />
         <Rows
           label="Deliveries"
           list={deliveries}

@@ -11,7 +11,7 @@ import { API_KEY_SCOPES, EMAIL_MAX_LENGTH } from '../../../domain/developer.ts';
 import { EXAMPLE } from '../examples.ts';
 import { errorsOf, IdParams, Input, Int, Millis, MillisOrNull } from '../schemas.ts';
 import { KEY_STATUSES } from '../../../domain/key-statements.ts';
-import { literalUnion } from '../vocabulary.ts';
+import { literalUnion, meanings } from '../vocabulary.ts';
 import { idempotent, keepAnswerWithWrite, underKey } from '../idempotency.ts';
 
 const SignupBody = Input({
@@ -32,7 +32,12 @@ const SignupResponse = t.Object({
 });
 
 const KeyStatus = literalUnion(KEY_STATUSES, {
-  description: 'current: signs now; next: published, signs from notBefore; retired: replaced, still verifies what it signed; compromised: nothing it signed from compromisedAt on is to be believed.',
+  description: meanings(KEY_STATUSES, {
+    current: 'signs now',
+    next: 'published, signs from notBefore',
+    retired: 'replaced, still verifies what it signed',
+    compromised: 'nothing it signed from compromisedAt on is to be believed',
+  }),
 });
 
 // The body may be left out (the defaults): the route's transform makes a missing body `{}`, so
@@ -82,7 +87,7 @@ const NewApiKey = t.Object({
   createdAt: Millis,
 });
 
-const ApiKeyView = t.Object({
+export const ApiKeyView = t.Object({
   id: t.String(),
   scope: ApiKeyScope,
   createdAt: Millis,

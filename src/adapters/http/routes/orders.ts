@@ -7,7 +7,7 @@ import { PROCESSOR_KINDS } from '../../../domain/checkout-session.ts';
 import { ORDER_SOURCES, ORDER_STATUSES } from '../../../domain/order.ts';
 import { EXAMPLE } from '../examples.ts';
 import { CreatedAfter, CreatedBefore, Cursor, ExactEmail, errorsOf, Id, Input, Int, Limit, Millis, MillisOrNull, Page, ProductFilter, sellerRead } from '../schemas.ts';
-import { literalUnion } from '../vocabulary.ts';
+import { choiceError, literalUnion } from '../vocabulary.ts';
 import { idempotent, underKey } from '../idempotency.ts';
 
 const OrderListQuery = Input({
@@ -15,7 +15,7 @@ const OrderListQuery = Input({
   startingAfter: Cursor('order'),
   productId: ProductFilter,
   email: ExactEmail,
-  status: t.Optional(literalUnion(ORDER_STATUSES, { 'x-error': 'status must be paid or refunded.' })),
+  status: t.Optional(literalUnion(ORDER_STATUSES, { 'x-error': choiceError('status', ORDER_STATUSES) })),
   createdAfter: CreatedAfter,
   createdBefore: CreatedBefore,
 });

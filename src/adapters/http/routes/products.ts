@@ -12,7 +12,7 @@ import { errorsOf, Features, IdParams, Input, Int, Millis, Page, PageQuery, sell
 import { literals } from '../vocabulary.ts';
 import { idempotent, underKey } from '../idempotency.ts';
 
-const Product = t.Object({
+export const Product = t.Object({
   id: t.String(),
   name: t.String(),
   price: Int({ description: 'Price in the currency’s minor unit (cents).' }),

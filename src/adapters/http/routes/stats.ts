@@ -6,7 +6,7 @@ import type { Deps } from '../../../ports/deps.ts';
 import { withSecretKey } from '../auth.ts';
 import { EXAMPLE } from '../examples.ts';
 import { Input, Int, MillisOrNull, sellerRead } from '../schemas.ts';
-import { literalUnion } from '../vocabulary.ts';
+import { choiceError, literalUnion } from '../vocabulary.ts';
 import { Order, orderExample } from './orders.ts';
 
 const DateParam = (name: 'from' | 'to', description: string, example: string) =>
@@ -17,7 +17,7 @@ const StatsQuery = Input({
   to: DateParam('to', 'Last day of the range (UTC), included. Default: today.', '2026-01-30'),
   interval: t.Optional(literalUnion(STATS_INTERVALS, {
     description: `How the series is cut: day (default; at most ${STATS_LIMITS.dayRangeMax} days), week (ISO weeks, from Monday) or month (at most ${STATS_LIMITS.rangeMax} days for both).`,
-    'x-error': 'interval must be day, week or month.',
+    'x-error': choiceError('interval', STATS_INTERVALS),
   })),
 });
 
@@ -39,7 +39,7 @@ const FailingEndpoint = t.Object({
   failedDeliveries: Int({ description: `Deliveries that failed for good since it started failing (all kept ones when failingSince is null), counted up to ${STATS_LIMITS.failedDeliveriesMax}.` }),
 });
 
-const Stats = t.Object({
+export const Stats = t.Object({
   from: t.String({ description: 'The range’s first day, YYYY-MM-DD.' }),
   to: t.String({ description: 'The range’s last day, YYYY-MM-DD (included).' }),
   interval: literalUnion(STATS_INTERVALS),

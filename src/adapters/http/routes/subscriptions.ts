@@ -8,25 +8,29 @@ import type { Deps } from '../../../ports/deps.ts';
 import { SECURITY, withSecretKey } from '../auth.ts';
 import { EXAMPLE } from '../examples.ts';
 import { Cursor, errorsOf, Id, Input, Limit, Millis, MillisOrNull, Page, ProductFilter, sellerGet, sellerRead } from '../schemas.ts';
-import { literalUnion } from '../vocabulary.ts';
+import { choiceError, literalUnion, meanings } from '../vocabulary.ts';
 
 // Unknown request fields are ignored, as elsewhere; bounds the use case checks (limit) are refused there, naming the field.
 const Status = literalUnion(SUBSCRIPTION_STATUSES, {
-  description: 'active: paid through its period; past_due: a renewal failed (the license runs to its paid end plus grace); canceled: ended, final.',
+  description: meanings(SUBSCRIPTION_STATUSES, {
+    active: 'paid through its period',
+    past_due: 'a renewal failed (the license runs to its paid end plus grace)',
+    canceled: 'ended, final',
+  }),
 });
 
 const SubscriptionListQuery = Input({
   limit: Limit(SUBSCRIPTION_LIST_LIMIT),
   startingAfter: Cursor('subscription'),
   productId: ProductFilter,
-  status: t.Optional(literalUnion(SUBSCRIPTION_STATUSES, { description: 'Only subscriptions in this state.', 'x-error': 'status must be active, past_due or canceled.' })),
+  status: t.Optional(literalUnion(SUBSCRIPTION_STATUSES, { description: 'Only subscriptions in this state.', 'x-error': choiceError('status', SUBSCRIPTION_STATUSES) })),
 });
 
 const SubscriptionParams = Input({
   id: Id({ description: 'The subscription id (sub_…).', examples: [EXAMPLE.subscriptionId], 'x-error': 'id must be a subscription id of at most 100 characters.' }),
 });
 
-const SubscriptionView = t.Object({
+export const SubscriptionView = t.Object({
   id: t.String({ description: 'sub_…: ours, not the processor’s.' }),
   customerId: t.String(),
   customerEmail: t.String({ description: 'The e-mail of the customer who pays for it.' }),

@@ -112,7 +112,7 @@ export const CustomerListQuery = Input({
 
 const ListedLicense = t.Object({ ...licenseFields('id', 'productId', 'status', 'issuedAt', 'expiresAt'), trial: t.Boolean() });
 
-const ListedCustomer = t.Object({
+export const ListedCustomer = t.Object({
   id: t.String({ description: 'The customer id (cus_…).' }),
   email: t.String(),
   firstSeenAt: Millis,

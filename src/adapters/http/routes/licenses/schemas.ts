@@ -10,7 +10,7 @@ import { EXAMPLE, LICENSE_EXAMPLE } from '../../examples.ts';
 import {
   CreatedAfter, CreatedBefore, Cursor, EntitlementCodes, ExactEmail, Features, Id, Input, Int, licenseFields, LicenseView, Limit, Millis, MillisOrNull, Page, ProductFilter,
 } from '../../schemas.ts';
-import { literalUnion } from '../../vocabulary.ts';
+import { choiceError, literalUnion } from '../../vocabulary.ts';
 
 /** TypeBox models of the license routes, the seller's and the holder's (docs/activations.md). Unknown request fields are ignored. */
 
@@ -146,7 +146,7 @@ export const LicenseListQuery = Input({
   startingAfter: Cursor('license'),
   productId: ProductFilter,
   email: ExactEmail,
-  status: t.Optional(literalUnion(LICENSE_STATUSES, { description: 'As validation sees it now: expired = past expiresAt, not revoked. With status=expired the list is ordered by expiresAt, most recently expired first (the cursor follows that order); otherwise newest issued first.', 'x-error': 'status must be active, expired or revoked.' })),
+  status: t.Optional(literalUnion(LICENSE_STATUSES, { description: 'As validation sees it now: expired = past expiresAt, not revoked. With status=expired the list is ordered by expiresAt, most recently expired first (the cursor follows that order); otherwise newest issued first.', 'x-error': choiceError('status', LICENSE_STATUSES) })),
   trial: t.Optional(t.Boolean({ description: 'true: only free trials; false: only paid or granted licenses.', 'x-error': 'trial must be true or false.' })),
   createdAfter: CreatedAfter,
   createdBefore: CreatedBefore,
