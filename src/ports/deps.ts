@@ -11,7 +11,7 @@ import type { CardRepository } from './card-repository.ts';
 import type { CheckoutRepository } from './checkout-repository.ts';
 import type { ConnectionRepository } from './connection-repository.ts';
 import type { PaymentProcessor } from './payment-processor.ts';
-import type { WebhookEventRepository } from './webhook-event-repository.ts';
+import type { IncomingWebhookEventRepository } from './incoming-webhook-event-repository.ts';
 import type { IdentityTokenRepository } from './identity-token-repository.ts';
 import type { OtpCodes } from './otp-codes.ts';
 import type { OrderRepository } from './order-repository.ts';
@@ -50,7 +50,7 @@ export interface Repositories {
   checkouts: CheckoutRepository;
   connections: ConnectionRepository;
   cards: CardRepository;
-  webhookEvents: WebhookEventRepository;
+  incomingWebhookEvents: IncomingWebhookEventRepository;
   otps: OtpRepository;
   identityTokens: IdentityTokenRepository;
   purchases: PurchaseRepository;

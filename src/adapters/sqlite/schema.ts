@@ -6,7 +6,7 @@ import { sqliteSchemaOf } from '../store/schema-kit.ts';
 export const {
   developers, apiKeys, signingKeys, products, customers, licenses, retiredLicenseKeys, trialClaims, developerCustomers, orders,
   paymentReversals, subscriptions, webhookEndpoints, outgoingEvents, webhookDeliveries, webhookAttempts, activations, deactivations,
-  checkoutSessions, connectStates, processorAccounts, savedCards, webhookEvents, otpChallenges, loginFailures, identityTokens, purchases,
+  checkoutSessions, connectStates, processorAccounts, savedCards, incomingWebhookEvents, otpChallenges, loginFailures, identityTokens, purchases,
   smsOutbox, mailOutbox, sandboxMail, trialRequests, idempotencyKeys, consoleSessions, passkeys, webauthnChallenges, dailyStats,
   licenseExpiryDays, subscriptionCounts, machineFiles, leases, licenseLeaseTerms,
 } = sqliteSchemaOf(declared);

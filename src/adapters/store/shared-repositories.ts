@@ -9,7 +9,7 @@ import { DrizzlePurchaseRepository } from './purchases/purchase-queries.ts';
 import { DrizzleSigningKeyRepository } from './developers/signing-key-queries.ts';
 import { DrizzleSubscriptionRepository } from './subscriptions/subscription-queries.ts';
 import { DrizzleSmsOutboxRepository } from './messages/sms-outbox-queries.ts';
-import { DrizzleWebhookEventRepository } from './processor/webhook-event-queries.ts';
+import { DrizzleIncomingWebhookEventRepository } from './processor/incoming-webhook-event-queries.ts';
 import type { SqlStore } from './sql-store.ts';
 import { DrizzleMailOutboxRepository, DrizzleSandboxMailRepository } from './messages/mail-queries.ts';
 import { DrizzleTrialRequestRepository } from './trials/trial-request-queries.ts';
@@ -17,7 +17,7 @@ import { DrizzleIdempotencyRepository } from './idempotency/idempotency-queries.
 import { DrizzleConsoleSessionRepository, DrizzlePasskeyRepository } from './sign-in/console-session-queries.ts';
 import { DrizzleStatsRepository } from './stats/stats-queries.ts';
 
-type SharedRepositories = Pick<Store, 'products' | 'customers' | 'signingKeys' | 'connections' | 'cards' | 'webhookEvents' | 'otps' | 'identityTokens' | 'purchases' | 'smsOutbox' | 'subscriptions' | 'mailOutbox' | 'sandboxMail' | 'trialRequests' | 'idempotencyKeys' | 'consoleSessions' | 'passkeys' | 'stats'>;
+type SharedRepositories = Pick<Store, 'products' | 'customers' | 'signingKeys' | 'connections' | 'cards' | 'incomingWebhookEvents' | 'otps' | 'identityTokens' | 'purchases' | 'smsOutbox' | 'subscriptions' | 'mailOutbox' | 'sandboxMail' | 'trialRequests' | 'idempotencyKeys' | 'consoleSessions' | 'passkeys' | 'stats'>;
 
 /** The repositories whose queries are the same in both dialects, built once over either store. */
 export function sharedRepositories(store: SqlStore): SharedRepositories {
@@ -27,7 +27,7 @@ export function sharedRepositories(store: SqlStore): SharedRepositories {
     signingKeys: new DrizzleSigningKeyRepository(store),
     connections: new DrizzleConnectionRepository(store),
     cards: new DrizzleCardRepository(store),
-    webhookEvents: new DrizzleWebhookEventRepository(store),
+    incomingWebhookEvents: new DrizzleIncomingWebhookEventRepository(store),
     otps: new DrizzleOtpRepository(store),
     identityTokens: new DrizzleIdentityTokenRepository(store),
     purchases: new DrizzlePurchaseRepository(store),

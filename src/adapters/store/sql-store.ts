@@ -18,7 +18,7 @@ import * as lite from '../sqlite/schema.ts';
  * declaration with the same columns (test/adapters/shared-schema.test.ts holds them to it), bar PostgreSQL's `seq`.
  */
 export const SHARED_TABLES = [
-  'connectStates', 'processorAccounts', 'identityTokens', 'webhookEvents', 'smsOutbox', 'otpChallenges',
+  'connectStates', 'processorAccounts', 'identityTokens', 'incomingWebhookEvents', 'smsOutbox', 'otpChallenges',
   'loginFailures', 'purchases', 'licenses', 'checkoutSessions', 'products', 'savedCards', 'customers', 'signingKeys', 'orders', 'subscriptions',
   'mailOutbox', 'sandboxMail', 'trialRequests', 'idempotencyKeys', 'deactivations', 'consoleSessions', 'passkeys', 'webauthnChallenges',
   'apiKeys', 'activations', 'webhookEndpoints', 'webhookDeliveries', 'dailyStats', 'licenseExpiryDays', 'subscriptionCounts',

@@ -482,7 +482,8 @@ export const savedCards = pgTable(
   ],
 );
 
-export const webhookEvents = pgTable('webhook_events', {
+/** Stripe's incoming webhook events already claimed, so a redelivery is handled once. The table keeps its first name. */
+export const incomingWebhookEvents = pgTable('webhook_events', {
   eventId: text('event_id').primaryKey(),
   type: text('type').notNull(),
   receivedAt: millis('received_at').notNull(),

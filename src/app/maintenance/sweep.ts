@@ -66,7 +66,7 @@ export interface SweepOptions {
 
 export const DEFAULT_SWEEP: SweepOptions = { batchSize: 500, maxBatches: 20 };
 
-type SweepDeps = Pick<Deps, 'clock' | 'otps' | 'licenses' | 'identityTokens' | 'connections' | 'smsOutbox' | 'purchases' | 'checkouts' | 'sandboxMail' | 'mailOutbox' | 'trialRequests' | 'webhookEvents' | 'idempotencyKeys' | 'consoleSessions' | 'passkeys' | 'leases'>;
+type SweepDeps = Pick<Deps, 'clock' | 'otps' | 'licenses' | 'identityTokens' | 'connections' | 'smsOutbox' | 'purchases' | 'checkouts' | 'sandboxMail' | 'mailOutbox' | 'trialRequests' | 'incomingWebhookEvents' | 'idempotencyKeys' | 'consoleSessions' | 'passkeys' | 'leases'>;
 
 /**
  * Deletes every record past its retention period, in batches. Idempotent and safe to run from
@@ -85,7 +85,7 @@ export async function sweepExpired(deps: SweepDeps, options: SweepOptions = DEFA
     abandonedPurchases: (b, l) => deps.purchases.deleteAbandoned(b, l),
     trialRequests: (b, l) => deps.trialRequests.deleteExpired(b, l),
     unpaidCheckouts: (b, l) => deps.checkouts.deleteUnpaid(b, l),
-    incomingWebhookEvents: (b, l) => deps.webhookEvents.deleteReceivedBefore(b, l),
+    incomingWebhookEvents: (b, l) => deps.incomingWebhookEvents.deleteReceivedBefore(b, l),
     idempotencyKeys: (b, l) => deps.idempotencyKeys.deleteExpired(b, l),
     loginFailures: (b, l) => deps.otps.deleteIdleLoginFailures(b, l),
     deactivations: (b, l) => deps.licenses.deleteDeactivationsBefore(b, l),

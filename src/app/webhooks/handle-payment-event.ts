@@ -4,7 +4,7 @@ import { completeCheckout, type CompleteDeps } from '../checkout/complete-checko
 import { reversePayment, type SettleRefundDeps } from '../orders/settle-refund.ts';
 import { applySubscriptionEvent, type SubscriptionEvent } from '../subscriptions/subscription-events.ts';
 
-type WebhookDeps = CompleteDeps & SettleRefundDeps & Pick<Deps, 'processor' | 'connections' | 'webhookEvents'>;
+type WebhookDeps = CompleteDeps & SettleRefundDeps & Pick<Deps, 'processor' | 'connections' | 'incomingWebhookEvents'>;
 
 /**
  * A processor's event, verified against the raw body, acted on once per event id whatever the
@@ -16,11 +16,11 @@ export async function handlePaymentEvent(
   signature: string | null,
 ): Promise<{ received: true; duplicate?: true }> {
   const event = await deps.processor.parseWebhook(rawBody, signature);
-  if (!(await deps.webhookEvents.claim(event.eventId, event.type, deps.clock.now()))) return { received: true, duplicate: true };
+  if (!(await deps.incomingWebhookEvents.claim(event.eventId, event.type, deps.clock.now()))) return { received: true, duplicate: true };
   try {
     await apply(deps, event);
   } catch (error) {
-    await deps.webhookEvents.release(event.eventId);
+    await deps.incomingWebhookEvents.release(event.eventId);
     throw error;
   }
   return { received: true };

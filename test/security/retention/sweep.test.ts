@@ -39,7 +39,7 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
   const session = aCheckoutSession(seller, { createdAt: at('unpaidCheckouts') - 1_800_000, expiresAt: at('unpaidCheckouts') });
   await store.checkouts.create(session);
   const eventId = `evt_${phone.slice(1)}`;
-  await store.webhookEvents.claim(eventId, 'checkout.session.completed', at('incomingWebhookEvents'));
+  await store.incomingWebhookEvents.claim(eventId, 'checkout.session.completed', at('incomingWebhookEvents'));
   const idem = { scope: `dev:${seller.developerId}`, key: `key-${phone}`, route: 'POST /v1/developers/products', digest: 'd', createdAt: at('idempotencyKeys') - DAY, expiresAt: at('idempotencyKeys') };
   await store.idempotencyKeys.claim(idem, 0);
   const failureKey = `email:${phone.slice(1)}`;
@@ -66,7 +66,7 @@ async function givenRecordsAround(store: Store, delta: 1 | -1) {
         trialRequests: (await store.trialRequests.findById(trialRequest.id)) !== null,
         unpaidCheckouts: (await store.checkouts.findById(session.id)) !== null,
         // Claiming again fails while the event id is kept (last: it claims an id that is gone).
-        incomingWebhookEvents: !(await store.webhookEvents.claim(eventId, 'checkout.session.completed', NOW)),
+        incomingWebhookEvents: !(await store.incomingWebhookEvents.claim(eventId, 'checkout.session.completed', NOW)),
         // A claim made before the record's expiry wins only where the record is gone.
         idempotencyKeys: (await store.idempotencyKeys.claim(idem, 0)) !== null,
         loginFailures: (await store.otps.loginFailures(failureKey)) !== null,

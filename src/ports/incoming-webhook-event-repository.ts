@@ -1,4 +1,4 @@
-export interface WebhookEventRepository {
+export interface IncomingWebhookEventRepository {
   /** Claims an event id for processing: true the first time only, also under concurrent deliveries. */
   claim(eventId: string, type: string, at: number): Promise<boolean>;
   /** Processing failed: the next delivery of the event may claim it again. */

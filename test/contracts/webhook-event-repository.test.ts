@@ -1,4 +1,0 @@
-import { webhookEventRepositoryContract } from './webhook-event-repository.contract.ts';
-import { STORE_FACTORIES } from './stores.ts';
-
-for (const factory of STORE_FACTORIES) webhookEventRepositoryContract(factory);
