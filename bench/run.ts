@@ -5,7 +5,8 @@
  * Env: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (8), BENCH_CONNECTIONS (50), BENCH_THREADS (1),
  * BENCH_ROUNDS (1), BENCH_LICENSES (1000000), BENCH_SAMPLE_SIZE (20000), BENCH_PENDING_SESSIONS (2000),
  * BENCH_CHECKOUT_WORKERS (16), BENCH_POSTGRES_URL, BENCH_POSTGRES_SCHEMA (bench), BENCH_POSTGRES=0 (SQLite only),
- * BENCH_DIR (.bench), BENCH_STRICT=1 (exit 1 on a MISS), BENCH_ONLY=<text> (only the phases whose label has it).
+ * BENCH_DIR (.bench), BENCH_STRICT=1 (exit 1 on a MISS), BENCH_ONLY=<text> (only the phases whose label has it),
+ * BENCH_SCENARIOS=<id,id,…> (only these scenarios).
  * `bun run bench lists [--fresh]` runs only the lists scenario (bench/lists.ts; BENCH_LIST_CONNECTIONS (8),
  * BENCH_LISTS_POSTGRES_SCHEMA (bench_lists); BENCH_SECONDS 8 and BENCH_WARMUP_SECONDS 3 by default there).
  * `bun run bench sign-in` times POST /auth/login/init for unknown, phone-less and phoned e-mails (bench/sign-in-timing.ts).
@@ -17,7 +18,7 @@ import { LISTS_DIR } from './lists-seed.ts';
 import { runSignInTiming } from './sign-in-timing.ts';
 import { LIST_P99_TARGET_MS, renderListsReport, runLists } from './lists.ts';
 import { renderReport, type ScenarioResult } from './report.ts';
-import { phases, runPhase, type StoreKind } from './scenarios.ts';
+import { phases, runPhase, type Phase, type StoreKind } from './scenarios.ts';
 import { seedPostgres, warmPostgres } from './seed-postgres.ts';
 import { BENCH_DIR, ISSUER, seed, warmPageCache, writeSample, type Meta } from './seed.ts';
 import { wrkAvailable } from './wrk.ts';
@@ -104,7 +105,7 @@ async function main(): Promise<number> {
   let peakRssKb = 0;
   // BENCH_ONLY=<text>: only the phases whose label contains it (e.g. "two instances"), for a quick A/B.
   const only = process.env.BENCH_ONLY ?? '';
-  for (const phase of phases(`sqlite:${seeded.dbPath}`, postgresUrl).filter((p) => p.label.includes(only))) {
+  for (const phase of withScenarios(phases(`sqlite:${seeded.dbPath}`, postgresUrl).filter((p) => p.label.includes(only)), process.env.BENCH_SCENARIOS)) {
     const ran = await runPhase(phase, env, context);
     results.push(...ran.results);
     // Issue 2's RSS target is about one process; a two-instance row sums both in its own column.
@@ -130,6 +131,16 @@ async function main(): Promise<number> {
   const dirty = results.some((r) => r.load.non2xx > 0 || r.load.socketErrors > 0);
   if (dirty) console.error('Some responses were not 2xx (or not as expected) or sockets failed: the figures are not trustworthy.');
   return dirty || (process.env.BENCH_STRICT === '1' && report.targets.some((t) => !t.pass)) ? 1 : 0;
+}
+
+/**
+ * BENCH_SCENARIOS=<id,id,…>: only the scenarios with these ids (e.g. `ceiling,ceiling-signed,validate-sqlite-signed,validate-sqlite`),
+ * so one run compares the validation rows with their ceilings without the checkout scenarios; phases left empty are skipped.
+ */
+function withScenarios(list: Phase[], ids: string | undefined): Phase[] {
+  if (!ids) return list;
+  const wanted = new Set(ids.split(',').map((id) => id.trim()));
+  return list.map((phase) => ({ ...phase, scenarios: phase.scenarios.filter((s) => wanted.has(s.id)) })).filter((phase) => phase.scenarios.length > 0);
 }
 
 /** `bun run bench lists`: only the seller lists over 1,000,000 licenses (bench/lists.ts), both stores. */

@@ -20,7 +20,12 @@ export function readNonce(request: Request): string | undefined {
   return nonce;
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json' } as const;
+/**
+ * The unsigned answer's headers, built once: Bun copies a Headers instance into each Response at a
+ * third of the cost of reading a plain object's entries (measured on the unsigned validation path).
+ * Shared, so never changed: each Response gets its own copy (request-route.ts adds X-Request-Id there).
+ */
+const JSON_HEADERS = new Headers({ 'content-type': 'application/json' });
 
 /** True when the request asked for the compact JWS as the body. */
 export function wantsJose(request: Request): boolean {
