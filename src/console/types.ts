@@ -1,42 +1,39 @@
 /**
  * The shapes the console reads: names for the answers the API documents, generated from
  * GET /v1/openapi.json into api-types.ts (`bun run build:console-types`). Never a shape by hand.
+ * There, a route's answer is named by its route, method and status (`DevelopersStatsGet200`), a
+ * list's item by its list (`DevelopersOrdersGet200DataItem`, the page itself is `ListPage` in api.ts),
+ * and a shape several answers share by the first place it stands in.
  */
-import type { paths } from './api-types.ts';
+import type { components } from './api-types.ts';
 
-type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-type Json<R> = R extends { content: { 'application/json': infer T } } ? T : never;
-/** What a route answers when it succeeds. */
-export type Answer<P extends keyof paths, M extends Method> = paths[P][M] extends { responses: infer R } ? Json<R[keyof R & (200 | 201 | 202)]> : never;
-/** What a route takes as its JSON body. */
-export type Body<P extends keyof paths, M extends Method> = paths[P][M] extends { requestBody?: infer B } ? Json<NonNullable<B>> : never;
-type Item<L> = L extends { data: (infer T)[] } ? T : never;
+type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];
 
-export type SessionAnswer = Answer<'/v1/developers/login/verify', 'post'>;
-export type Developer = SessionAnswer['developer'];
-export type Product = Item<Answer<'/v1/developers/products', 'get'>>;
-export type License = Item<Answer<'/v1/developers/licenses', 'get'>>;
-export type LicenseDetail = Answer<'/v1/licenses/{id}', 'get'>;
-export type IssuedLicense = Answer<'/v1/developers/licenses', 'post'>;
-export type Activations = Answer<'/v1/licenses/{id}/activations', 'get'>;
-export type Customer = Item<Answer<'/v1/developers/customers', 'get'>>;
-export type Order = Item<Answer<'/v1/developers/orders', 'get'>>;
-export type Subscription = Item<Answer<'/v1/developers/subscriptions', 'get'>>;
-export type Endpoint = Answer<'/v1/developers/webhook-endpoints/{id}', 'get'>;
-export type NewEndpoint = Answer<'/v1/developers/webhook-endpoints', 'post'>;
-export type Delivery = Answer<'/v1/developers/webhook-deliveries/{id}', 'get'>;
-export type EventItem = Item<Answer<'/v1/developers/events', 'get'>>;
-export type ApiKey = Item<Answer<'/v1/developers/api-keys', 'get'>>;
-export type Stats = Answer<'/v1/developers/stats', 'get'>;
-export type Money = Stats['totals']['mrr'][number];
-export type ConsoleSession = Item<Answer<'/v1/developers/console/sessions', 'get'>>;
-export type Passkey = Item<Answer<'/v1/developers/passkeys', 'get'>>;
-export type ApiKeyList = Answer<'/v1/developers/api-keys', 'get'>;
-export type NewApiKey = Answer<'/v1/developers/api-keys', 'post'>;
-export type Jwks = Answer<'/v1/developers/{id}/jwks.json', 'get'>;
-export type RotatedKey = Answer<'/v1/developers/signing-keys/rotate', 'post'>;
-export type ConnectStatus = Answer<'/v1/connect/status', 'get'>;
-export type ConnectStart = Answer<'/v1/connect/start', 'post'>;
-export type LoginStarted = Answer<'/v1/developers/login', 'post'>;
-export type RotatedSecret = Answer<'/v1/developers/webhook-endpoints/{id}/rotate-secret', 'post'>;
-export type BulkRedelivery = Answer<'/v1/developers/webhook-endpoints/{id}/redeliver', 'post'>;
+export type SessionAnswer = Schema<'DevelopersLoginVerifyPost200'>;
+export type Developer = Schema<'DevelopersLoginVerifyPost200Developer'>;
+export type Product = Schema<'DevelopersProductsGet200DataItem'>;
+export type License = Schema<'DevelopersLicensesGet200DataItem'>;
+export type LicenseDetail = Schema<'LicensesByIdGet200'>;
+export type IssuedLicense = Schema<'DevelopersLicensesPost201'>;
+export type Activations = Schema<'LicensesByIdActivationsGet200'>;
+export type Customer = Schema<'DevelopersCustomersGet200DataItem'>;
+export type Order = Schema<'DevelopersOrdersGet200DataItem'>;
+export type Subscription = Schema<'DevelopersSubscriptionsGet200DataItem'>;
+export type Endpoint = Schema<'DevelopersWebhookEndpointsByIdGet200'>;
+export type NewEndpoint = Schema<'DevelopersWebhookEndpointsPost201'>;
+export type Delivery = Schema<'DevelopersWebhookDeliveriesByIdGet200'>;
+export type EventItem = Schema<'DevelopersEventsGet200DataItem'>;
+export type ApiKey = Schema<'DevelopersApiKeysGet200DataItem'>;
+export type Stats = Schema<'DevelopersStatsGet200'>;
+export type Money = Schema<'DevelopersStatsGet200SeriesItemRevenueItem'>;
+export type ConsoleSession = Schema<'DevelopersConsoleSessionsGet200'>['data'][number];
+export type Passkey = Schema<'DevelopersPasskeysGet200'>['data'][number];
+export type ApiKeyList = Schema<'DevelopersApiKeysGet200'>;
+export type NewApiKey = Schema<'DevelopersApiKeysPost201'>;
+export type Jwks = Schema<'DevelopersByIdJwksJsonGet200'>;
+export type RotatedKey = Schema<'DevelopersSigningKeysRotatePost201'>;
+export type ConnectStatus = Schema<'ConnectStatusGet200'>;
+export type ConnectStart = Schema<'ConnectStartPost200'>;
+export type LoginStarted = Schema<'DevelopersLoginPost202'>;
+export type RotatedSecret = Schema<'DevelopersWebhookEndpointsByIdRotateSecretPost200'>;
+export type BulkRedelivery = Schema<'DevelopersWebhookEndpointsByIdRedeliverPost200'>;

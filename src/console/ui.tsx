@@ -341,6 +341,46 @@ export function useAction() {
   return { busy, error, message, run, setMessage };
 }
 
+type Action = ReturnType<typeof useAction>;
+
+/** A form's submit button, disabled while its action runs. */
+export function Submit(props: { action: Action; class?: string; children: ComponentChildren }) {
+  return (
+    <button type="submit" class={props.class} disabled={props.action.busy}>
+      {props.children}
+    </button>
+  );
+}
+
+/** What an action came to: its error in place, its success announced. */
+export function Outcome(props: { action: Action }) {
+  return (
+    <>
+      <Alert error={props.action.error} />
+      <Status message={props.action.message} />
+    </>
+  );
+}
+
+/**
+ * The end of a card form (`grid-form`), across its width: the submit button with any `buttons`
+ * beside it, then the action's outcome and what follows it (`children`).
+ */
+export function FormEnd(props: { action: Action; submit: ComponentChildren; buttons?: ComponentChildren; children?: ComponentChildren }) {
+  return (
+    <>
+      <div class="row wide">
+        <Submit action={props.action}>{props.submit}</Submit>
+        {props.buttons}
+      </div>
+      <div class="wide">
+        <Outcome action={props.action} />
+        {props.children}
+      </div>
+    </>
+  );
+}
+
 export function Loading(props: { loading: boolean }) {
   return props.loading ? (
     <p class="muted" aria-live="polite">

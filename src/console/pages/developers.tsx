@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { API, api, type ListPage } from '../api.ts';
 import { when } from '../format.ts';
 import type { ApiKey, ApiKeyList, ConnectStart, ConnectStatus, ConsoleSession, Developer, Jwks, NewApiKey, Passkey, RotatedKey } from '../types.ts';
-import { Alert, Choice, Empty, Field, formValue, Page, Rows, ShownOnce, Status, useAction, useConfirm, useLoad } from '../ui.tsx';
+import { Alert, Choice, Empty, Field, formValue, Outcome, Page, Rows, ShownOnce, Submit, useAction, useConfirm, useLoad } from '../ui.tsx';
 
 const SCOPE_LABELS: Record<ApiKey['scope'], string> = {
   secret: 'Secret (sk_: everything, server side only)',
@@ -57,12 +57,9 @@ function ApiKeys() {
           id="key-scope"
           options={Object.entries(SCOPE_LABELS)}
         />
-        <button type="submit" disabled={action.busy}>
-          Create API key
-        </button>
+        <Submit action={action}>Create API key</Submit>
       </form>
-      <Alert error={action.error} />
-      <Status message={action.message} />
+      <Outcome action={action} />
       {made && <ShownOnce label={made.scope === 'secret' ? 'Secret key' : 'Publishable key'} id="new-api-key" value={made.key} />}
       <Rows
         label="API keys"
@@ -117,8 +114,7 @@ function SigningKeys(props: { developer: Developer | null }) {
           Rotate as compromised
         </button>
       </div>
-      <Alert error={action.error} />
-      <Status message={action.message} />
+      <Outcome action={action} />
       {jwksPath ? (
         <>
           <p>
@@ -166,8 +162,7 @@ function Connect() {
       <button type="button" class={status.value?.connected ? 'secondary' : ''} onClick={connect} disabled={action.busy}>
         {status.value?.connected ? 'Connect another Stripe account' : 'Connect with Stripe'}
       </button>
-      <Alert error={action.error} />
-      <Status message={action.message} />
+      <Outcome action={action} />
     </section>
   );
 }
@@ -197,8 +192,7 @@ function Sessions() {
       {confirm.element}
       <h2 id="sessions">Console sessions</h2>
       <Alert error={sessions.error} what="Console sessions could not be loaded" />
-      <Alert error={action.error} />
-      <Status message={action.message} />
+      <Outcome action={action} />
       <Rows
         label="Console sessions"
         list={{ items: sessions.value?.data ?? [], loading: sessions.loading, error: sessions.error }}
@@ -260,12 +254,9 @@ function Passkeys() {
       <h2 id="passkeys">Passkeys</h2>
       <form class="row end" onSubmit={add} aria-label="Add a passkey">
         <Field label="Passkey name" hint="e.g. work laptop" id="passkey-name" />
-        <button type="submit" disabled={action.busy}>
-          Add a passkey
-        </button>
+        <Submit action={action}>Add a passkey</Submit>
       </form>
-      <Alert error={action.error} />
-      <Status message={action.message} />
+      <Outcome action={action} />
       <Alert error={passkeys.error} what="Passkeys could not be loaded" />
       {passkeys.value && passkeys.value.data.length === 0 && <Empty>No passkey yet. Add one to sign in without waiting for an e-mail.</Empty>}
       {passkeys.value && passkeys.value.data.length > 0 && (

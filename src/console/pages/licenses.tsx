@@ -3,7 +3,7 @@ import { api, withQuery } from '../api.ts';
 import { day, when, words } from '../format.ts';
 import { useProducts } from '../products.ts';
 import type { Activations, EventItem, IssuedLicense, License, LicenseDetail } from '../types.ts';
-import { Alert, Choice, CopyButton, Empty, Field, filterOptions, formValue, Link, Loading, Page, Pager, Rows, ShownOnce, Status, useAction, useConfirm, useLoad, useList, SearchForm } from '../ui.tsx';
+import { Alert, Choice, CopyButton, Empty, Field, filterOptions, FormEnd, formValue, Link, Loading, Outcome, Page, Pager, Rows, ShownOnce, Submit, useAction, useConfirm, useLoad, useList, SearchForm } from '../ui.tsx';
 
 const STATUS_LABELS: Record<License['status'], string> = { active: 'Active', expired: 'Expired', revoked: 'Revoked' };
 
@@ -42,21 +42,14 @@ function GrantForm(props: { onGranted: () => void }) {
         <input type="checkbox" id="grant-notify" defaultChecked />
         <label for="grant-notify">E-mail the key to the customer</label>
       </div>
-      <div class="row wide">
-        <button type="submit" disabled={action.busy}>
-          Grant license
-        </button>
-      </div>
-      <div class="wide">
-        <Alert error={action.error} />
-        <Status message={action.message} />
+      <FormEnd action={action} submit="Grant license">
         {granted && (
           <>
             <ShownOnce label="License key" id="granted-key" value={granted.licenseKey} />
             <Link to={`/licenses/${granted.license.id}`}>Open license {granted.license.id}</Link>
           </>
         )}
-      </div>
+      </FormEnd>
     </form>
   );
 }
@@ -193,8 +186,7 @@ export function LicensePage(props: { id: string }) {
       {confirm.element}
       <Loading loading={license.loading} />
       <Alert error={license.error} />
-      <Alert error={action.error} />
-      <Status message={action.message} />
+      <Outcome action={action} />
       {l && (
         <>
           <dl class="facts">
@@ -221,9 +213,7 @@ export function LicensePage(props: { id: string }) {
                 key={`${l.licenseKey}:${products.all.length}`}
                 defaultValue={ownEntitlements(l).join(', ')}
               />
-              <button type="submit" class="secondary" disabled={action.busy}>
-                Set entitlements
-              </button>
+              <Submit action={action} class="secondary">Set entitlements</Submit>
             </form>
           )}
           <div class="row">
@@ -243,9 +233,7 @@ export function LicensePage(props: { id: string }) {
           <>
             <form class="row end" onSubmit={setLimit}>
               <Field label="Machines allowed" hint="empty: unlimited" id="max-machines" type="number" min={1} defaultValue={machines.value.maxMachines ?? ''} />
-              <button type="submit" class="secondary" disabled={action.busy}>
-                Set limit
-              </button>
+              <Submit action={action} class="secondary">Set limit</Submit>
             </form>
             <Rows
               label="Machines"

@@ -3,7 +3,7 @@ import { api } from '../api.ts';
 import { money, toMinor, when } from '../format.ts';
 import { useProducts } from '../products.ts';
 import type { Order } from '../types.ts';
-import { Alert, Choice, Field, filterOptions, formValue, Link, Page, Rows, Status, useAction, useConfirm, useList, SearchForm } from '../ui.tsx';
+import { Choice, Field, filterOptions, formValue, Link, Outcome, Page, Rows, Submit, useAction, useConfirm, useList, SearchForm } from '../ui.tsx';
 
 const STATUS_LABELS: Record<Order['status'], string> = { paid: 'Paid', refunded: 'Refunded' };
 
@@ -40,16 +40,13 @@ export function OrdersPage() {
         <Field label="Customer e-mail" id="o-email" type="email" />
         <Choice label="Status" id="o-status" options={filterOptions('Any status', STATUS_LABELS)} />
       </SearchForm>
-      <Alert error={action.error} />
-      <Status message={action.message} />
+      <Outcome action={action} />
       {refunding && (
         <form class="card" onSubmit={refund} aria-label={`Refund order ${refunding.id}`}>
           <h2>Refund {money(refunding.amount, refunding.currency)} from {refunding.customerEmail}</h2>
           <Field label="Amount to refund" hint="empty: everything not yet refunded" id="refund-amount" inputMode="decimal" />
           <div class="row">
-            <button type="submit" class="danger" disabled={action.busy}>
-              Refund order
-            </button>
+            <Submit action={action} class="danger">Refund order</Submit>
             <button type="button" class="secondary" onClick={() => setRefunding(null)}>
               Cancel
             </button>

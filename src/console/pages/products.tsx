@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { fromMinor, money, toMinor, words } from '../format.ts';
 import type { Product } from '../types.ts';
-import { Alert, Field, formValue, Link, Page, Rows, Status, useAction, useList } from '../ui.tsx';
+import { Field, FormEnd, formValue, Link, Page, Rows, Status, useAction, useList } from '../ui.tsx';
 
 /** An optional whole number field: '' → null (unlimited / none). */
 function count(text: string): number | null {
@@ -72,20 +72,17 @@ function ProductForm(props: { product?: Product; onSaved: (product: Product) => 
           <label for={`${prefix}-active`}>On sale (active)</label>
         </div>
       )}
-      <div class="row wide">
-        <button type="submit" disabled={action.busy}>
-          {p ? 'Save product' : 'Create product'}
-        </button>
-        {props.onCancel && (
-          <button type="button" class="secondary" onClick={props.onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
-      <div class="wide">
-        <Alert error={action.error} />
-        <Status message={action.message} />
-      </div>
+      <FormEnd
+        action={action}
+        submit={p ? 'Save product' : 'Create product'}
+        buttons={
+          props.onCancel && (
+            <button type="button" class="secondary" onClick={props.onCancel}>
+              Cancel
+            </button>
+          )
+        }
+      />
     </form>
   );
 }

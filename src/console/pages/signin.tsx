@@ -2,7 +2,7 @@ import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from 
 import { useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import type { LoginStarted, SessionAnswer } from '../types.ts';
-import { Alert, Field, formValue, Page, Status, useAction } from '../ui.tsx';
+import { Field, formValue, Outcome, Page, Submit, useAction } from '../ui.tsx';
 
 /**
  * Sign in by a code e-mailed to the account's address, or by a passkey (discoverable: no e-mail
@@ -48,9 +48,7 @@ export function SignIn(props: { onSignedIn: (answer: SessionAnswer) => void }) {
         {loginId === null ? (
           <form onSubmit={sendCode} class="card">
             <Field label="E-mail" id="email" type="email" autoComplete="username webauthn" required defaultValue={email} />
-            <button type="submit" disabled={action.busy}>
-              Send me a code
-            </button>
+            <Submit action={action}>Send me a code</Submit>
           </form>
         ) : (
           <form onSubmit={verify} class="card">
@@ -62,9 +60,7 @@ export function SignIn(props: { onSignedIn: (answer: SessionAnswer) => void }) {
               <input id="code" name="code" ref={code} inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required />
             </div>
             <div class="row">
-              <button type="submit" disabled={action.busy}>
-                Sign in
-              </button>
+              <Submit action={action}>Sign in</Submit>
               <button type="button" class="secondary" onClick={() => setLoginId(null)}>
                 Use another address
               </button>
@@ -77,8 +73,7 @@ export function SignIn(props: { onSignedIn: (answer: SessionAnswer) => void }) {
             Sign in with a passkey
           </button>
         </div>
-        <Alert error={action.error} />
-        <Status message={action.message} />
+        <Outcome action={action} />
         <p class="muted small">
           Lost every key? Sign in by e-mail code, then create a new secret key under Developers.
         </p>

@@ -3,7 +3,7 @@ import { api } from '../api.ts';
 import { day } from '../format.ts';
 import { useProducts } from '../products.ts';
 import type { Subscription } from '../types.ts';
-import { Alert, Choice, filterOptions, Link, Page, Rows, Status, useAction, useConfirm, useList } from '../ui.tsx';
+import { Choice, filterOptions, Link, Outcome, Page, Rows, useAction, useConfirm, useList } from '../ui.tsx';
 
 const STATUS_LABELS: Record<Subscription['status'], string> = { active: 'Active', past_due: 'Past due', canceled: 'Canceled' };
 
@@ -26,8 +26,7 @@ export function SubscriptionsPage() {
     <Page title="Subscriptions">
       {confirm.element}
       <Choice label="Status" id="s-status" value={status} onChange={setStatus} options={filterOptions('Any status', STATUS_LABELS)} />
-      <Alert error={action.error} />
-      <Status message={action.message} />
+      <Outcome action={action} />
       <Rows
         label="Subscriptions"
         list={list}

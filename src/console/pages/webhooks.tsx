@@ -3,7 +3,7 @@ import { api } from '../api.ts';
 import { when, words } from '../format.ts';
 import { navigate } from '../router.ts';
 import type { BulkRedelivery, Delivery, Endpoint, NewEndpoint, RotatedSecret } from '../types.ts';
-import { Alert, Choice, Empty, Field, filterOptions, formValue, Link, Loading, Page, Rows, ShownOnce, Status, useAction, useConfirm, useLoad, useList } from '../ui.tsx';
+import { Alert, Choice, Empty, Field, filterOptions, FormEnd, formValue, Link, Loading, Outcome, Page, Rows, ShownOnce, useAction, useConfirm, useLoad, useList } from '../ui.tsx';
 
 const DELIVERY_STATUS_LABELS: Record<Delivery['status'], string> = { pending: 'Pending', succeeded: 'Succeeded', failed: 'Failed' };
 
@@ -39,21 +39,14 @@ export function WebhooksPage() {
           <Field label="URL" hint="https://… (http:// only to localhost in development)" id="w-url" type="url" required />
           <Field label="Events" hint="comma-separated; empty: every event" id="w-events" />
           <Field label="Description" id="w-description" />
-          <div class="row wide">
-            <button type="submit" disabled={action.busy}>
-              Create endpoint
-            </button>
-          </div>
-          <div class="wide">
-            <Alert error={action.error} />
-            <Status message={action.message} />
+          <FormEnd action={action} submit="Create endpoint">
             {created?.secret && (
               <>
                 <ShownOnce label="Signing secret" id="endpoint-secret" value={created.secret} />
                 <Link to={`/webhooks/${created.id}`}>Open {created.url}</Link>
               </>
             )}
-          </div>
+          </FormEnd>
         </form>
       </section>
       <section aria-labelledby="endpoints">
@@ -168,8 +161,7 @@ export function EndpointPage(props: { id: string }) {
           </div>
         </>
       )}
-      <Alert error={action.error} />
-      <Status message={action.message} />
+      <Outcome action={action} />
       {secret && <ShownOnce label="New signing secret" id="rotated-secret" value={secret} />}
       <section aria-labelledby="deliveries">
         <h2 id="deliveries">Deliveries</h2>
