@@ -38,8 +38,7 @@ export abstract class DrizzleOrderRepository implements Omit<OrderRepository, 'r
 
   /** The order recorded for `sourceId`, read back after a `record` that may have found it there already. */
   protected async recorded(sourceId: string): Promise<Order> {
-    const { orders } = this.store.tables;
-    const stored = await oneOrNull(this.store.db.select().from(orders).where(eq(orders.sourceId, sourceId)));
+    const stored = await this.findBySource(sourceId);
     if (!stored) throw new Error('an order recorded by its source could not be read back');
     return stored;
   }
@@ -50,8 +49,7 @@ export abstract class DrizzleOrderRepository implements Omit<OrderRepository, 'r
   }
 
   async findByPayment(paymentId: string): Promise<Order[]> {
-    const { orders } = this.store.tables;
-    return this.store.db.select().from(orders).where(eq(orders.paymentId, paymentId)).orderBy(asc(orders.createdAt), asc(orders.id));
+    return this.oldestFirst('paymentId', paymentId);
   }
 
   async findBySource(sourceId: string): Promise<Order | null> {
@@ -60,8 +58,13 @@ export abstract class DrizzleOrderRepository implements Omit<OrderRepository, 'r
   }
 
   async findByLicense(licenseId: string): Promise<Order[]> {
+    return this.oldestFirst('licenseId', licenseId);
+  }
+
+  /** The orders whose `column` is `value`, oldest first. */
+  private oldestFirst(column: 'paymentId' | 'licenseId', value: string): Promise<Order[]> {
     const { orders } = this.store.tables;
-    return this.store.db.select().from(orders).where(eq(orders.licenseId, licenseId)).orderBy(asc(orders.createdAt), asc(orders.id));
+    return this.store.db.select().from(orders).where(eq(orders[column], value)).orderBy(asc(orders.createdAt), asc(orders.id));
   }
 
   async listByCustomer(customerId: string, limit: number): Promise<Order[]> {
