@@ -154,11 +154,24 @@ export function activationDeleted(activation: Activation, owner: ActivationOwner
 /** An order as its events carry it: with the e-mail of the customer who paid. */
 export type OrderSubject = Order & { customerEmail: string };
 
+/** The fields order.* events carry, in the order they are sent. */
+const ORDER_EVENT_FIELDS = [
+  'id', 'productId', 'customerId', 'customerEmail', 'licenseId', 'source', 'amount', 'currency', 'processor', 'paymentId',
+  'processorReference', 'status', 'createdAt', 'amountRefunded', 'refundedAt', 'periodStart', 'periodEnd',
+] as const satisfies readonly (keyof OrderSubject)[];
+
+/** What order.* events leave out: the seller (the endpoint's owner), the record it came from, the receipt's address. */
+type OrderEventLeavesOut = 'developerId' | 'sourceId' | 'receiptUrl';
+
+/**
+ * Every field of an order is carried or left out by name: a field added to `Order` fails the type
+ * check here (naming it) until its events' shape is decided.
+ */
+type Decided<Undecided extends never> = Undecided;
+export type OrderEventFieldsDecided = Decided<Exclude<keyof OrderSubject, (typeof ORDER_EVENT_FIELDS)[number] | OrderEventLeavesOut>>;
+
 function orderData(order: OrderSubject) {
-  const { id, productId, customerId, customerEmail, licenseId, source, amount, currency, processor, paymentId, processorReference, status, createdAt, amountRefunded, refundedAt, periodStart, periodEnd } = order;
-  return {
-    order: { id, productId, customerId, customerEmail, licenseId, source, amount, currency, processor, paymentId, processorReference, status, createdAt, amountRefunded, refundedAt, periodStart, periodEnd },
-  };
+  return { order: Object.fromEntries(ORDER_EVENT_FIELDS.map((field) => [field, order[field]])) as Pick<OrderSubject, (typeof ORDER_EVENT_FIELDS)[number]> };
 }
 
 export function orderCompleted(order: OrderSubject): DomainEvent {
