@@ -1,5 +1,5 @@
 import { parseLicenseKey } from '../domain/license-key.ts';
-import { LICENSE_STATUSES } from '../domain/license.ts';
+import { FINAL_LICENSE_STATUSES, LICENSE_STATUSES, type FinalLicenseStatus } from '../domain/license.ts';
 import { isOneOf } from '../domain/vocabulary.ts';
 import type { InvalidReason, LicenseDetails } from './types.ts';
 
@@ -25,7 +25,7 @@ export interface LicenseMemory {
   firstStoredAt: number;
   answer: StoredAnswer | null;
   /** A revocation or expiry carried over from a cache of version 1, which kept no signature. */
-  condemned?: 'revoked' | 'expired';
+  condemned?: FinalLicenseStatus;
   /** The last machine file of the license this client accepted, as it came (verified again on every load). */
   machineFile?: string;
 }
@@ -142,7 +142,7 @@ function memoryOf(value: unknown): LicenseMemory | null {
   if (!isObject(value)) return null;
   const firstStoredAt = num(value.firstStoredAt);
   if (firstStoredAt === null) return null;
-  const condemned = value.condemned === 'revoked' || value.condemned === 'expired' ? { condemned: value.condemned as 'revoked' | 'expired' } : {};
+  const condemned = isOneOf(FINAL_LICENSE_STATUSES, value.condemned) ? { condemned: value.condemned } : {};
   // The kept machine file is text here; memory.ts believes it only once it verifies again.
   const machineFile = typeof value.machineFile === 'string' && value.machineFile.length <= 16_384 ? { machineFile: value.machineFile } : {};
   return { firstStoredAt, answer: answerOf(value.answer), ...condemned, ...machineFile };
@@ -166,7 +166,7 @@ function fromVersion1(value: Record<string, unknown>): CacheFile {
   const id = parsed?.ok ? parsed.key.claims.id : null;
   if (!current || !id) return { ...EMPTY_FILE, current, serverTime: num(value.serverTime) };
   const verdict = isObject(value.verdict) && value.verdict.valid === false ? value.verdict.reason : null;
-  const condemned = verdict === 'revoked' || verdict === 'expired' ? { condemned: verdict as 'revoked' | 'expired' } : {};
+  const condemned = isOneOf(FINAL_LICENSE_STATUSES, verdict) ? { condemned: verdict } : {};
   return { current, licenses: { [id]: { firstStoredAt: num(value.storedAt) ?? 0, answer: null, ...condemned } }, serverTime: num(value.serverTime) };
 }
 

@@ -1,4 +1,6 @@
 import { parseLicenseKey } from '../domain/license-key.ts';
+import { FINAL_LICENSE_STATUSES, type FinalLicenseStatus } from '../domain/license.ts';
+import { isOneOf } from '../domain/vocabulary.ts';
 import { verifyAnswer } from './answer.ts';
 import { EMPTY_FILE, MEMORY_LIMIT, type CacheFile, type CacheRecord, type LicenseMemory, type StoredAnswer } from './cache.ts';
 import { parseMachineFile } from '../domain/machine-file.ts';
@@ -76,10 +78,11 @@ function evidenceOf(verdict: OnlineVerdict, serverTime: number): CacheRecord['he
 }
 
 /** The status shown is the signed verdict's, never the file's: without one it is what the key alone says. */
-function withVerdict(license: LicenseDetails | null, verdict: OnlineVerdict | { valid: false; reason: 'revoked' | 'expired' } | null): LicenseDetails | null {
+function withVerdict(license: LicenseDetails | null, verdict: OnlineVerdict | { valid: false; reason: FinalLicenseStatus } | null): LicenseDetails | null {
   if (!license) return license;
   if (verdict?.valid) return { ...license, status: verdict.status };
-  return { ...license, status: verdict?.reason === 'revoked' || verdict?.reason === 'expired' ? verdict.reason : 'active' };
+  const reason = verdict?.reason;
+  return { ...license, status: isOneOf(FINAL_LICENSE_STATUSES, reason) ? reason : 'active' };
 }
 
 /** The record written back: its key becomes the current one, its answer its license's memory. */

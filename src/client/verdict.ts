@@ -1,4 +1,4 @@
-import { VALIDATION_REASONS } from '../domain/license.ts';
+import { FINAL_LICENSE_STATUSES, VALIDATION_REASONS } from '../domain/license.ts';
 import { isOneOf } from '../domain/vocabulary.ts';
 import { statusOf } from './license-details.ts';
 import type { InvalidReason, LicenseDetails } from './types.ts';
@@ -28,7 +28,7 @@ export function onlineVerdict(body: unknown): OnlineVerdict | null {
 
 /** A verdict that stands against every key of the license until a newer signed answer lifts it. */
 export function condemns(verdict: { valid: boolean; reason?: InvalidReason } | null): boolean {
-  return verdict?.valid === false && (verdict.reason === 'revoked' || verdict.reason === 'expired');
+  return verdict?.valid === false && isOneOf(FINAL_LICENSE_STATUSES, verdict.reason);
 }
 
 function strings(value: unknown): value is string[] {

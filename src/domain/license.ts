@@ -5,6 +5,12 @@ export const LICENSE_STORED_STATUSES = ['active', 'revoked'] as const;
 export type StoredLicenseStatus = (typeof LICENSE_STORED_STATUSES)[number];
 export const LICENSE_STATUSES = ['active', 'expired', 'revoked'] as const;
 export type LicenseStatus = (typeof LICENSE_STATUSES)[number];
+/**
+ * The statuses after which a license never validates again under its key: what the client library
+ * keeps as a final verdict. A new status is decided here: final or not.
+ */
+export const FINAL_LICENSE_STATUSES = ['revoked', 'expired'] as const satisfies readonly LicenseStatus[];
+export type FinalLicenseStatus = (typeof FINAL_LICENSE_STATUSES)[number];
 
 /** Why the service refuses a key, in CONTRACT.md's order. */
 export const VALIDATION_REASONS = ['not_found', 'expired', 'revoked', 'invalid_format', 'invalid_signature', 'machine_mismatch'] as const;
