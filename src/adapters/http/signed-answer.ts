@@ -21,8 +21,9 @@ export function readNonce(request: Request): string | undefined {
 }
 
 /**
- * The unsigned answer's headers (and the signed JSON answer's first), built once: Bun copies a Headers instance into each Response at a
- * third of the cost of reading a plain object's entries (measured on the unsigned validation path).
+ * The unsigned answer's headers (and the signed JSON answer's first), built once: Bun copies a Headers
+ * instance into each Response at a third of the cost of reading a plain object's entries (measured on
+ * the unsigned validation path).
  * Shared, so never changed: each Response gets its own copy (request-route.ts adds X-Request-Id there).
  */
 const JSON_HEADERS = new Headers({ 'content-type': 'application/json' });
@@ -64,7 +65,7 @@ const joinedChains = new WeakMap<readonly string[], string>();
 
 /**
  * The content type from a shared Headers instance and the signature set on the Response's own copy:
- * a third cheaper than a plain headers object (bench/sign-steps.ts), with the same headers in the same order.
+ * 0.2 to 0.3 µs cheaper than a plain headers object (bench/sign-steps.ts), the same headers in the same order.
  */
 function signedResponse(signed: SignedAnswer, text: string, jose: boolean, status: number): Response {
   const response = new Response(jose ? signed.compact : text, { status, headers: jose ? JOSE_HEADERS : JSON_HEADERS });
