@@ -21,8 +21,9 @@ export function readNonce(request: Request): string | undefined {
 }
 
 /**
- * The unsigned answer's headers, built once: Bun copies a Headers instance into each Response at a
- * third of the cost of reading a plain object's entries (measured on the unsigned validation path).
+ * The unsigned answer's headers (and the signed JSON answer's first), built once: Bun copies a Headers
+ * instance into each Response at a third of the cost of reading a plain object's entries (measured on
+ * the unsigned validation path).
  * Shared, so never changed: each Response gets its own copy (request-route.ts adds X-Request-Id there).
  */
 const JSON_HEADERS = new Headers({ 'content-type': 'application/json' });
@@ -58,10 +59,25 @@ export function signedAnswer(
   return signed instanceof Promise ? signed.then((s) => signedResponse(s, text, jose, status)) : signedResponse(signed, text, jose, status);
 }
 
+const JOSE_HEADERS = new Headers({ 'content-type': JOSE_MEDIA_TYPE });
+/** Each key chain's header value, joined once per chain read (sign-answer.ts keeps one array per key read). */
+const joinedChains = new WeakMap<readonly string[], string>();
+
+/**
+ * The content type from a shared Headers instance and the signature set on the Response's own copy:
+ * 0.2 to 0.3 µs cheaper than a plain headers object (bench/sign-steps.ts), the same headers in the same order.
+ */
 function signedResponse(signed: SignedAnswer, text: string, jose: boolean, status: number): Response {
-  const headers: Record<string, string> = { 'content-type': jose ? JOSE_MEDIA_TYPE : 'application/json', [SIGNATURE_HEADER]: signed.detached };
-  if (signed.chain.length > 0) headers[KEY_CHAIN_HEADER] = signed.chain.join(', ');
-  return new Response(jose ? signed.compact : text, { status, headers });
+  const response = new Response(jose ? signed.compact : text, { status, headers: jose ? JOSE_HEADERS : JSON_HEADERS });
+  response.headers.set(SIGNATURE_HEADER, signed.detached);
+  if (signed.chain.length > 0) response.headers.set(KEY_CHAIN_HEADER, joinedChain(signed.chain));
+  return response;
+}
+
+function joinedChain(chain: readonly string[]): string {
+  let joined = joinedChains.get(chain);
+  if (joined === undefined) joinedChains.set(chain, (joined = chain.join(', ')));
+  return joined;
 }
 
 /** The route description's paragraph on signing (the full format is in docs/signed-answers.md). */
