@@ -13,22 +13,14 @@ export type ValidationSubject = { licenseId: string } | { address: string };
 
 type LimitDeps = Pick<Deps, 'rateLimiter' | 'settings'>;
 
-/**
- * One rate-limit hit per validation; past the subject's limit, 429 rate_limited with Retry-After. It
- * runs on every validation: with the subject's limit off (0) it returns at once, without the two
- * async frames hitOrRefuse's call would cost (named in the unsigned validation's profile, issue 31).
- */
+/** One rate-limit hit per validation; past the subject's limit, 429 rate_limited with Retry-After. */
 export function countValidation(deps: LimitDeps, subject: ValidationSubject): Promise<void> | undefined {
   if ('licenseId' in subject) {
-    const perMinute = deps.settings.validateRateLimitPerMinute;
-    if (perMinute <= 0) return undefined;
-    return hitOrRefuse(deps, `validate:license:${subject.licenseId}`, perMinute, MINUTE_MS, (limit, seconds) =>
+    return hitOrRefuse(deps, `validate:license:${subject.licenseId}`, deps.settings.validateRateLimitPerMinute, MINUTE_MS, (limit, seconds) =>
       `Too many validations of this license (at most ${limit} a minute). Try again in ${seconds} seconds.`,
     );
   }
-  const perMinute = deps.settings.addressLimits.invalidValidationsPerMinute;
-  if (perMinute <= 0) return undefined;
-  return hitOrRefuse(deps, `validate:address:${subject.address}`, perMinute, MINUTE_MS, (limit, seconds) =>
+  return hitOrRefuse(deps, `validate:address:${subject.address}`, deps.settings.addressLimits.invalidValidationsPerMinute, MINUTE_MS, (limit, seconds) =>
     `Too many validations of unknown or invalid license keys from this address (at most ${limit} a minute). Try again in ${seconds} seconds.`,
   );
 }

@@ -25,15 +25,28 @@ export async function countFromAddress(deps: LimitDeps, action: AddressLimited, 
   );
 }
 
-/** One hit on `key`; past `limit` in its window, 429 rate_limited with Retry-After. A limit of 0 counts nothing. */
-export async function hitOrRefuse(
+/**
+ * One hit on `key`; past `limit` in its window, 429 rate_limited with Retry-After. A limit of 0
+ * counts nothing and returns at once, with no promise: the validation hot path counts every request,
+ * and two async frames for a limit that is off were a named cost of its profile (issue 31).
+ */
+export function hitOrRefuse(
+  deps: Pick<Deps, 'rateLimiter'>,
+  key: string,
+  limit: number,
+  windowMs: number,
+  message: (limit: number, retryAfterSeconds: number) => string,
+): Promise<void> | undefined {
+  return limit <= 0 ? undefined : refuseOverLimit(deps, key, limit, windowMs, message);
+}
+
+async function refuseOverLimit(
   deps: Pick<Deps, 'rateLimiter'>,
   key: string,
   limit: number,
   windowMs: number,
   message: (limit: number, retryAfterSeconds: number) => string,
 ): Promise<void> {
-  if (limit <= 0) return;
   const verdict = await deps.rateLimiter.hit(key, limit, windowMs);
   if (!verdict.allowed) throw new RateLimitedError('rate_limited', message(limit, verdict.retryAfterSeconds), verdict.retryAfterSeconds);
 }
